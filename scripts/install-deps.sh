@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package StepForge needs to build, test and package.
+# Idempotent and non-interactive; run as root (or with sudo available).
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake ninja-build pkg-config git
+  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqt6charts6-dev
+  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev
+  libqscintilla2-qt6-dev libgl-dev
+  libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev libcurl4-openssl-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libcpp-httplib-dev
+  clang libclang-rt-dev
+  desktop-file-utils appstream dpkg-dev file
+)
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages already installed"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
