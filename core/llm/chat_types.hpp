@@ -1,0 +1,83 @@
+// Chat-model request/response value types shared by every backend (core/llm).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sf::llm {
+
+struct ChatMessage {
+  std::string role;  // "system", "user" or "assistant"
+  std::string content;
+  friend bool operator==(const ChatMessage&, const ChatMessage&) = default;
+};
+
+struct ChatRequest {
+  std::string model;
+  std::vector<ChatMessage> messages;
+  double temperature = 0.0;
+  int max_tokens = 1024;
+  std::optional<std::uint64_t> seed;
+  std::vector<std::string> stop;
+  int sample_index = 0;
+  // The static prefix of the prompt (e.g. the manual). With Anthropic prompt caching enabled, the
+  // system prompt (or first user message) is split after this prefix and the prefix is marked cacheable.
+  std::string cache_prefix_hint;
+};
+
+struct Usage {
+  std::int64_t input_tokens = 0;   // all prompt tokens, including those read from a provider's prompt cache
+  std::int64_t output_tokens = 0;
+  std::int64_t cached_input_tokens = 0;  // part of input_tokens served from a provider prompt cache (informative)
+  friend bool operator==(const Usage&, const Usage&) = default;
+};
+
+struct ChatResponse {
+  std::string text;
+  Usage usage;
+  double latency_s = 0.0;
+  std::string finish_reason;  // provider's reason, normalised: "stop", "length", "refusal", ... or as given
+  bool from_cache = false;
+  int attempts = 1;           // HTTP attempts it took (0 for cache hits)
+};
+
+// Kinds: "http" (non-success status), "network" (connection failed, truncated body), "timeout",
+// "cancelled", "parse" (malformed or unexpected answer), "refused" (the model refused),
+// "config" (bad configuration, missing key), "cache-miss" (replay without a recorded answer),
+// "provider" (a builtin provider failed or is not registered).
+struct LlmError {
+  std::string kind;
+  int http_status = 0;
+  std::string message;
+  int attempts = 0;
+};
+
+// A chat result: a response or an error (never both).
+struct ChatResult {
+  std::optional<ChatResponse> response;
+  LlmError error;
+
+  bool ok() const { return response.has_value(); }
+  static ChatResult success(ChatResponse r) { return ChatResult{std::move(r), {}}; }
+  static ChatResult failure(std::string kind, std::string message, int http_status = 0, int attempts = 0) {
+    return ChatResult{std::nullopt, LlmError{std::move(kind), http_status, std::move(message), attempts}};
+  }
+};
+
+// Shared cancellation flag: copies observe the same state. Cancelling aborts in-flight transfers
+// (through the libcurl progress callback) and backoff waits.
+class CancelToken {
+ public:
+  CancelToken() : flag_(std::make_shared<std::atomic<bool>>(false)) {}
+  void cancel() const { flag_->store(true); }
+  bool cancelled() const { return flag_->load(); }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> flag_;
+};
+
+}  // namespace sf::llm

@@ -1,0 +1,114 @@
+#include "core/llm/http_chat_backend.hpp"
+
+#include "core/llm/redact.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+namespace sf::llm {
+
+namespace {
+std::int64_t estimate_tokens(const ChatRequest& r) {
+  std::size_t chars = 0;
+  for (const auto& m : r.messages) chars += m.content.size();
+  return static_cast<std::int64_t>(chars / 4) + std::max(r.max_tokens, 0);
+}
+}  // namespace
+
+HttpChatBackend::HttpChatBackend(BackendConfig config, std::string api_key, TraceSink trace)
+    : config_(std::move(config)),
+      api_key_(std::move(api_key)),
+      trace_(std::move(trace)),
+      limiter_(config_.rpm, config_.tpm),
+      rng_(std::random_device{}()) {}
+
+std::string HttpChatBackend::base_url() const {
+  std::string u = config_.base_url;
+  while (!u.empty() && u.back() == '/') u.pop_back();
+  return u;
+}
+
+std::string HttpChatBackend::scrub(const std::string& text) const { return redact(text, {api_key_}); }
+
+void HttpChatBackend::trace(const std::string& text) const {
+  if (trace_) trace_(scrub(text));
+}
+
+std::string HttpChatBackend::error_message_of(const std::string& body) {
+  auto j = nlohmann::json::parse(body, nullptr, false);
+  std::string msg;
+  if (!j.is_discarded() && j.is_object() && j.contains("error")) {
+    const auto& e = j["error"];
+    if (e.is_object() && e.contains("message") && e["message"].is_string()) msg = e["message"].get<std::string>();
+    else if (e.is_string()) msg = e.get<std::string>();
+  }
+  if (msg.empty()) msg = body.substr(0, 300);
+  if (msg.size() > 500) msg = msg.substr(0, 500) + "...";
+  return msg;
+}
+
+ChatResult HttpChatBackend::chat(const ChatRequest& request, const CancelToken& cancel) {
+  using Clock = std::chrono::steady_clock;
+  if (!limiter_.acquire(estimate_tokens(request), cancel))
+    return ChatResult::failure("cancelled", "cancelled while waiting for the rate limit");
+  RetryPolicy policy{config_.max_retries, config_.backoff_base_s, config_.backoff_max_s};
+  HttpRequest http = build_request(request);
+  http.timeout_s = config_.timeout_s;
+  http.max_body_bytes = config_.max_body_bytes;
+  auto start = Clock::now();
+  ChatResult last = ChatResult::failure("network", "no attempt made");
+  for (int attempt = 1; attempt <= config_.max_retries + 1; ++attempt) {
+    trace("--> attempt " + std::to_string(attempt) + "\n" + dump_request(http));
+    HttpResponse resp = http_post(http, cancel);
+    trace("<-- status " + std::to_string(resp.status) + (resp.error.empty() ? "" : " (" + resp.error + ")") + "\n" +
+          resp.body.substr(0, 2000));
+    std::optional<double> retry_after;
+    bool retry = false;
+    switch (resp.outcome) {
+      case HttpOutcome::Cancelled:
+        return ChatResult::failure("cancelled", "request cancelled", 0, attempt);
+      case HttpOutcome::Timeout:
+        last = ChatResult::failure("timeout", "timeout: " + resp.error, 0, attempt);
+        retry = true;
+        break;
+      case HttpOutcome::Network:
+        last = ChatResult::failure("network", "network error: " + scrub(resp.error), 0, attempt);
+        retry = true;
+        break;
+      case HttpOutcome::TooLarge:
+        return ChatResult::failure("parse", resp.error, static_cast<int>(resp.status), attempt);
+      case HttpOutcome::Ok:
+        if (resp.status >= 200 && resp.status < 300) {
+          ChatResult r = parse_answer(resp.body);
+          if (r.ok()) {
+            r.response->latency_s = std::chrono::duration<double>(Clock::now() - start).count();
+            r.response->attempts = attempt;
+          } else {
+            r.error.attempts = attempt;
+            r.error.http_status = static_cast<int>(resp.status);
+            r.error.message = scrub(r.error.message);
+          }
+          return r;
+        }
+        last = ChatResult::failure("http",
+                                   "HTTP " + std::to_string(resp.status) + ": " + scrub(error_message_of(resp.body)),
+                                   static_cast<int>(resp.status), attempt);
+        retry = RetryPolicy::retryable_status(resp.status);
+        if (resp.retry_after) retry_after = parse_retry_after(*resp.retry_after);
+        break;
+    }
+    if (!retry || attempt > config_.max_retries) break;
+    double delay;
+    {
+      std::lock_guard<std::mutex> lock(rng_mutex_);
+      delay = policy.delay_s(attempt, retry_after, rng_);
+    }
+    trace("... retrying in " + std::to_string(delay) + " s");
+    if (!cancellable_sleep(delay, cancel)) return ChatResult::failure("cancelled", "request cancelled", 0, attempt);
+  }
+  if (last.error.attempts > 1) last.error.message += " (after " + std::to_string(last.error.attempts) + " attempts)";
+  return last;
+}
+
+}  // namespace sf::llm

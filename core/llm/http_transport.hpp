@@ -1,0 +1,42 @@
+// One blocking HTTP POST over a libcurl easy handle, bounded (body and header sizes, timeout) and
+// cancellable (the xferinfo progress callback aborts the transfer when the CancelToken fires).
+#pragma once
+
+#include "core/llm/chat_types.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sf::llm {
+
+struct HttpRequest {
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  double timeout_s = 60.0;
+  std::size_t max_body_bytes = 8u << 20;
+  std::size_t max_header_bytes = 64u << 10;
+};
+
+enum class HttpOutcome { Ok, Timeout, Cancelled, Network, TooLarge };
+
+struct HttpResponse {
+  HttpOutcome outcome = HttpOutcome::Ok;
+  long status = 0;
+  std::string body;
+  std::optional<std::string> retry_after;  // raw Retry-After header value
+  std::string error;                       // transport error text (no credentials)
+};
+
+HttpResponse http_post(const HttpRequest& req, const CancelToken& cancel);
+
+// A multi-line dump "POST url\nHeader: value\n...\n\n<body (first `max_body` bytes)>" with secret
+// headers redacted.
+std::string dump_request(const HttpRequest& req, std::size_t max_body = 2000);
+
+// Parses a Retry-After value (delta-seconds, possibly fractional, or an HTTP-date) into seconds from
+// now (>= 0); nullopt if unparseable.
+std::optional<double> parse_retry_after(const std::string& value);
+
+}  // namespace sf::llm
