@@ -1,0 +1,140 @@
+// Map, Zip, Accum, Scan (step-dialect §7.1–7.4).
+#include <algorithm>
+
+#include "core/sim/kernel_support.hpp"
+#include "core/sim/kernels.hpp"
+
+namespace sf::sim {
+
+using detail::kTimeStride;
+
+Status map(const StreamValue& x, ElementFn& f, Budget& budget, StreamValue& out) {
+  if (auto st = validate(x, "step.Map"); !st.ok()) return st;
+  std::vector<std::int64_t> osz;
+  if (auto st = detail::allocate_fn_output(f, x.dims, budget, out, osz); !st.ok()) return st;
+  const auto isz = detail::element_sizes(x);
+  const std::int64_t n = x.positions();
+  std::vector<const float*> in(x.fields.size());
+  std::vector<float*> o(osz.size());
+  for (std::int64_t p = 0; p < n; ++p) {
+    if (p % kTimeStride == 0) {
+      if (auto st = budget.check_time(); !st.ok()) return st;
+    }
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = x.fields[i].data.data() + p * isz[i];
+    for (std::size_t j = 0; j < o.size(); ++j) o[j] = out.fields[j].data.data() + p * osz[j];
+    if (auto st = f.call(in.data(), nullptr, o.data()); !st.ok()) return st;
+  }
+  return {};
+}
+
+namespace {
+Status zip_dims_check(const std::vector<std::int64_t>& d0, const std::vector<std::int64_t>& dj, std::size_t j) {
+  if (dj != d0) {
+    return make_status("T-ZIP-DIMS", "step.Zip needs streams with equal dims, but stream " + std::to_string(j) +
+                                         " (dims " + format_ints(dj) + ") differs from stream 0 (dims " +
+                                         format_ints(d0) + ")");
+  }
+  return {};
+}
+}  // namespace
+
+Status zip(const std::vector<const StreamValue*>& xs, StreamValue& out) {
+  if (xs.size() < 2) return make_status("T-ARG", "step.Zip().apply expects a tuple of at least 2 streams");
+  for (std::size_t j = 0; j < xs.size(); ++j) {
+    if (!xs[j]) return make_status("R-INTERNAL", "step.Zip: null stream");
+    if (auto st = validate(*xs[j], "step.Zip"); !st.ok()) return st;
+    if (auto st = zip_dims_check(xs[0]->dims, xs[j]->dims, j); !st.ok()) return st;
+  }
+  StreamValue r;
+  r.dims = xs[0]->dims;
+  for (const auto* x : xs) r.fields.insert(r.fields.end(), x->fields.begin(), x->fields.end());
+  out = std::move(r);
+  return {};
+}
+
+Status zip_move(std::vector<StreamValue>&& xs, StreamValue& out) {
+  if (xs.size() < 2) return make_status("T-ARG", "step.Zip().apply expects a tuple of at least 2 streams");
+  for (std::size_t j = 0; j < xs.size(); ++j) {
+    if (auto st = validate(xs[j], "step.Zip"); !st.ok()) return st;
+    if (auto st = zip_dims_check(xs[0].dims, xs[j].dims, j); !st.ok()) return st;
+  }
+  StreamValue r;
+  r.dims = xs[0].dims;
+  for (auto& x : xs) {
+    for (auto& fld : x.fields) r.fields.push_back(std::move(fld));
+  }
+  out = std::move(r);
+  return {};
+}
+
+namespace {
+
+// Shared driver of Accum (inclusive=false) and Scan (inclusive=true).
+Status fold(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamValue& out, bool inclusive) {
+  const char* prim = inclusive ? "Scan" : "Accum";
+  if (auto st = validate(x, inclusive ? "step.Scan" : "step.Accum"); !st.ok()) return st;
+  const int r = x.rank();
+  if (b < 1 || b > r) {
+    return make_status("T-RANK", detail::rank_message(prim, "b", b, x, "reduces the innermost dimension(s)"));
+  }
+  const auto ub = static_cast<std::size_t>(b);
+  const std::int64_t inner = product(x.dims, 0, ub);
+  const std::int64_t outer = product(x.dims, ub);
+  std::vector<std::int64_t> odims =
+      inclusive ? x.dims : std::vector<std::int64_t>(x.dims.begin() + b, x.dims.end());
+  std::vector<std::int64_t> osz;
+  // Check init before reserving so a malformed fn does not consume budget.
+  std::vector<std::vector<float>> init_bufs;
+  std::vector<const float*> init_ptrs;
+  {
+    std::vector<std::int64_t> sizes;
+    for (const auto& e : f.out_esh()) sizes.push_back(shape_size(e));
+    if (auto st = detail::make_init(f, sizes, init_bufs, init_ptrs, prim); !st.ok()) return st;
+  }
+  if (auto st = detail::allocate_fn_output(f, std::move(odims), budget, out, osz); !st.ok()) return st;
+  const auto isz = detail::element_sizes(x);
+  const std::size_t nf = osz.size();
+  detail::Scratch a(osz), c(osz);
+  std::vector<const float*> in(x.fields.size());
+  std::vector<const float*> state(nf);
+  std::vector<float*> target(nf);
+  std::int64_t calls = 0;
+  for (std::int64_t j = 0; j < outer; ++j) {
+    if (inner == 0 && !inclusive) {
+      for (std::size_t k = 0; k < nf; ++k) {
+        std::copy(init_bufs[k].begin(), init_bufs[k].end(), out.fields[k].data.begin() + j * osz[k]);
+      }
+      continue;
+    }
+    state = init_ptrs;
+    for (std::int64_t i = 0; i < inner; ++i, ++calls) {
+      if (calls % kTimeStride == 0) {
+        if (auto st = budget.check_time(); !st.ok()) return st;
+      }
+      const std::int64_t p = i + inner * j;
+      for (std::size_t k = 0; k < in.size(); ++k) in[k] = x.fields[k].data.data() + p * isz[k];
+      if (inclusive) {
+        for (std::size_t k = 0; k < nf; ++k) target[k] = out.fields[k].data.data() + p * osz[k];
+      } else if (i == inner - 1) {
+        for (std::size_t k = 0; k < nf; ++k) target[k] = out.fields[k].data.data() + j * osz[k];
+      } else {
+        target = (i % 2 == 0) ? a.ptrs : c.ptrs;
+      }
+      if (auto st = f.call(in.data(), state.data(), target.data()); !st.ok()) return st;
+      for (std::size_t k = 0; k < nf; ++k) state[k] = target[k];
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status accum(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamValue& out) {
+  return fold(x, b, f, budget, out, false);
+}
+
+Status scan(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamValue& out) {
+  return fold(x, b, f, budget, out, true);
+}
+
+}  // namespace sf::sim

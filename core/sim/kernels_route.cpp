@@ -1,0 +1,182 @@
+// Partition and Merge (step-dialect §7.13, §7.14).
+#include <algorithm>
+#include <cstring>
+
+#include "core/sim/kernel_support.hpp"
+#include "core/sim/kernels.hpp"
+
+namespace sf::sim {
+
+using detail::kTimeStride;
+
+namespace {
+
+// The selector must be one Multihot field of n lanes.
+Status check_selector(const StreamValue& sel, std::int64_t n, const char* prim) {
+  if (auto st = validate(sel, prim); !st.ok()) return st;
+  if (sel.fields.size() != 1 || sel.fields[0].esh.size() != 1) {
+    return make_status("T-SEL-TYPE", std::string(prim) + ": the selector (dims " + format_ints(sel.dims) +
+                                         ") must carry Multihot elements");
+  }
+  if (sel.fields[0].esh[0] != n) {
+    return make_status("T-SEL-N", std::string(prim) + ": the selector has " + std::to_string(sel.fields[0].esh[0]) +
+                                      " lanes but " + std::to_string(n) + " are needed");
+  }
+  return {};
+}
+
+// Number of selector positions that set each lane (a lane is set iff its value is exactly 1.0).
+std::vector<std::int64_t> lane_counts(const StreamValue& sel, std::int64_t n) {
+  std::vector<std::int64_t> cnt(static_cast<std::size_t>(n), 0);
+  const float* s = sel.fields[0].data.data();
+  const std::int64_t q = sel.positions();
+  for (std::int64_t u = 0; u < q; ++u, s += n) {
+    for (std::int64_t e = 0; e < n; ++e) cnt[static_cast<std::size_t>(e)] += (s[e] == 1.0f) ? 1 : 0;
+  }
+  return cnt;
+}
+
+}  // namespace
+
+Status partition(const StreamValue& x, const StreamValue& sel, int n, Budget& budget, std::vector<StreamValue>& out) {
+  if (auto st = validate(x, "step.Partition"); !st.ok()) return st;
+  if (n < 1) return make_status("T-PARAM-VALUE", "step.Partition: N=" + std::to_string(n) + " is invalid");
+  if (auto st = check_selector(sel, n, "step.Partition"); !st.ok()) return st;
+  const int r = x.rank();
+  const int rc = sel.rank();
+  const int p = r - rc;
+  if (p < 0 || !std::equal(sel.dims.begin(), sel.dims.end(), x.dims.begin() + std::max(p, 0), x.dims.end())) {
+    return make_status("T-SEL-DIMS", "step.Partition: the selector dims " + format_ints(sel.dims) + " must equal the " +
+                                         std::to_string(rc + 1) + " outermost dims of the data (dims " +
+                                         format_ints(x.dims) + ")");
+  }
+  const auto up = static_cast<std::size_t>(p);
+  const std::int64_t chunk = product(x.dims, 0, up);  // positions per chunk
+  const auto cnt = lane_counts(sel, n);
+  const auto esz = detail::element_sizes(x);
+  std::int64_t per = 0;
+  for (auto e : esz) per += e;
+  for (auto c : cnt) {
+    if (auto st = budget.reserve(sat_mul(sat_mul(c, chunk), per)); !st.ok()) return st;
+  }
+  if (auto st = budget.check_time(); !st.ok()) return st;
+  std::vector<StreamValue> res(static_cast<std::size_t>(n));
+  for (std::size_t e = 0; e < res.size(); ++e) {
+    res[e].dims.assign(x.dims.begin(), x.dims.begin() + p);
+    res[e].dims.push_back(cnt[e]);
+    res[e].fields.resize(x.fields.size());
+    for (std::size_t i = 0; i < x.fields.size(); ++i) {
+      res[e].fields[i].esh = x.fields[i].esh;
+      res[e].fields[i].data.reserve(static_cast<std::size_t>(cnt[e] * chunk * esz[i]));
+    }
+  }
+  const float* s = sel.fields[0].data.data();
+  const std::int64_t q = sel.positions();
+  for (std::int64_t u = 0; u < q; ++u, s += n) {
+    for (std::int64_t e = 0; e < n; ++e) {
+      if (s[e] != 1.0f) continue;
+      for (std::size_t i = 0; i < x.fields.size(); ++i) {
+        const std::int64_t len = chunk * esz[i];
+        const float* src = x.fields[i].data.data() + u * len;
+        auto& dst = res[static_cast<std::size_t>(e)].fields[i].data;
+        dst.insert(dst.end(), src, src + len);
+      }
+    }
+  }
+  out = std::move(res);
+  return {};
+}
+
+Status merge(const std::vector<const StreamValue*>& ins, const StreamValue& sel, ElementFn& f,
+             std::string_view list_name, Budget& budget, StreamValue& out) {
+  if (ins.empty()) return make_status("T-ARG", "step.Merge needs a list of at least one stream");
+  const auto n = static_cast<std::int64_t>(ins.size());
+  for (const auto* in : ins) {
+    if (!in) return make_status("R-INTERNAL", "step.Merge: null stream");
+    if (auto st = validate(*in, "step.Merge"); !st.ok()) return st;
+  }
+  const StreamValue& x0 = *ins[0];
+  const std::size_t a = x0.dims.size() - 1;  // rank of the inputs
+  const std::vector<std::int64_t> common(x0.dims.begin(), x0.dims.begin() + static_cast<std::ptrdiff_t>(a));
+  for (std::size_t e = 0; e < ins.size(); ++e) {
+    const StreamValue& xe = *ins[e];
+    bool same = xe.dims.size() == x0.dims.size() && std::equal(common.begin(), common.end(), xe.dims.begin()) &&
+                xe.fields.size() == x0.fields.size();
+    for (std::size_t i = 0; same && i < xe.fields.size(); ++i) same = xe.fields[i].esh == x0.fields[i].esh;
+    if (!same) {
+      return make_status("T-MERGE-LIST", "step.Merge: the streams of " + std::string(list_name) +
+                                             " must share dtype and all dims but the outermost; stream " +
+                                             std::to_string(e) + " has dims " + format_ints(xe.dims));
+    }
+  }
+  if (auto st = check_selector(sel, n, "step.Merge"); !st.ok()) return st;
+  const auto cnt = lane_counts(sel, n);
+  for (std::size_t e = 0; e < ins.size(); ++e) {
+    const std::int64_t m = ins[e]->dims[a];
+    if (cnt[e] != m) {
+      return make_status("R-MERGE-COUNT", "step.Merge: stream " + std::to_string(e) + " of " + std::string(list_name) +
+                                              " has " + std::to_string(m) + " chunks but the selector selects it " +
+                                              std::to_string(cnt[e]) + " times");
+    }
+  }
+  std::vector<std::int64_t> osz;
+  std::vector<std::vector<float>> init_bufs;
+  std::vector<const float*> init_ptrs;
+  {
+    std::vector<std::int64_t> sizes;
+    for (const auto& e : f.out_esh()) sizes.push_back(shape_size(e));
+    if (auto st = detail::make_init(f, sizes, init_bufs, init_ptrs, "Merge"); !st.ok()) return st;
+  }
+  std::vector<std::int64_t> odims = common;
+  odims.insert(odims.end(), sel.dims.begin(), sel.dims.end());
+  if (auto st = detail::allocate_fn_output(f, std::move(odims), budget, out, osz); !st.ok()) return st;
+
+  const std::int64_t P = product(common);
+  const std::int64_t Q = sel.positions();
+  const auto isz = detail::element_sizes(x0);
+  const std::size_t nf = osz.size();
+  detail::Scratch ping(osz), pong(osz);
+  std::vector<std::int64_t> cur(static_cast<std::size_t>(n), 0);
+  std::vector<std::int64_t> lanes;
+  lanes.reserve(static_cast<std::size_t>(n));
+  std::vector<const float*> in(x0.fields.size());
+  std::vector<const float*> state(nf);
+  std::vector<float*> target(nf);
+  const float* s = sel.fields[0].data.data();
+  std::int64_t calls = 0;
+  for (std::int64_t u = 0; u < Q; ++u, s += n) {
+    lanes.clear();
+    for (std::int64_t e = 0; e < n; ++e) {
+      if (s[e] == 1.0f) lanes.push_back(e);
+    }
+    for (std::int64_t w = 0; w < P; ++w) {
+      const std::int64_t y = w + P * u;
+      if (lanes.empty()) {
+        for (std::size_t k = 0; k < nf; ++k) {
+          std::copy(init_bufs[k].begin(), init_bufs[k].end(), out.fields[k].data.begin() + y * osz[k]);
+        }
+        continue;
+      }
+      state = init_ptrs;
+      for (std::size_t li = 0; li < lanes.size(); ++li, ++calls) {
+        if (calls % kTimeStride == 0) {
+          if (auto st = budget.check_time(); !st.ok()) return st;
+        }
+        const auto e = static_cast<std::size_t>(lanes[li]);
+        const std::int64_t p = w + P * cur[e];
+        for (std::size_t i = 0; i < in.size(); ++i) in[i] = ins[e]->fields[i].data.data() + p * isz[i];
+        if (li + 1 == lanes.size()) {
+          for (std::size_t k = 0; k < nf; ++k) target[k] = out.fields[k].data.data() + y * osz[k];
+        } else {
+          target = (li % 2 == 0) ? ping.ptrs : pong.ptrs;
+        }
+        if (auto st = f.call(in.data(), state.data(), target.data()); !st.ok()) return st;
+        for (std::size_t k = 0; k < nf; ++k) state[k] = target[k];
+      }
+    }
+    for (auto e : lanes) ++cur[static_cast<std::size_t>(e)];
+  }
+  return {};
+}
+
+}  // namespace sf::sim

@@ -1,0 +1,229 @@
+// Bufferize, Streamify, Promote, Flatten, Reshape (FT unchanged) and Repeat (step-dialect §7.5–7.11).
+#include <algorithm>
+#include <cstring>
+
+#include "core/sim/kernel_support.hpp"
+#include "core/sim/kernels.hpp"
+
+namespace sf::sim {
+
+namespace {
+
+// New dims and the new esh of every field; the data stays as is.
+struct Relabel {
+  std::vector<std::int64_t> dims;
+  std::vector<Shape> esh;
+};
+
+Relabel keep_esh(const StreamValue& x, std::vector<std::int64_t> dims) {
+  Relabel r{std::move(dims), {}};
+  for (const auto& f : x.fields) r.esh.push_back(f.esh);
+  return r;
+}
+
+Status bufferize_shape(const StreamValue& x, int a, Relabel& r) {
+  if (auto st = validate(x, "step.Bufferize"); !st.ok()) return st;
+  if (x.fields.size() != 1) {
+    return make_status("T-BUF-TUPLE", "step.Bufferize cannot buffer tuple elements (dims " + format_ints(x.dims) +
+                                          "): Map them to a single field first");
+  }
+  if (a < 1 || a > x.rank()) {
+    return make_status("T-RANK", detail::rank_message("Bufferize", "a", a, x,
+                                                      "packs the innermost dimension(s) into a buffer"));
+  }
+  Shape esh(x.dims.rend() - a, x.dims.rend());  // (s(a-1), ..., s0)
+  esh.insert(esh.end(), x.fields[0].esh.begin(), x.fields[0].esh.end());
+  r.dims.assign(x.dims.begin() + a, x.dims.end());
+  r.esh = {std::move(esh)};
+  return {};
+}
+
+Status streamify_shape(const StreamValue& x, int q, Relabel& r) {
+  if (auto st = validate(x, "step.Streamify"); !st.ok()) return st;
+  if (x.fields.size() != 1 || q < 1 || static_cast<std::size_t>(q) > x.fields[0].esh.size()) {
+    return make_status("T-NOT-BUFFER", "step.Streamify needs a stream of Buffer elements, but the stream (dims " +
+                                           format_ints(x.dims) + ") does not carry buffers of rank " +
+                                           std::to_string(q));
+  }
+  const Shape& e = x.fields[0].esh;
+  r.dims.assign(e.rend() - q, e.rend());  // buffer dims innermost-first
+  r.dims.insert(r.dims.end(), x.dims.begin(), x.dims.end());
+  r.esh = {Shape(e.begin() + q, e.end())};
+  return {};
+}
+
+Status promote_shape(const StreamValue& x, int b, Relabel& r) {
+  if (auto st = validate(x, "step.Promote"); !st.ok()) return st;
+  const int rk = x.rank();
+  if (b < 0 || b > rk + 1) {
+    return make_status("T-PARAM-VALUE", "step.Promote(b=" + std::to_string(b) +
+                                            "): b is where the new size-1 dimension goes, from 0 (new innermost) "
+                                            "to rank+1 = " +
+                                            std::to_string(rk + 1) + " (new outermost), for the stream (dims " +
+                                            format_ints(x.dims) + ", rank " + std::to_string(rk) + ")");
+  }
+  auto d = x.dims;
+  d.insert(d.begin() + b, 1);
+  r = keep_esh(x, std::move(d));
+  return {};
+}
+
+Status flatten_shape(const StreamValue& x, int lo, int hi, Relabel& r) {
+  if (auto st = validate(x, "step.Flatten"); !st.ok()) return st;
+  if (lo < 1 || hi < lo || hi > x.rank()) {
+    return make_status("T-PARAM-VALUE", "step.Flatten(L=[" + std::to_string(lo) + ".." + std::to_string(hi) +
+                                            "]): L must list consecutive dimensions l…h with 1 ≤ l and h ≤ rank "
+                                            "of the stream (dims " +
+                                            format_ints(x.dims) + ", rank " + std::to_string(x.rank()) +
+                                            "); dimension l−1 absorbs dimensions l…h");
+  }
+  std::vector<std::int64_t> d(x.dims.begin(), x.dims.begin() + (lo - 1));
+  d.push_back(product(x.dims, static_cast<std::size_t>(lo - 1), static_cast<std::size_t>(hi + 1)));
+  d.insert(d.end(), x.dims.begin() + hi + 1, x.dims.end());
+  r = keep_esh(x, std::move(d));
+  return {};
+}
+
+std::string list_text(const std::vector<int>& L) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < L.size(); ++i) s += (i ? ", " : "") + std::to_string(L[i]);
+  return s + "]";
+}
+
+Status reshape_shape(const StreamValue& x, std::vector<int> L, std::int64_t c, Relabel& r) {
+  if (auto st = validate(x, "step.Reshape"); !st.ok()) return st;
+  std::sort(L.begin(), L.end());
+  const bool dup = std::adjacent_find(L.begin(), L.end()) != L.end();
+  if (L.empty() || dup || L.front() < 0 || L.back() > x.rank()) {
+    return make_status("T-PARAM-VALUE", "step.Reshape: L=" + list_text(L) +
+                                            " is invalid: it must list distinct dimensions between 0 and the rank " +
+                                            std::to_string(x.rank()));
+  }
+  if (c < 1) {
+    return make_status("T-PARAM-VALUE", "step.Reshape: S=" + std::to_string(c) + " is invalid: it must be positive");
+  }
+  std::vector<std::int64_t> d;
+  std::size_t k = 0;
+  for (int j = 0; j <= x.rank(); ++j) {
+    const std::int64_t s = x.dims[static_cast<std::size_t>(j)];
+    if (k < L.size() && L[k] == j) {
+      ++k;
+      if (s % c != 0) {
+        return make_status("T-RESHAPE-DIV", "step.Reshape(L=" + list_text(L) + ", S=" + std::to_string(c) +
+                                                "): dimension " + std::to_string(j) + " of the stream (dims " +
+                                                format_ints(x.dims) + ") has size " + std::to_string(s) +
+                                                ", which is not a multiple of " + std::to_string(c));
+      }
+      d.push_back(c);
+      d.push_back(s / c);
+    } else {
+      d.push_back(s);
+    }
+  }
+  r = keep_esh(x, std::move(d));
+  return {};
+}
+
+Status apply_copy(const StreamValue& x, Relabel&& r, StreamValue& out) {
+  StreamValue y;
+  y.dims = std::move(r.dims);
+  y.fields.resize(x.fields.size());
+  for (std::size_t i = 0; i < x.fields.size(); ++i) {
+    y.fields[i].esh = std::move(r.esh[i]);
+    y.fields[i].data = x.fields[i].data;
+  }
+  out = std::move(y);
+  return {};
+}
+
+Status apply_move(StreamValue&& x, Relabel&& r, StreamValue& out) {
+  x.dims = std::move(r.dims);
+  for (std::size_t i = 0; i < x.fields.size(); ++i) x.fields[i].esh = std::move(r.esh[i]);
+  out = std::move(x);
+  return {};
+}
+
+template <class ShapeFn>
+Status relabel_copy(const StreamValue& x, StreamValue& out, ShapeFn shape) {
+  Relabel r;
+  if (auto st = shape(x, r); !st.ok()) return st;
+  return apply_copy(x, std::move(r), out);
+}
+
+template <class ShapeFn>
+Status relabel_move(StreamValue&& x, StreamValue& out, ShapeFn shape) {
+  Relabel r;
+  if (auto st = shape(x, r); !st.ok()) return st;
+  return apply_move(std::move(x), std::move(r), out);
+}
+
+}  // namespace
+
+Status bufferize(const StreamValue& x, int a, StreamValue& out) {
+  return relabel_copy(x, out, [&](const StreamValue& v, Relabel& r) { return bufferize_shape(v, a, r); });
+}
+Status bufferize(StreamValue&& x, int a, StreamValue& out) {
+  return relabel_move(std::move(x), out, [&](const StreamValue& v, Relabel& r) { return bufferize_shape(v, a, r); });
+}
+Status streamify(const StreamValue& x, int q, StreamValue& out) {
+  return relabel_copy(x, out, [&](const StreamValue& v, Relabel& r) { return streamify_shape(v, q, r); });
+}
+Status streamify(StreamValue&& x, int q, StreamValue& out) {
+  return relabel_move(std::move(x), out, [&](const StreamValue& v, Relabel& r) { return streamify_shape(v, q, r); });
+}
+Status promote(const StreamValue& x, int b, StreamValue& out) {
+  return relabel_copy(x, out, [&](const StreamValue& v, Relabel& r) { return promote_shape(v, b, r); });
+}
+Status promote(StreamValue&& x, int b, StreamValue& out) {
+  return relabel_move(std::move(x), out, [&](const StreamValue& v, Relabel& r) { return promote_shape(v, b, r); });
+}
+Status flatten(const StreamValue& x, int lo, int hi, StreamValue& out) {
+  return relabel_copy(x, out, [&](const StreamValue& v, Relabel& r) { return flatten_shape(v, lo, hi, r); });
+}
+Status flatten(StreamValue&& x, int lo, int hi, StreamValue& out) {
+  return relabel_move(std::move(x), out,
+                      [&](const StreamValue& v, Relabel& r) { return flatten_shape(v, lo, hi, r); });
+}
+Status reshape(const StreamValue& x, std::vector<int> L, std::int64_t c, StreamValue& out) {
+  return relabel_copy(x, out, [&](const StreamValue& v, Relabel& r) { return reshape_shape(v, std::move(L), c, r); });
+}
+Status reshape(StreamValue&& x, std::vector<int> L, std::int64_t c, StreamValue& out) {
+  return relabel_move(std::move(x), out,
+                      [&](const StreamValue& v, Relabel& r) { return reshape_shape(v, std::move(L), c, r); });
+}
+
+Status repeat(const StreamValue& x, std::int64_t n, Budget& budget, StreamValue& out) {
+  if (auto st = validate(x, "step.Repeat"); !st.ok()) return st;
+  if (n < 1) {
+    return make_status("T-PARAM-VALUE", "step.Repeat: n=" + std::to_string(n) + " is invalid: it must be positive");
+  }
+  if (auto st = budget.reserve(sat_mul(x.scalars(), n)); !st.ok()) return st;
+  if (auto st = budget.check_time(); !st.ok()) return st;
+  StreamValue y;
+  y.dims.reserve(x.dims.size() + 1);
+  y.dims.push_back(n);
+  y.dims.insert(y.dims.end(), x.dims.begin(), x.dims.end());
+  const std::int64_t pos = x.positions();
+  y.fields.resize(x.fields.size());
+  for (std::size_t i = 0; i < x.fields.size(); ++i) {
+    const auto& src = x.fields[i];
+    auto& dst = y.fields[i];
+    dst.esh = src.esh;
+    const std::int64_t e = shape_size(src.esh);
+    dst.data.resize(static_cast<std::size_t>(pos * n * e));
+    float* w = dst.data.data();
+    const float* s = src.data.data();
+    for (std::int64_t p = 0; p < pos; ++p, s += e) {
+      if (e == 1) {
+        std::fill_n(w, n, *s);
+        w += n;
+      } else {
+        for (std::int64_t c = 0; c < n; ++c, w += e) std::memcpy(w, s, static_cast<std::size_t>(e) * sizeof(float));
+      }
+    }
+  }
+  out = std::move(y);
+  return {};
+}
+
+}  // namespace sf::sim

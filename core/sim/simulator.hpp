@@ -1,0 +1,55 @@
+// The functional simulator: runs a type-checked program on one input set (one size binding and one seed)
+// with dense kernels (kernels.hpp), task fns compiled by the fn language, and the resource budget.
+// Also generates the input set (§11) and evaluates the task's reference in double (§12).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/diagnostic.hpp"
+#include "core/sim/stream_value.hpp"
+#include "core/step/task_compile.hpp"
+#include "core/step/typecheck.hpp"
+
+namespace sf::sim {
+
+// The concrete data of one input set: every task input as a dense stream, every parameter as a tensor.
+struct InputSet {
+  step::SizeBinding sizes;
+  std::uint64_t seed = 0;
+  std::map<std::string, StreamValue, std::less<>> inputs;
+  std::map<std::string, std::vector<float>, std::less<>> params;
+};
+
+// Generates the inputs and parameters of `task` under `sizes` and `seed` (§11). X-* diagnostics on error.
+std::optional<InputSet> make_input_set(const step::TaskDoc& task, const step::SizeBinding& sizes,
+                                       std::uint64_t seed, Diagnostics& diags);
+
+// Evaluates the reference in double: one tensor per output field (outputs in order, tuple outputs one per
+// field). Fragile gaps (§11.4) are reported as X-FRAGILE diagnostics, NaN as X-REF-NAN by the caller.
+struct ReferenceResult {
+  std::vector<std::vector<double>> fields;
+  std::vector<fnlang::FragileGap> fragile;
+};
+std::optional<ReferenceResult> eval_reference(const step::CompiledTask& ct, const InputSet& in, Diagnostics& diags);
+
+struct RunOptions {
+  bool keep_streams = false;  // keep a copy of every named stream (for the inspector and `run --show`)
+  std::int64_t max_stream_scalars = 4'000'000;
+  std::int64_t max_total_scalars = 64'000'000;
+  double time_limit_s = 10.0;  // L-TIME per input set
+};
+
+struct RunResult {
+  std::vector<StreamValue> outputs;                          // returned streams, in order
+  std::map<std::string, StreamValue, std::less<>> streams;   // keep_streams: every named stream (lists: "L[i]")
+  std::optional<Diagnostic> error;                           // R-*, L-* with the statement's location
+};
+
+RunResult run_program(const step::Program& prog, const step::TypedProgram& typed, const step::CompiledTask& ct,
+                      const InputSet& in, const RunOptions& opt = {});
+
+}  // namespace sf::sim
