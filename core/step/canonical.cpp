@@ -1,0 +1,91 @@
+// Canonical form (step-dialect §9): rename, then print in the canonical style.
+#include <openssl/evp.h>
+
+#include <map>
+
+#include "core/step/names.hpp"
+#include "core/step/printer.hpp"
+#include "core/step/printer_detail.hpp"
+
+namespace sf::step {
+
+namespace {
+
+using NameMap = std::map<std::string, std::string, std::less<>>;
+
+void rename(std::string& n, const NameMap& m) {
+  if (auto it = m.find(n); it != m.end()) n = it->second;
+}
+
+void rename_ref(Ref& r, const NameMap& m) {
+  if (r.kind != Ref::Kind::List) rename(r.name, m);
+  for (auto& i : r.items) rename_ref(i, m);
+}
+
+void rename_call(PrimCall& c, const NameMap& m) {
+  for (auto& k : c.kwargs)
+    if (k.value.kind == KwVal::Kind::Name) rename(k.value.name, m);
+  for (auto& r : c.arg.refs) rename_ref(r, m);
+}
+
+Program canonical_program(const Program& program) {
+  Program p = program;
+  NameMap m;
+  int v = 0, l = 0;
+  for (auto& st : p.stmts) {
+    switch (st.kind) {
+      case Statement::Kind::Assign: rename_call(st.call, m); break;
+      case Statement::Kind::FnList:
+        for (auto& f : st.fn_names) rename(f, m);
+        break;
+      case Statement::Kind::Return:
+        for (auto& r : st.returns) rename_ref(r, m);
+        break;
+      case Statement::Kind::Comprehension: {
+        Comprehension& c = st.comp;
+        rename(c.list_name, m);
+        for (auto& n : c.list_literal) rename(n, m);
+        rename(c.fns_name, m);
+        for (auto& n : c.fns_literal) rename(n, m);
+        NameMap local = m;
+        if (!c.fn_var.empty()) local[c.fn_var] = "_f";
+        local[c.stream_var] = "_s";
+        rename_call(c.body, local);
+        if (!c.fn_var.empty()) c.fn_var = "_f";
+        c.stream_var = "_s";
+        if (c.zipped || !c.fn_var.empty()) c.fns_first = true;
+        break;
+      }
+    }
+    const bool fnlist = st.kind == Statement::Kind::FnList;
+    for (auto& t : st.targets) {
+      std::string nn = fnlist ? "_l" + std::to_string(++l) : "_v" + std::to_string(++v);
+      m[t] = nn;
+      t = nn;
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+std::string canonical_text(const Program& program, const SizeBinding* sizes) {
+  return detail::print_with(canonical_program(program), detail::PrintStyle{true, sizes});
+}
+
+std::string canonical_key(const Program& program, const SizeBinding* sizes) {
+  const std::string text = canonical_text(program, sizes);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(text.data(), text.size(), md, &len, EVP_sha256(), nullptr) != 1) return {};
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * len);
+  for (unsigned int i = 0; i < len; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 0xF];
+  }
+  return out;
+}
+
+}  // namespace sf::step

@@ -1,0 +1,238 @@
+#include "core/step/lexer.hpp"
+
+#include <array>
+#include <cstdio>
+
+namespace sf::step {
+
+namespace {
+
+constexpr std::int64_t kMaxInt = 2147483647;
+
+std::string hex_byte(unsigned char c) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "0x%02X", static_cast<unsigned>(c));
+  return buf;
+}
+
+// Length of the valid UTF-8 sequence starting at s[i] (1..4), or 0 if the bytes there are not valid UTF-8.
+std::size_t utf8_len(std::string_view s, std::size_t i, std::uint32_t* cp = nullptr) {
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = b(i);
+  std::size_t n;
+  std::uint32_t v;
+  if (c < 0x80) {
+    if (cp) *cp = c;
+    return 1;
+  } else if (c >= 0xC2 && c <= 0xDF) {
+    n = 2, v = c & 0x1F;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3, v = c & 0x0F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4, v = c & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return 0;
+    v = (v << 6) | (b(i + k) & 0x3F);
+  }
+  if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10FFFF)) || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+  if (cp) *cp = v;
+  return n;
+}
+
+bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
+
+constexpr std::string_view kAllowed = "only names, non-negative integers, = , . ( ) [ ] and # comments may appear";
+
+}  // namespace
+
+Location LocationMap::at(int line, int col) const {
+  if (!starts_ || starts_->empty()) return Location{line + 1, col + 1};
+  const auto& s = *starts_;
+  if (line < static_cast<int>(s.size())) return Location{s[line].line, s[line].column + col};
+  return Location{s.back().line + (line - static_cast<int>(s.size()) + 1), col + 1};
+}
+
+bool is_python_keyword(std::string_view s) {
+  static constexpr std::array<std::string_view, 35> kw = {
+      "False", "None",   "True",    "and",      "as",       "assert", "async", "await", "break",
+      "class", "continue", "def",   "del",      "elif",     "else",   "except", "finally", "for",
+      "from",  "global", "if",      "import",   "in",       "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",   "raise",   "return",   "try",      "while",  "with",  "yield"};
+  for (auto k : kw)
+    if (k == s) return true;
+  return false;
+}
+
+bool is_primitive_name(std::string_view s) {
+  static constexpr std::array<std::string_view, 15> prims = {
+      "Map", "Zip", "Accum", "Scan", "Bufferize", "Streamify", "Promote", "Repeat",
+      "RepeatRef", "Flatten", "Reshape", "Copy", "Partition", "Merge", "Identity"};
+  for (auto p : prims)
+    if (p == s) return true;
+  return false;
+}
+
+bool is_reserved_word(std::string_view s) {
+  return s == "step" || s == "zip" || is_python_keyword(s) || is_primitive_name(s);
+}
+
+std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int max_nesting) {
+  std::vector<Token> out;
+  int line = 0;
+  std::size_t line_begin = 0;
+  int depth = 0;
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+
+  auto col_of = [&](std::size_t pos) { return static_cast<int>(pos - line_begin); };
+  auto error = [&](std::size_t pos, std::string code, const std::string& msg) {
+    Token t;
+    t.kind = TokKind::Error;
+    t.line = line;
+    t.col = col_of(pos);
+    Location loc = map.at(t.line, t.col);
+    t.error = make_error(std::move(code), "line " + std::to_string(loc.line) + ": " + msg, loc);
+    out.push_back(std::move(t));
+    return out;
+  };
+  auto push = [&](TokKind k, std::size_t pos, std::string txt, std::int64_t v = 0) {
+    Token t;
+    t.kind = k;
+    t.text = std::move(txt);
+    t.value = v;
+    t.line = line;
+    t.col = col_of(pos);
+    out.push_back(std::move(t));
+  };
+
+  while (i < n) {
+    char c = text[i];
+    if (c == '\n') {
+      if (depth == 0 && !out.empty() && out.back().kind != TokKind::Newline) push(TokKind::Newline, i, "\n");
+      ++i;
+      ++line;
+      line_begin = i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+      continue;
+    }
+    if (c == '#') {
+      while (i < n && text[i] != '\n') {
+        std::size_t len = utf8_len(text, i);
+        if (len == 0) return error(i, "P-SYNTAX", "invalid UTF-8 byte " + hex_byte(static_cast<unsigned char>(text[i])));
+        i += len;
+      }
+      continue;
+    }
+    if (is_name_start(c)) {
+      std::size_t b = i;
+      while (i < n && is_name_char(text[i])) ++i;
+      push(TokKind::Name, b, std::string(text.substr(b, i - b)));
+      continue;
+    }
+    if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(text[i + 1]))) {
+      std::size_t b = i;
+      while (i < n && is_digit(text[i])) ++i;
+      bool is_float = (i < n && (text[i] == '.' || text[i] == 'e' || text[i] == 'E')) || c == '.';
+      if (is_float || (i < n && is_name_char(text[i]))) {
+        std::size_t e = i;
+        while (e < n && (is_name_char(text[e]) || text[e] == '.' ||
+                         ((text[e] == '+' || text[e] == '-') && (text[e - 1] == 'e' || text[e - 1] == 'E'))))
+          ++e;
+        std::string lit(text.substr(b, std::min<std::size_t>(e - b, 40)));
+        if (is_float)
+          return error(b, "P-SYNTAX", "the float literal '" + lit + "' is not STeP syntax: " + std::string(kAllowed));
+        return error(b, "P-SYNTAX", "the token '" + lit + "' is not STeP syntax: a name cannot start with a digit");
+      }
+      std::int64_t v = 0;
+      for (std::size_t k = b; k < i; ++k) {
+        v = v * 10 + (text[k] - '0');
+        if (v > kMaxInt) {
+          std::string lit(text.substr(b, std::min<std::size_t>(i - b, 40)));
+          if (i - b > 40) lit += "...";
+          return error(b, "P-INT", "the integer " + lit + " is too large (integers are at most 2147483647)");
+        }
+      }
+      push(TokKind::Int, b, std::string(text.substr(b, i - b)), v);
+      continue;
+    }
+    switch (c) {
+      case '(':
+      case '[':
+        if (depth >= max_nesting)
+          return error(i, "P-NESTING", "brackets nest more than " + std::to_string(max_nesting) + " levels deep");
+        ++depth;
+        push(TokKind::Punct, i, std::string(1, c));
+        ++i;
+        continue;
+      case ')':
+      case ']':
+        if (depth > 0) --depth;
+        push(TokKind::Punct, i, std::string(1, c));
+        ++i;
+        continue;
+      case '=':
+        if (i + 1 < n && text[i + 1] == '=')
+          return error(i, "P-SYNTAX", "the operator '==' is not STeP syntax: " + std::string(kAllowed));
+        [[fallthrough]];
+      case ',':
+      case '.':
+        push(TokKind::Punct, i, std::string(1, c));
+        ++i;
+        continue;
+      case '"':
+      case '\'':
+        return error(i, "P-SYNTAX", "a string literal is not STeP syntax: " + std::string(kAllowed));
+      case ';':
+        return error(i, "P-SYNTAX", "';' is not STeP syntax: write one statement per line");
+      case '\\':
+        return error(i, "P-SYNTAX",
+                     "'\\' (line continuation) is not STeP syntax: to continue a statement, break the line inside "
+                     "( ) or [ ]");
+      case '{':
+      case '}':
+        return error(i, "P-SYNTAX",
+                     std::string("'") + c + "' is not STeP syntax: dicts and sets do not exist in STeP; " +
+                         std::string(kAllowed));
+      default: break;
+    }
+    unsigned char uc = static_cast<unsigned char>(c);
+    if (uc >= 0x80) {
+      std::uint32_t cp = 0;
+      std::size_t len = utf8_len(text, i, &cp);
+      if (len == 0) return error(i, "P-SYNTAX", "invalid UTF-8 byte " + hex_byte(uc));
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
+      return error(i, "P-SYNTAX",
+                   "the character '" + std::string(text.substr(i, len)) + "' (" + buf +
+                       ") is not STeP syntax: names are ASCII; " + std::string(kAllowed));
+    }
+    if (uc < 0x20 || uc == 0x7F)
+      return error(i, "P-SYNTAX", "the control byte " + hex_byte(uc) + " is not STeP syntax");
+    // Remaining printable ASCII: operators and other punctuation.
+    std::size_t e = i + 1;
+    static constexpr std::string_view kOps = "+-*/%@<>=!&|^~:";
+    if (kOps.find(c) != std::string_view::npos)
+      while (e < n && e < i + 3 && kOps.find(text[e]) != std::string_view::npos) ++e;
+    return error(i, "P-SYNTAX",
+                 "the operator '" + std::string(text.substr(i, e - i)) + "' is not STeP syntax: " +
+                     std::string(kAllowed));
+  }
+  if (!out.empty() && out.back().kind != TokKind::Newline) push(TokKind::Newline, n, "\n");
+  Token end;
+  end.kind = TokKind::End;
+  end.line = line;
+  end.col = col_of(n);
+  out.push_back(std::move(end));
+  return out;
+}
+
+}  // namespace sf::step
