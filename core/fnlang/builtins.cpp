@@ -209,9 +209,10 @@ Compiler::CV Compiler::call(const Node& n) {
     const std::size_t r = xs[0].shape.size();
     if (f == "stack") {
       const int ax = norm_axis(I(1, 0), r, locs[1], true);
+      const Shape first = xs[0].shape;
       for (auto& x : xs) {
-        if (x.shape != xs[0].shape) {
-          fail("SHAPE", at, "stack() needs equal shapes, got " + format_shape(xs[0].shape) + " and " + format_shape(x.shape));
+        if (x.shape != first) {
+          fail("SHAPE", at, "stack() needs equal shapes, got " + format_shape(first) + " and " + format_shape(x.shape));
         }
         Shape s = x.shape;
         s.insert(s.begin() + ax, 1);
