@@ -31,7 +31,7 @@ std::vector<Token> Lexer::run() {
   while (i < n) {
     const char c = src_[i];
     if (c == '\n') {
-      newline(i);
+      newline(i > line_begin && src_[i - 1] == '\r' ? i - 1 : i);
       ++i;
       ++line;
       line_begin = i;
