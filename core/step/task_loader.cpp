@@ -66,10 +66,10 @@ std::size_t first_bad_utf8(std::string_view s) {
     else if (c == 0xF4) len = 4, hi = 0x8F;
     else return i;
     for (int k = 1; k < len; ++k) {
-      if (i + k >= n) return i + k;
+      if (i + k >= n) return i;
       auto d = static_cast<unsigned char>(s[i + k]);
       unsigned l = k == 1 ? lo : 0x80, h = k == 1 ? hi : 0xBF;
-      if (d < l || d > h) return i + k;
+      if (d < l || d > h) return i;  // reported at the start of the ill-formed sequence
     }
     i += static_cast<std::size_t>(len);
   }
@@ -99,8 +99,8 @@ class TreeBuilder : public YAML::EventHandler {
  public:
   std::vector<YNode> docs;
 
-  void OnDocumentStart(const YAML::Mark&) override {
-    if (!docs.empty()) throw Abort{make_error("D-YAML", "a task file holds exactly one YAML document", here_)};
+  void OnDocumentStart(const YAML::Mark& m) override {
+    if (!docs.empty()) throw Abort{make_error("D-YAML", "a task file holds exactly one YAML document", loc_of(m))};
     stack_.clear();
   }
   void OnDocumentEnd() override {}
@@ -118,7 +118,6 @@ class TreeBuilder : public YAML::EventHandler {
     open(YNode{YNode::Kind::Map, m, false, s == YAML::EmitterStyle::Flow, {}, {}});
   }
   void OnMapEnd() override { close(); }
-  Location here_{1, 1};
 
  private:
   void alias(const YAML::Mark& m, const char* what) {
@@ -278,6 +277,7 @@ class Walker {
       return std::nullopt;
     }
     Fields f;
+    std::set<std::string> hinted;
     for (std::size_t i = 0; i + 1 < n.items.size(); i += 2) {
       const YNode& k = n.items[i];
       if (k.kind != YNode::Kind::Scalar) {
@@ -289,6 +289,7 @@ class Walker {
         std::string msg = "unknown key '" + k.value + "' in " + where;
         if (!hint.empty()) {
           msg += "; did you mean '" + hint + "'?";
+          hinted.insert(hint);
         } else {
           msg += " (allowed keys:";
           for (std::size_t j = 0; j < allowed.size(); ++j) msg += (j ? ", " : " ") + allowed[j];
@@ -304,7 +305,7 @@ class Walker {
       f.m[k.value] = {&k, &n.items[i + 1]};
     }
     for (const auto& r : required)
-      if (!f.m.count(r) && std::find(allowed.begin(), allowed.end(), r) != allowed.end())
+      if (!f.m.count(r) && !hinted.count(r) && std::find(allowed.begin(), allowed.end(), r) != allowed.end())
         error("D-MISSING", "missing required key '" + r + "' in " + where, vloc(n, key));
     return f;
   }
@@ -631,7 +632,7 @@ class TaskWalker : public Walker {
                 loc_of(f->key(k)->mark));
         if (g && *g == DataGen::Multihot && !v)
           error("D-MISSING", std::string("missing required key '") + k + "' in " + where + " (data_gen: multihot)",
-                in.loc);
+                loc_of(list.items[i].mark));
       }
       if (g && *g == DataGen::Multihot && mh_type && f->get("min") && f->get("max")) {
         auto lo = integer(*f->get("min"), "min of " + where, 0, 2147483647, f->key("min"));
