@@ -141,3 +141,37 @@ TEST(Scan, StatefulFnWithoutInitIsAnError) {
 
 }  // namespace
 }  // namespace sf::sim
+
+namespace sf::sim {
+namespace {
+
+// Two-field state (count, sum): out0 = state0 + 1, out1 = state1 + in0. Reads the state after writing out0,
+// so it would break if out aliased state.
+class CountSumFn : public ElementFn {
+ public:
+  const std::vector<Shape>& out_esh() const override { return esh_; }
+  const std::vector<float>& init() const override { return init_; }
+  Status call(const float* const* in, const float* const* state, float* const* out) override {
+    out[0][0] = state[0][0] + 1.0f;
+    out[1][0] = state[1][0] + in[0][0] + (out[0][0] - state[0][0] - 1.0f);
+    return {};
+  }
+
+ private:
+  std::vector<Shape> esh_{Shape{}, Shape{}};
+  std::vector<float> init_{0.0f, 100.0f};
+};
+
+TEST(Accum, TupleStateNeverAliasesOutput) {
+  Budget b;
+  CountSumFn f;
+  StreamValue y;
+  ASSERT_TRUE(accum(testing::seq({4, 2}), 1, f, b, y).ok());
+  EXPECT_EQ(format_tokens(y), "(4, 110) (4, 126) D");
+  EXPECT_EQ(scan(testing::seq({3}), 1, f, b, y).code, "T-RANK");
+  ASSERT_TRUE(scan(testing::seq({3, 1}), 1, f, b, y).ok());
+  EXPECT_EQ(format_tokens(y), "(1, 101) (2, 103) (3, 106) S1 D");
+}
+
+}  // namespace
+}  // namespace sf::sim
