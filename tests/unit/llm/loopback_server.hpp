@@ -1,0 +1,140 @@
+// A loopback HTTP server (cpp-httplib) that speaks OpenAI Chat Completions and Anthropic Messages and
+// can be scripted to misbehave: 429 with Retry-After, 500, malformed JSON, slow answers, truncated
+// bodies, empty choices, refusals. Binds 127.0.0.1 on an ephemeral port.
+#pragma once
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace sf::llm::testing {
+
+enum class Mode { Ok, TooMany, ServerError, Malformed, Slow, Truncated, EmptyChoices, Refusal, BadRequest, EchoKey };
+
+struct Seen {
+  std::string path;
+  std::string body;
+  std::multimap<std::string, std::string> headers;
+};
+
+class LoopbackServer {
+ public:
+  LoopbackServer() {
+    auto handler = [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); };
+    server_.Post("/v1/chat/completions", handler);
+    server_.Post("/v1/messages", handler);
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~LoopbackServer() {
+    server_.stop();
+    if (thread_.joinable()) thread_.join();
+  }
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+  std::string anthropic_base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+  // The next answers, in order; after the script runs out every answer is Mode::Ok.
+  void script(std::vector<Mode> modes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    script_.assign(modes.begin(), modes.end());
+  }
+  std::string retry_after = "0";  // value sent with 429
+  int slow_ms = 600;
+  std::string answer_text = "impl: |\n  return E0\n";
+
+  int hits() const { return hits_.load(); }
+  std::vector<Seen> seen() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return seen_;
+  }
+
+ private:
+  void handle(const httplib::Request& req, httplib::Response& res) {
+    ++hits_;
+    Mode mode = Mode::Ok;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      seen_.push_back({req.path, req.body, {req.headers.begin(), req.headers.end()}});
+      if (!script_.empty()) {
+        mode = script_.front();
+        script_.pop_front();
+      }
+    }
+    bool anthropic = req.path == "/v1/messages";
+    switch (mode) {
+      case Mode::TooMany:
+        res.status = 429;
+        res.set_header("Retry-After", retry_after);
+        res.set_content(R"({"error":{"message":"rate limited"}})", "application/json");
+        return;
+      case Mode::ServerError:
+        res.status = 500;
+        res.set_content(R"({"error":{"message":"internal trouble"}})", "application/json");
+        return;
+      case Mode::BadRequest:
+        res.status = 400;
+        res.set_content(R"({"error":{"message":"bad model name"}})", "application/json");
+        return;
+      case Mode::EchoKey: {
+        std::string key = req.get_header_value(anthropic ? "x-api-key" : "Authorization");
+        res.status = 401;
+        res.set_content(R"({"error":{"message":"invalid key )" + key + R"("}})", "application/json");
+        return;
+      }
+      case Mode::Malformed:
+        res.set_content(R"({"choices": [ {"message": )", "application/json");
+        return;
+      case Mode::Slow:
+        std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
+        break;
+      case Mode::Truncated:
+        res.set_content_provider(4000, "application/json", [](size_t offset, size_t, httplib::DataSink& sink) {
+          if (offset > 0) return false;
+          std::string part = R"({"choices":[{"message":{"content":"imp)";
+          sink.write(part.data(), part.size());
+          return false;  // the connection closes with 4000 bytes promised
+        });
+        return;
+      case Mode::EmptyChoices:
+        res.set_content(anthropic ? R"({"type":"message","content":[],"stop_reason":"end_turn"})"
+                                  : R"({"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":0}})",
+                        "application/json");
+        return;
+      case Mode::Refusal:
+        res.set_content(anthropic ? R"({"type":"message","content":[],"stop_reason":"refusal"})"
+                                  : R"({"choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},"finish_reason":"stop"}]})",
+                        "application/json");
+        return;
+      case Mode::Ok:
+        break;
+    }
+    nlohmann::json j;
+    if (anthropic) {
+      j = {{"type", "message"},
+           {"content", {{{"type", "text"}, {"text", answer_text}}}},
+           {"stop_reason", "end_turn"},
+           {"usage", {{"input_tokens", 100}, {"output_tokens", 20}, {"cache_read_input_tokens", 50}}}};
+    } else {
+      j = {{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", answer_text}}}, {"finish_reason", "stop"}}}},
+           {"usage", {{"prompt_tokens", 120}, {"completion_tokens", 30}}}};
+    }
+    res.set_content(j.dump(), "application/json");
+  }
+
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+  mutable std::mutex mutex_;
+  std::deque<Mode> script_;
+  std::vector<Seen> seen_;
+  std::atomic<int> hits_{0};
+};
+
+}  // namespace sf::llm::testing

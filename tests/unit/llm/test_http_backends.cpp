@@ -1,0 +1,423 @@
+// The HTTP backends against a loopback server: retries, failures and cancellation exactly as configured.
+#include "core/llm/backend_factory.hpp"
+#include "core/llm/cached_backend.hpp"
+#include "core/llm/http_chat_backend.hpp"
+#include "loopback_server.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace sf::llm;
+using sf::llm::testing::LoopbackServer;
+using sf::llm::testing::Mode;
+
+namespace {
+
+constexpr const char* kSecret = "sk-test-SECRET-0123456789abcdef";
+
+BackendConfig fast_config(BackendKind kind, const LoopbackServer& s) {
+  BackendConfig c;
+  c.kind = kind;
+  c.base_url = kind == BackendKind::Anthropic ? s.anthropic_base_url() : s.base_url();
+  c.model = "test-model";
+  c.timeout_s = 0.2;
+  c.max_retries = 2;
+  c.backoff_base_s = 0.01;
+  c.backoff_max_s = 0.05;
+  return c;
+}
+
+ChatRequest sample_request() {
+  ChatRequest r;
+  r.model = "test-model";
+  r.messages = {{"system", "MANUAL. Task follows."}, {"user", "write the impl"}};
+  r.temperature = 0.5;
+  r.max_tokens = 256;
+  r.seed = 7;
+  r.stop = {"</answer>"};
+  return r;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+TEST(OpenAiBackend, SuccessParsesTextUsageAndSendsTheRequest) {
+  LoopbackServer s;
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), kSecret);
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(r.response->text, "impl: |\n  return E0\n");
+  EXPECT_EQ(r.response->usage.input_tokens, 120);
+  EXPECT_EQ(r.response->usage.output_tokens, 30);
+  EXPECT_EQ(r.response->finish_reason, "stop");
+  EXPECT_EQ(r.response->attempts, 1);
+  EXPECT_FALSE(r.response->from_cache);
+  EXPECT_GT(r.response->latency_s, 0.0);
+  auto seen = s.seen();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].path, "/v1/chat/completions");
+  auto auth = seen[0].headers.find("Authorization");
+  ASSERT_NE(auth, seen[0].headers.end());
+  EXPECT_EQ(auth->second, std::string("Bearer ") + kSecret);
+  auto body = nlohmann::json::parse(seen[0].body);
+  EXPECT_EQ(body["model"], "test-model");
+  EXPECT_EQ(body["seed"], 7);
+  EXPECT_EQ(body["max_tokens"], 256);
+  EXPECT_DOUBLE_EQ(body["temperature"].get<double>(), 0.5);
+  EXPECT_EQ(body["stop"][0], "</answer>");
+  EXPECT_EQ(body["messages"][0]["role"], "system");
+  EXPECT_EQ(body["messages"][1]["content"], "write the impl");
+}
+
+TEST(OpenAiBackend, RetriesAfter429HonouringRetryAfterThenSucceeds) {
+  LoopbackServer s;
+  s.retry_after = "0.3";
+  s.script({Mode::TooMany});
+  auto c = fast_config(BackendKind::OpenAi, s);
+  c.backoff_max_s = 1.0;
+  OpenAiBackend b(c, "");
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = b.chat(sample_request(), CancelToken{});
+  double took = seconds_since(t0);
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(r.response->attempts, 2);
+  EXPECT_EQ(s.hits(), 2);
+  EXPECT_GE(took, 0.3);  // waited the Retry-After, not the 10 ms backoff
+}
+
+TEST(OpenAiBackend, RetryAfterIsCappedAtBackoffMax) {
+  LoopbackServer s;
+  s.retry_after = "3600";
+  s.script({Mode::TooMany});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");  // backoff_max_s = 0.05
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_LT(seconds_since(t0), 2.0);
+}
+
+TEST(OpenAiBackend, Persistent500FailsAfterExactlyMaxRetriesPlusOne) {
+  LoopbackServer s;
+  s.script({Mode::ServerError, Mode::ServerError, Mode::ServerError, Mode::ServerError});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "http");
+  EXPECT_EQ(r.error.http_status, 500);
+  EXPECT_EQ(r.error.attempts, 3);
+  EXPECT_EQ(s.hits(), 3);
+  EXPECT_NE(r.error.message.find("internal trouble"), std::string::npos);
+}
+
+TEST(OpenAiBackend, ZeroRetriesMeansOneAttempt) {
+  LoopbackServer s;
+  s.script({Mode::ServerError});
+  auto c = fast_config(BackendKind::OpenAi, s);
+  c.max_retries = 0;
+  OpenAiBackend b(c, "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(s.hits(), 1);
+  EXPECT_EQ(r.error.attempts, 1);
+}
+
+TEST(OpenAiBackend, ClientErrorIsNotRetried) {
+  LoopbackServer s;
+  s.script({Mode::BadRequest});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "http");
+  EXPECT_EQ(r.error.http_status, 400);
+  EXPECT_EQ(s.hits(), 1);
+  EXPECT_NE(r.error.message.find("bad model name"), std::string::npos);
+}
+
+TEST(OpenAiBackend, MalformedJsonIsAParseErrorWithoutRetry) {
+  LoopbackServer s;
+  s.script({Mode::Malformed});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "parse");
+  EXPECT_NE(r.error.message.find("malformed JSON"), std::string::npos);
+  EXPECT_EQ(s.hits(), 1);
+}
+
+TEST(OpenAiBackend, SlowAnswerTimesOutAndIsRetriedThenFails) {
+  LoopbackServer s;
+  s.slow_ms = 500;
+  s.script({Mode::Slow, Mode::Slow});
+  auto c = fast_config(BackendKind::OpenAi, s);
+  c.max_retries = 1;
+  OpenAiBackend b(c, "");
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "timeout");
+  EXPECT_EQ(r.error.attempts, 2);
+  EXPECT_LT(seconds_since(t0), 2.0);
+}
+
+TEST(OpenAiBackend, SlowAnswerThenFastSucceeds) {
+  LoopbackServer s;
+  s.slow_ms = 500;
+  s.script({Mode::Slow});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(r.response->attempts, 2);
+}
+
+TEST(OpenAiBackend, TruncatedBodyIsANetworkErrorAfterRetries) {
+  LoopbackServer s;
+  s.script({Mode::Truncated, Mode::Truncated, Mode::Truncated});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "network");
+  EXPECT_EQ(r.error.attempts, 3);
+}
+
+TEST(OpenAiBackend, EmptyChoiceListIsAClearParseError) {
+  LoopbackServer s;
+  s.script({Mode::EmptyChoices});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "parse");
+  EXPECT_EQ(r.error.message, "the answer has no choices");
+}
+
+TEST(OpenAiBackend, RefusalIsReportedAsRefused) {
+  LoopbackServer s;
+  s.script({Mode::Refusal});
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "refused");
+  EXPECT_NE(r.error.message.find("I can't help with that."), std::string::npos);
+}
+
+TEST(OpenAiBackend, ConnectionRefusedFailsWithoutHanging) {
+  int port;
+  {
+    LoopbackServer s;
+    port = std::stoi(s.base_url().substr(s.base_url().rfind(':') + 1));
+  }
+  BackendConfig c;
+  c.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
+  c.timeout_s = 0.2;
+  c.max_retries = 1;
+  c.backoff_base_s = 0.01;
+  OpenAiBackend b(c, "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "network");
+  EXPECT_EQ(r.error.attempts, 2);
+}
+
+TEST(OpenAiBackend, OversizedBodyIsRejected) {
+  LoopbackServer s;
+  s.answer_text = std::string(4096, 'x');
+  auto c = fast_config(BackendKind::OpenAi, s);
+  c.max_body_bytes = 1024;
+  OpenAiBackend b(c, "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "parse");
+  EXPECT_NE(r.error.message.find("larger than 1024"), std::string::npos);
+}
+
+TEST(OpenAiBackend, CancellationAbortsAnInFlightRequest) {
+  LoopbackServer s;
+  s.slow_ms = 2500;
+  s.script({Mode::Slow});
+  auto c = fast_config(BackendKind::OpenAi, s);
+  c.timeout_s = 10.0;
+  OpenAiBackend b(c, "");
+  CancelToken cancel;
+  std::thread canceller([cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    cancel.cancel();
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = b.chat(sample_request(), cancel);
+  double took = seconds_since(t0);
+  canceller.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "cancelled");
+  EXPECT_LT(took, 2.0);  // the xferinfo callback runs at least about once a second
+}
+
+TEST(OpenAiBackend, CancellationDuringBackoffStopsRetrying) {
+  LoopbackServer s;
+  s.retry_after = "5";
+  s.script({Mode::TooMany});
+  auto c = fast_config(BackendKind::OpenAi, s);
+  c.backoff_max_s = 10.0;
+  OpenAiBackend b(c, "");
+  CancelToken cancel;
+  std::thread canceller([cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    cancel.cancel();
+  });
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = b.chat(sample_request(), cancel);
+  canceller.join();
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "cancelled");
+  EXPECT_LT(seconds_since(t0), 1.0);
+  EXPECT_EQ(s.hits(), 1);
+}
+
+TEST(AnthropicBackend, SendsHeadersSystemAndParsesUsage) {
+  LoopbackServer s;
+  auto c = fast_config(BackendKind::Anthropic, s);
+  AnthropicBackend b(c, kSecret);
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(r.response->text, "impl: |\n  return E0\n");
+  EXPECT_EQ(r.response->finish_reason, "stop");
+  EXPECT_EQ(r.response->usage.input_tokens, 150);  // 100 + 50 read from the prompt cache
+  EXPECT_EQ(r.response->usage.cached_input_tokens, 50);
+  EXPECT_EQ(r.response->usage.output_tokens, 20);
+  auto seen = s.seen();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].path, "/v1/messages");
+  EXPECT_EQ(seen[0].headers.find("x-api-key")->second, kSecret);
+  EXPECT_EQ(seen[0].headers.find("anthropic-version")->second, "2023-06-01");
+  EXPECT_EQ(seen[0].headers.count("Authorization"), 0u);
+  auto body = nlohmann::json::parse(seen[0].body);
+  EXPECT_EQ(body["system"], "MANUAL. Task follows.");
+  ASSERT_EQ(body["messages"].size(), 1u);
+  EXPECT_EQ(body["messages"][0]["role"], "user");
+  EXPECT_EQ(body["stop_sequences"][0], "</answer>");
+  EXPECT_FALSE(body.contains("seed"));
+}
+
+TEST(AnthropicBackend, PromptCachingMarksTheStaticPrefix) {
+  BackendConfig c;
+  c.kind = BackendKind::Anthropic;
+  c.base_url = "https://api.anthropic.com";
+  c.prompt_caching = true;
+  AnthropicBackend b(c, "k");
+  auto req = sample_request();
+  req.cache_prefix_hint = "MANUAL.";
+  auto h = b.build_request(req);
+  EXPECT_EQ(h.url, "https://api.anthropic.com/v1/messages");
+  auto body = nlohmann::json::parse(h.body);
+  ASSERT_TRUE(body["system"].is_array());
+  ASSERT_EQ(body["system"].size(), 2u);
+  EXPECT_EQ(body["system"][0]["text"], "MANUAL.");
+  EXPECT_EQ(body["system"][0]["cache_control"]["type"], "ephemeral");
+  EXPECT_EQ(body["system"][1]["text"], " Task follows.");
+  EXPECT_FALSE(body["system"][1].contains("cache_control"));
+  c.prompt_caching = false;
+  AnthropicBackend plain(c, "k");
+  EXPECT_TRUE(nlohmann::json::parse(plain.build_request(req).body)["system"].is_string());
+}
+
+TEST(AnthropicBackend, RetriesOn429ThenFailsOnRefusal) {
+  LoopbackServer s;
+  s.script({Mode::TooMany, Mode::Refusal});
+  AnthropicBackend b(fast_config(BackendKind::Anthropic, s), "");
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "refused");
+  EXPECT_EQ(s.hits(), 2);
+}
+
+TEST(AnthropicBackend, EmptyContentAndMalformedAreParseErrors) {
+  LoopbackServer s;
+  s.script({Mode::EmptyChoices, Mode::Malformed});
+  AnthropicBackend b(fast_config(BackendKind::Anthropic, s), "");
+  auto r1 = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r1.ok());
+  EXPECT_EQ(r1.error.kind, "parse");
+  auto r2 = b.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r2.ok());
+  EXPECT_EQ(r2.error.kind, "parse");
+}
+
+TEST(CachedBackend, HitMakesNoNetworkCall) {
+  LoopbackServer s;
+  auto dir = std::filesystem::temp_directory_path() / ("sf_llm_cache_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  CachedBackend b(std::make_unique<OpenAiBackend>(fast_config(BackendKind::OpenAi, s), ""), dir);
+  auto r1 = b.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r1.ok());
+  EXPECT_FALSE(r1.response->from_cache);
+  auto r2 = b.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r2.ok());
+  EXPECT_TRUE(r2.response->from_cache);
+  EXPECT_EQ(r2.response->text, r1.response->text);
+  EXPECT_EQ(r2.response->usage, r1.response->usage);
+  EXPECT_EQ(s.hits(), 1);
+  auto other = sample_request();
+  other.sample_index = 1;  // a different sample is a different request
+  ASSERT_TRUE(b.chat(other, CancelToken{}).ok());
+  EXPECT_EQ(s.hits(), 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Secrets, KeyNeverAppearsInTracesCacheFilesOrErrors) {
+  LoopbackServer s;
+  auto dir = std::filesystem::temp_directory_path() / ("sf_llm_secret_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  ::setenv("SF_TEST_LLM_KEY", kSecret, 1);
+  std::string log;
+  std::mutex log_mutex;
+  TraceSink trace = [&](const std::string& t) {
+    std::lock_guard<std::mutex> lock(log_mutex);
+    log += t + "\n";
+  };
+  for (auto kind : {BackendKind::OpenAi, BackendKind::Anthropic}) {
+    auto c = fast_config(kind, s);
+    c.key_env = "SF_TEST_LLM_KEY";
+    c.cache_dir = dir.string();
+    auto made = make_backend(c, trace);
+    ASSERT_TRUE(made.backend) << made.error;
+    auto ok = made.backend->chat(sample_request(), CancelToken{});
+    ASSERT_TRUE(ok.ok()) << ok.error.message;
+    s.script({Mode::EchoKey});  // a hostile server echoes the key back in its error
+    auto req = sample_request();
+    req.sample_index = 5;
+    auto bad = made.backend->chat(req, CancelToken{});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error.http_status, 401);
+    EXPECT_EQ(bad.error.message.find("SECRET"), std::string::npos) << bad.error.message;
+  }
+  EXPECT_NE(log.find("[REDACTED]"), std::string::npos);
+  EXPECT_NE(log.find("POST "), std::string::npos);
+  EXPECT_EQ(log.find("SECRET"), std::string::npos) << log;
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    std::ifstream in(e.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    EXPECT_EQ(ss.str().find("SECRET"), std::string::npos) << e.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 2);  // one success per backend; failures are not cached
+  ::unsetenv("SF_TEST_LLM_KEY");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(BackendFactory, MissingKeyVariableIsAConfigError) {
+  BackendConfig c;
+  c.key_env = "SF_TEST_SURELY_UNSET_KEY";
+  ::unsetenv("SF_TEST_SURELY_UNSET_KEY");
+  auto made = make_backend(c);
+  EXPECT_FALSE(made.backend);
+  EXPECT_EQ(made.error, "the API key variable SF_TEST_SURELY_UNSET_KEY is not set");
+}
