@@ -1,0 +1,77 @@
+// The type checker (step-dialect §7, §8): infers the dtype and dims of every stream, checks every
+// primitive's parameters and arguments, the outputs, and the static size limits (§15.2).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/diagnostic.hpp"
+#include "core/step/ast.hpp"
+#include "core/step/dim.hpp"
+#include "core/step/dtype.hpp"
+
+namespace sf::step {
+
+struct TaskDoc;
+struct FnDecl;
+
+struct StreamType {
+  DType dtype;
+  Dims dims;  // innermost-first
+  int rank() const { return static_cast<int>(dims.size()) - 1; }
+  friend bool operator==(const StreamType&, const StreamType&) = default;
+};
+
+// "`X` (dtype T, dims s, rank r)"
+std::string describe(std::string_view name, const StreamType& t);
+
+enum class Prim {
+  Map, Zip, Accum, Scan, Bufferize, Streamify, Promote, Repeat, RepeatRef, Flatten, Reshape, Copy,
+  Partition, Merge, Identity
+};
+std::optional<Prim> prim_from_name(std::string_view name);
+std::string_view prim_name(Prim p);
+
+// The resolved parameters of one primitive application.
+struct ResolvedCall {
+  Prim prim = Prim::Identity;
+  const FnDecl* fn = nullptr;  // Map/Accum/Scan/Merge (in a comprehension: see fns)
+  int a = 0, b = 0;            // Bufferize a; Accum/Scan/Promote b
+  Dim n;                       // Repeat n
+  std::vector<int> L;          // Flatten (lo..hi) / Reshape (sorted)
+  Dim S;                       // Reshape S
+  std::int64_t N = 0;          // Partition N (the bound integer)
+};
+
+struct TypedStatement {
+  const Statement* stmt = nullptr;
+  ResolvedCall call;                       // Assign; for Comprehension: the body (fn set per item in `fns`)
+  std::vector<const FnDecl*> fns;          // Comprehension: fn per list item (empty when no fn variable)
+  std::vector<StreamType> outs;            // one per target stream; for list results, one per list item
+  bool list_result = false;                // Partition with one target, Comprehension
+  std::vector<StreamType> inputs;          // argument streams in order (tuple members, list items, selector)
+};
+
+struct TypedProgram {
+  std::vector<TypedStatement> stmts;       // parallel to Program::stmts (FnList/Return included, mostly empty)
+  std::vector<StreamType> returns;         // types of the returned streams
+};
+
+struct TypecheckOptions {
+  std::int64_t max_stream_scalars = 4'000'000;
+  std::int64_t max_total_scalars = 64'000'000;
+  bool check_limits = true;                // §15.2: element counts under sizes and alt_sizes
+};
+
+// Types every statement of a name-clean program. Appends T-*, O-*, W-*, L-ELEMENTS diagnostics; returns the
+// typed program when no error was added by this call.
+std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, Diagnostics& diags,
+                                      const TypecheckOptions& opt = {});
+
+// Element scalars of one position (sum over fields of the product of esh), under a binding; nullopt if a dim
+// does not evaluate.
+std::optional<std::int64_t> element_scalars(const DType& t, const SizeBinding& b);
+
+}  // namespace sf::step
