@@ -188,12 +188,17 @@ std::optional<YNode> parse_yaml(const Text& t, Diagnostics& diags) {
 
 // ------------------------------------------------------------------------------------------ tree walking
 int edit_distance(std::string_view a, std::string_view b) {
-  std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
+  std::vector<int> prev(b.size() + 1), cur(b.size() + 1), prev2(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
   for (std::size_t i = 1; i <= a.size(); ++i) {
     cur[0] = static_cast<int>(i);
     for (std::size_t j = 1; j <= b.size(); ++j)
+    {
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])  // adjacent transposition
+        cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+    }
+    prev2 = prev;
     std::swap(prev, cur);
   }
   return prev[b.size()];
