@@ -16,13 +16,15 @@ Status map(const StreamValue& x, ElementFn& f, Budget& budget, StreamValue& out)
   const std::int64_t n = x.positions();
   std::vector<const float*> in(x.fields.size());
   std::vector<float*> o(osz.size());
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = x.fields[i].data.data();
+  for (std::size_t j = 0; j < o.size(); ++j) o[j] = out.fields[j].data.data();
   for (std::int64_t p = 0; p < n; ++p) {
     if (p % kTimeStride == 0) {
       if (auto st = budget.check_time(); !st.ok()) return st;
     }
-    for (std::size_t i = 0; i < in.size(); ++i) in[i] = x.fields[i].data.data() + p * isz[i];
-    for (std::size_t j = 0; j < o.size(); ++j) o[j] = out.fields[j].data.data() + p * osz[j];
     if (auto st = f.call(in.data(), nullptr, o.data()); !st.ok()) return st;
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] += isz[i];
+    for (std::size_t j = 0; j < o.size(); ++j) o[j] += osz[j];
   }
   return {};
 }
@@ -96,8 +98,8 @@ Status fold(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamVal
   const std::size_t nf = osz.size();
   detail::Scratch a(osz), c(osz);
   std::vector<const float*> in(x.fields.size());
-  std::vector<const float*> state(nf);
-  std::vector<float*> target(nf);
+  // Pointer arrays: out_at = the output element being written, prev = Scan's previous output element.
+  std::vector<float*> out_at(nf), prev(nf);
   std::int64_t calls = 0;
   for (std::int64_t j = 0; j < outer; ++j) {
     if (inner == 0 && !inclusive) {
@@ -106,22 +108,29 @@ Status fold(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamVal
       }
       continue;
     }
-    state = init_ptrs;
+    const float* const* state = init_ptrs.data();
+    for (std::size_t k = 0; k < in.size(); ++k) in[k] = x.fields[k].data.data() + inner * j * isz[k];
+    if (!inclusive) {
+      for (std::size_t k = 0; k < nf; ++k) out_at[k] = out.fields[k].data.data() + j * osz[k];
+    }
     for (std::int64_t i = 0; i < inner; ++i, ++calls) {
       if (calls % kTimeStride == 0) {
         if (auto st = budget.check_time(); !st.ok()) return st;
       }
-      const std::int64_t p = i + inner * j;
-      for (std::size_t k = 0; k < in.size(); ++k) in[k] = x.fields[k].data.data() + p * isz[k];
+      float* const* target = nullptr;
       if (inclusive) {
-        for (std::size_t k = 0; k < nf; ++k) target[k] = out.fields[k].data.data() + p * osz[k];
+        const std::int64_t p = i + inner * j;
+        std::swap(out_at, prev);  // prev keeps the element just written (the state)
+        for (std::size_t k = 0; k < nf; ++k) out_at[k] = out.fields[k].data.data() + p * osz[k];
+        target = out_at.data();
       } else if (i == inner - 1) {
-        for (std::size_t k = 0; k < nf; ++k) target[k] = out.fields[k].data.data() + j * osz[k];
+        target = out_at.data();
       } else {
-        target = (i % 2 == 0) ? a.ptrs : c.ptrs;
+        target = (i % 2 == 0) ? a.ptrs.data() : c.ptrs.data();
       }
-      if (auto st = f.call(in.data(), state.data(), target.data()); !st.ok()) return st;
-      for (std::size_t k = 0; k < nf; ++k) state[k] = target[k];
+      if (auto st = f.call(in.data(), state, target); !st.ok()) return st;
+      for (std::size_t k = 0; k < in.size(); ++k) in[k] += isz[k];
+      state = target;
     }
   }
   return {};
