@@ -32,6 +32,8 @@ class LoopbackServer {
     server_.Post("/v1/messages", handler);
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // stop() before the accept loop runs would be lost, so wait until it is running.
+    for (int i = 0; i < 2000 && !server_.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ~LoopbackServer() {
     server_.stop();
