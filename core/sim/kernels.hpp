@@ -5,6 +5,7 @@
 // never reads out of bounds; their messages are shortened forms of the spec's T-* texts.
 #pragma once
 
+#include <concepts>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,13 @@ Status map(const StreamValue& x, ElementFn& f, Budget& budget, StreamValue& out)
 // §7.2 fields of X1..Xn concatenated (tuples flattened); all dims equal.
 Status zip(const std::vector<const StreamValue*>& xs, StreamValue& out);
 Status zip_move(std::vector<StreamValue>&& xs, StreamValue& out);  // as zip, moving the fields
+// zip(std::move(values), out): a template so that a braced list of pointers, zip({&a, &b}, out), is never
+// ambiguous with vector<StreamValue>'s iterator-pair constructor.
+template <class V>
+  requires std::same_as<V, std::vector<StreamValue>>
+Status zip(V&& xs, StreamValue& out) {
+  return zip_move(std::move(xs), out);
+}
 // §7.3 reduce the b innermost dims; an empty inner range gives init.
 Status accum(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamValue& out);
 // §7.4 inclusive prefix over the b innermost dims, restarted for every outer position.

@@ -175,3 +175,18 @@ TEST(Accum, TupleStateNeverAliasesOutput) {
 
 }  // namespace
 }  // namespace sf::sim
+
+namespace sf::sim {
+namespace {
+
+TEST(Zip, MovedVectorOverloadMovesFields) {
+  std::vector<StreamValue> parts{testing::seq({2}), testing::seq({2}, {}, 3.0f)};
+  const float* data = parts[1].fields[0].data.data();
+  StreamValue z;
+  ASSERT_TRUE(zip(std::move(parts), z).ok());
+  EXPECT_EQ(z.fields[1].data.data(), data);
+  EXPECT_EQ(format_tokens(z), "(1, 3) (2, 4) D");
+}
+
+}  // namespace
+}  // namespace sf::sim
