@@ -6,7 +6,7 @@ namespace sf {
 
 Stage stage_of(std::string_view code) {
   // Codes whose stage is not their prefix's (documented in docs/diagnostics.md).
-  if (code == "T-RESHAPE-DIV" || code == "X-DIM") return Stage::Shape;
+  if (code == "X-DIM") return Stage::Shape;
   if (code.empty()) return Stage::Io;
   switch (code[0]) {
     case 'D': return Stage::Document;

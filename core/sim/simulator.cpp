@@ -210,7 +210,7 @@ class Runner {
         if (st.call.arg.tuple) {
           std::vector<StreamValue> xs;
           for (const auto& r : refs) xs.push_back(take(r));
-          Status s = zip(std::move(xs), x);
+          Status s = zip_move(std::move(xs), x);
           if (!s.ok()) return s;
         } else {
           x = take(refs[0]);

@@ -8,7 +8,8 @@ TEST(Diagnostic, StageFollowsCodePrefix) {
   EXPECT_EQ(stage_of("P-SYNTAX"), Stage::Parse);
   EXPECT_EQ(stage_of("A-MULTI"), Stage::Affine);
   EXPECT_EQ(stage_of("T-RANK"), Stage::Type);
-  EXPECT_EQ(stage_of("T-RESHAPE-DIV"), Stage::Shape);
+  EXPECT_EQ(stage_of("T-RESHAPE-DIV"), Stage::Type);
+  EXPECT_EQ(stage_of("X-DIM"), Stage::Shape);
   EXPECT_EQ(stage_of("O-RETURN"), Stage::Output);
   EXPECT_EQ(stage_of("L-ELEMENTS"), Stage::Limit);
   EXPECT_EQ(stage_of("V-MISMATCH"), Stage::Numeric);

@@ -1,0 +1,39 @@
+// Small helpers shared by the CLI commands: printing diagnostics like a compiler, JSON of reports,
+// progress bars on stderr.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/diagnostic.hpp"
+#include "core/verify/verifier.hpp"
+
+namespace sf::cli {
+
+// Prints every diagnostic as "file:line:col: error: message [CODE]" to stderr.
+void print_diagnostics(const Diagnostics& ds, const std::string& file);
+nlohmann::json diagnostics_json(const Diagnostics& ds);
+nlohmann::json report_json(const verify::Report& r);
+
+// A one-line progress bar with ETA on stderr (only when stderr is a terminal, else a line every 10%).
+class Progress {
+ public:
+  explicit Progress(std::string label) : label_(std::move(label)), t0_(std::chrono::steady_clock::now()) {}
+  void update(int done, int total, const std::string& what = "");
+  void finish();
+
+ private:
+  std::string label_;
+  std::chrono::steady_clock::time_point t0_;
+  int last_decile_ = -1;
+  bool drawn_ = false;
+};
+
+// The bundled resources directory (resources/), or a clear error.
+std::string resources_dir();
+// The source tree (for tests/data defaults), empty when not available.
+std::string source_dir();
+
+}  // namespace sf::cli

@@ -1,0 +1,139 @@
+// tasks list / show / validate: the bundled benchmark.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "app/cli/cli_util.hpp"
+#include "app/cli/commands.hpp"
+#include "core/bench/catalogue.hpp"
+#include "core/verify/benchmark_validation.hpp"
+
+namespace sf::cli {
+
+namespace {
+
+struct TaskOpts {
+  std::string group, id, resources, solutions, mutants, manual;
+  bool json = false;
+};
+
+std::optional<bench::Catalogue> load_catalogue(const TaskOpts& o) {
+  Diagnostics ds;
+  std::string dir = o.resources.empty() ? resources_dir() : o.resources;
+  auto cat = bench::Catalogue::load(dir, ds);
+  if (has_errors(ds)) {
+    print_diagnostics(ds, "");
+    return std::nullopt;
+  }
+  return cat;
+}
+
+std::string tags(const step::TaskDoc& t) {
+  if (!t.meta.present) return "-";
+  std::string s = t.meta.copies == 0 ? "Once" : "Reuse(" + std::to_string(t.meta.copies) + ")";
+  return s + "/" + t.meta.attr;
+}
+
+std::string io_summary(const step::TaskDoc& t) {
+  std::string s;
+  for (std::size_t i = 0; i < t.inputs.size(); ++i) s += (i ? "," : "") + t.inputs[i].name;
+  s += "->";
+  for (std::size_t i = 0; i < t.outputs.size(); ++i) s += (i ? "," : "") + t.outputs[i].name;
+  return s;
+}
+
+int cmd_list(const TaskOpts& o) {
+  auto cat = load_catalogue(o);
+  if (!cat) return 1;
+  nlohmann::json arr = nlohmann::json::array();
+  if (!o.json) std::printf("%-40s %-11s %-12s %4s  %s\n", "id", "group", "tags", "fns", "inputs->outputs");
+  int n = 0;
+  for (const auto& t : cat->tasks()) {
+    if (!o.group.empty() && t.group != o.group) continue;
+    ++n;
+    if (o.json) {
+      arr.push_back({{"id", t.id}, {"group", t.group}, {"title", t.title}, {"tags", tags(t)},
+                     {"fns", t.fns.size()}, {"io", io_summary(t)}});
+    } else {
+      std::printf("%-40s %-11s %-12s %4zu  %s\n", t.id.c_str(), t.group.c_str(), tags(t).c_str(), t.fns.size(),
+                  io_summary(t).c_str());
+    }
+  }
+  if (o.json) {
+    std::cout << arr.dump(2) << "\n";
+  } else {
+    std::printf("%d task(s)\n", n);
+  }
+  if (n == 0 && !o.group.empty()) {
+    std::cerr << "error: no task in group '" << o.group << "' (groups:";
+    for (const auto& g : cat->groups()) std::cerr << " " << g;
+    std::cerr << ")\n";
+    return 1;
+  }
+  return 0;
+}
+
+int cmd_show(const TaskOpts& o) {
+  auto cat = load_catalogue(o);
+  if (!cat) return 1;
+  const step::TaskDoc* t = cat->find(o.id);
+  if (!t) {
+    std::cerr << "error: no task '" << o.id << "' (see `stepforge-cli tasks list`)\n";
+    return 1;
+  }
+  std::cout << "# " << t->id << " — " << t->title << "\n# tags: " << tags(*t) << "\n# file: " << t->path << "\n"
+            << t->raw_text_without_impl;
+  if (!t->raw_text_without_impl.empty() && t->raw_text_without_impl.back() != '\n') std::cout << "\n";
+  return 0;
+}
+
+int cmd_validate(const TaskOpts& o) {
+  auto cat = load_catalogue(o);
+  if (!cat) return 1;
+  verify::ValidationPaths paths;
+  std::string src = source_dir();
+  std::string res = o.resources.empty() ? resources_dir() : o.resources;
+  paths.solutions_dir = !o.solutions.empty() ? o.solutions : (src.empty() ? "" : src + "/tests/data/solutions");
+  paths.mutants_dir = !o.mutants.empty() ? o.mutants : (src.empty() ? "" : src + "/tests/data/mutants");
+  paths.manual_dir = !o.manual.empty() ? o.manual : res + "/manual";
+  verify::Verifier v;
+  Progress bar("validate");
+  auto sum = verify::validate_benchmark(*cat, paths, v, [&](const std::string& what, int d, int t) {
+    bar.update(d, t, what);
+  });
+  bar.finish();
+  for (const auto& p : sum.problems) std::cerr << "problem: " << p << "\n";
+  std::printf("tasks: %d/%d sound\n", sum.tasks_ok, sum.tasks);
+  std::printf("solutions: %d/%d pass on every size binding (%d task(s) without a passing solution)\n",
+              sum.solutions_ok, sum.solutions, sum.tasks_without_solution);
+  std::printf("mutants: %d/%d rejected at their annotated stage\n", sum.mutants_ok, sum.mutants);
+  std::printf("manual examples: %d/%d verify\n", sum.manual_ok, sum.manual_examples);
+  std::printf("%s: %zu problem(s)\n", sum.ok() ? "OK" : "FAILED", sum.problems.size());
+  return sum.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_task_commands(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<TaskOpts>();
+  auto* tasks = app.add_subcommand("tasks", "The bundled benchmark tasks");
+  tasks->require_subcommand(1);
+  tasks->add_option("--resources", o->resources, "resources directory (default: the bundled one)");
+  auto* list = tasks->add_subcommand("list", "A table of tasks: id, group, tags, fns, inputs->outputs");
+  list->add_option("--group", o->group, "only this group");
+  list->add_flag("--json", o->json, "JSON output");
+  list->callback([o, &exit_code] { exit_code = cmd_list(*o); });
+  auto* show = tasks->add_subcommand("show", "Print a task as agents see it");
+  show->add_option("id", o->id, "task id, e.g. attention/online_softmax_fused")->required();
+  show->callback([o, &exit_code] { exit_code = cmd_show(*o); });
+  auto* val = tasks->add_subcommand(
+      "validate", "Check every task, reference solution, mutant and manual example (non-zero exit on any problem)");
+  val->add_option("--solutions", o->solutions, "solutions directory (default: tests/data/solutions of the source)");
+  val->add_option("--mutants", o->mutants, "mutants directory (default: tests/data/mutants of the source)");
+  val->add_option("--manual", o->manual, "manual directory (default: resources/manual)");
+  val->callback([o, &exit_code] { exit_code = cmd_validate(*o); });
+}
+
+}  // namespace sf::cli

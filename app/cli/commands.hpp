@@ -1,0 +1,9 @@
+// Each file registers its subcommands; main.cpp only wires them into one CLI11 app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace sf::cli {
+void add_program_commands(CLI::App& app, int& exit_code);
+void add_task_commands(CLI::App& app, int& exit_code);
+}  // namespace sf::cli

@@ -1,0 +1,73 @@
+#include "core/verify/checker.hpp"
+
+#include <algorithm>
+
+#include "core/step/affine.hpp"
+#include "core/step/names.hpp"
+#include "core/step/parser.hpp"
+
+namespace sf::verify {
+
+namespace {
+
+int stage_rank(Stage s) {
+  switch (s) {
+    case Stage::Io: return 0;
+    case Stage::Document: return 1;
+    case Stage::Task: return 2;
+    case Stage::Parse: return 3;
+    case Stage::Name: return 4;
+    case Stage::Affine: return 5;
+    case Stage::Type: return 6;
+    case Stage::Shape: return 7;
+    case Stage::Output: return 8;
+    case Stage::Limit: return 9;
+    case Stage::Runtime: return 10;
+    case Stage::Numeric: return 11;
+  }
+  return 12;
+}
+
+}  // namespace
+
+std::optional<Stage> failing_stage(const Diagnostics& diags) {
+  std::optional<Stage> best;
+  for (const auto& d : diags) {
+    if (!d.is_error()) continue;
+    Stage s = d.stage();
+    if (!best || stage_rank(s) < stage_rank(*best)) best = s;
+  }
+  return best;
+}
+
+CheckResult check_program(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
+                          const CheckOptions& opt) {
+  CheckResult res;
+  step::ParseOptions po;
+  po.line_starts = line_starts;
+  po.max_statements = opt.max_statements;
+  po.max_bytes = opt.max_bytes;
+  res.program = step::parse_impl(impl, po, res.diags);
+  if (!res.program) {
+    sort_and_cap(res.diags);
+    return res;
+  }
+  step::TaskNames names = step::task_names(task);
+  if (!step::check_names(*res.program, names, res.diags, &task.sizes)) {
+    sort_and_cap(res.diags);
+    return res;
+  }
+  Diagnostics affine;
+  step::check_affine(*res.program, names, affine);
+  step::TypecheckOptions to;
+  to.max_stream_scalars = opt.max_stream_scalars;
+  to.max_total_scalars = opt.max_total_scalars;
+  auto typed = step::typecheck(*res.program, task, res.diags, to);
+  bool affine_ok = !has_errors(affine);
+  res.diags.insert(res.diags.end(), affine.begin(), affine.end());
+  if (typed && affine_ok) res.typed = std::move(typed);
+  sort_and_cap(res.diags);
+  return res;
+}
+
+}  // namespace sf::verify

@@ -1,0 +1,37 @@
+// The static pipeline of step-dialect §8: parse → names → affine + types + outputs (reported together).
+// Used by `stepforge-cli check`, the verifier, the guardian and the editor's live checking.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/common/diagnostic.hpp"
+#include "core/step/ast.hpp"
+#include "core/step/task.hpp"
+#include "core/step/typecheck.hpp"
+
+namespace sf::verify {
+
+struct CheckOptions {
+  std::size_t max_statements = 200;
+  std::size_t max_bytes = 64 * 1024;
+  std::int64_t max_stream_scalars = 4'000'000;
+  std::int64_t max_total_scalars = 64'000'000;
+};
+
+struct CheckResult {
+  std::optional<step::Program> program;     // set when the impl parsed
+  std::optional<step::TypedProgram> typed;  // set when every static check passed
+  Diagnostics diags;                        // errors (sorted by line, at most 20) and warnings
+  bool ok() const { return typed.has_value(); }
+};
+
+CheckResult check_program(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
+                          const CheckOptions& opt = {});
+
+// The stage that failed: the earliest stage of the pipeline among the errors (parse, name, affine, type,
+// shape, output, limit, runtime, numeric, ...). Nullopt when there is no error.
+std::optional<Stage> failing_stage(const Diagnostics& diags);
+
+}  // namespace sf::verify

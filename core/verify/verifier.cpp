@@ -1,0 +1,216 @@
+#include "core/verify/verifier.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+#include "core/step/printer.hpp"
+
+namespace sf::verify {
+
+namespace {
+
+std::string binding_key(const step::SizeBinding& b) {
+  std::string s;
+  for (const auto& [k, v] : b) s += k + "=" + std::to_string(v) + ";";
+  return s;
+}
+
+// One entry per output field, in reference order: "S0", or "S0.j" for field j of a tuple output.
+struct OutputField {
+  std::size_t output, field;
+  std::string name;
+};
+std::vector<OutputField> output_fields(const step::TaskDoc& task) {
+  std::vector<OutputField> out;
+  for (std::size_t i = 0; i < task.outputs.size(); ++i) {
+    const auto& o = task.outputs[i];
+    for (std::size_t j = 0; j < o.dtype.fields.size(); ++j)
+      out.push_back({i, j, o.dtype.fields.size() == 1 ? o.name : o.name + "." + std::to_string(j)});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc& task, const step::SizeBinding& sizes,
+                                                            std::uint64_t seed, Diagnostics& diags) {
+  std::string key = task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) + "\n" +
+                    task.path + "\n" + binding_key(sizes) + "\n" + std::to_string(seed);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+  }
+  // The prepared data owns its copy of the task: compiled fns point into it.
+  struct Owned : Prepared {
+    step::TaskDoc doc;
+  };
+  auto p = std::make_shared<Owned>();
+  p->doc = task;
+  p->doc.impl.reset();
+  Diagnostics local;
+  auto ct = step::compile_task(p->doc, sizes, local);
+  if (!ct) {
+    diags.insert(diags.end(), local.begin(), local.end());
+    return nullptr;
+  }
+  p->compiled = std::move(*ct);
+  auto in = sim::make_input_set(p->doc, sizes, seed, local);
+  if (!in) {
+    diags.insert(diags.end(), local.begin(), local.end());
+    return nullptr;
+  }
+  p->inputs = std::move(*in);
+  auto ref = sim::eval_reference(p->compiled, p->inputs, local);
+  if (!ref) {
+    diags.insert(diags.end(), local.begin(), local.end());
+    return nullptr;
+  }
+  p->reference = std::move(*ref);
+  for (const auto& g : p->reference.fragile) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "a gap of %.3g (below %.3g)", g.gap, 1e-5 * std::max(1.0, g.scale));
+    p->task_diags.push_back(make_warning("X-FRAGILE",
+                                         "the reference is fragile under seed " + std::to_string(seed) + " and sizes " +
+                                             binding_key(sizes) + ": " + g.what + " has " + buf,
+                                         g.loc));
+  }
+  for (std::size_t f = 0; f < p->reference.fields.size(); ++f) {
+    for (double v : p->reference.fields[f]) {
+      if (std::isnan(v)) {
+        diags.push_back(make_error("X-REF-NAN",
+                                   "the reference computes NaN for output field " + std::to_string(f) + " under seed " +
+                                       std::to_string(seed),
+                                   task.reference_line_starts.empty() ? Location{} : task.reference_line_starts[0]));
+        return nullptr;
+      }
+    }
+  }
+  std::shared_ptr<const Prepared> result = p;
+  std::lock_guard<std::mutex> lock(mu_);
+  cache_.emplace(key, result);
+  return result;
+}
+
+Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts) {
+  auto t0 = std::chrono::steady_clock::now();
+  Report rep;
+  auto finish = [&]() -> Report {
+    rep.stage = failing_stage(rep.diags);
+    rep.pass = !rep.stage.has_value();
+    if (rep.stage) {
+      for (const auto& d : rep.diags)
+        if (d.is_error() && d.stage() == *rep.stage) {
+          rep.code = d.code;
+          break;
+        }
+    }
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return std::move(rep);
+  };
+
+  CheckResult cr = check_program(task, impl, line_starts, opt_.check);
+  rep.diags = cr.diags;
+  if (cr.program) {
+    rep.program_length = step::program_length(*cr.program);
+    rep.canonical_key = step::canonical_key(*cr.program, &task.sizes);
+  }
+  if (!cr.ok()) return finish();
+
+  std::vector<std::pair<step::SizeBinding, bool>> bindings{{task.sizes, false}};
+  if (opt_.use_alt_sizes) {
+    auto all = task.bindings();
+    for (std::size_t i = 1; i < all.size(); ++i) bindings.emplace_back(all[i], true);
+  }
+  auto fields = output_fields(task);
+  // The location of each returned stream, for numeric diagnostics.
+  const step::Statement* ret = nullptr;
+  for (const auto& s : cr.program->stmts)
+    if (s.kind == step::Statement::Kind::Return) ret = &s;
+
+  sim::RunOptions ro;
+  ro.time_limit_s = opt_.time_limit_s;
+  ro.max_stream_scalars = opt_.check.max_stream_scalars;
+  ro.max_total_scalars = opt_.check.max_total_scalars;
+  for (const auto& [sizes, alt] : bindings) {
+    for (std::uint64_t seed : task.verify.seeds) {
+      auto prep = prepare(task, sizes, seed, rep.diags);
+      if (!prep) return finish();
+      InputSetReport isr;
+      isr.sizes = sizes;
+      isr.seed = seed;
+      isr.alt = alt;
+      sim::RunResult rr = sim::run_program(*cr.program, *cr.typed, prep->compiled, prep->inputs, ro);
+      if (rr.error) {
+        Diagnostic d = *rr.error;
+        std::string where = " (seed " + std::to_string(seed) + (alt ? ", alternative sizes)" : ")");
+        d.message += where;
+        rep.diags.push_back(std::move(d));
+        rep.sets.push_back(std::move(isr));
+        return finish();
+      }
+      bool set_ok = true;
+      for (std::size_t k = 0; k < fields.size(); ++k) {
+        const auto& [oi, fj, fname] = fields[k];
+        const auto& decl = task.outputs[oi];
+        const sim::StreamValue& out = rr.outputs.at(oi);
+        const sim::Field& of = out.fields.at(fj);
+        const std::vector<double>& ref = prep->reference.fields.at(k);
+        OutputReport orp;
+        orp.name = fname;
+        if (static_cast<std::size_t>(of.data.size()) != ref.size()) {
+          rep.diags.push_back(make_error("V-MISMATCH",
+                                         "output " + fname + ": the program produced " + std::to_string(of.data.size()) +
+                                             " values but the reference has " + std::to_string(ref.size()),
+                                         ret ? ret->loc : Location{}));
+          set_ok = false;
+          break;
+        }
+        orp.stats = sim::compare(of.data.data(), ref.data(), static_cast<std::int64_t>(ref.size()), task.verify.atol,
+                                 task.verify.rtol);
+        rep.max_abs_error = std::max(rep.max_abs_error, orp.stats.max_abs);
+        rep.max_rel_error = std::max(rep.max_rel_error, orp.stats.max_rel);
+        if (orp.stats.ref_nan) {
+          rep.diags.push_back(make_error("X-REF-NAN", "the reference computes NaN for output " + fname,
+                                         task.reference_line_starts.empty() ? Location{} : task.reference_line_starts[0]));
+          set_ok = false;
+        } else if (!orp.stats.ok()) {
+          Location loc = ret && oi < ret->returns.size() ? ret->returns[oi].loc : Location{};
+          std::string msg = sim::mismatch_message(fname, orp.stats, out.dims, step::dims_str(decl.dims), of.esh,
+                                                  task.verify.atol, task.verify.rtol, of.data.data(), ref.data());
+          msg = "line " + std::to_string(loc.line) + ": " + msg + " (seed " + std::to_string(seed) +
+                (alt ? ", alternative sizes " + binding_key(sizes) + ")" : ")");
+          rep.diags.push_back(make_error(std::string(sim::mismatch_code(orp.stats)), msg, loc));
+          set_ok = false;
+        }
+        isr.outputs.push_back(std::move(orp));
+      }
+      isr.pass = set_ok;
+      rep.sets.push_back(std::move(isr));
+      if (!set_ok) return finish();
+    }
+  }
+  return finish();
+}
+
+bool validate_task(Verifier& v, const step::TaskDoc& task, Diagnostics& diags) {
+  bool ok = true;
+  for (const auto& sizes : task.bindings()) {
+    for (std::uint64_t seed : task.verify.seeds) {
+      auto p = v.prepare(task, sizes, seed, diags);
+      if (!p) {
+        ok = false;
+        continue;
+      }
+      for (auto d : p->task_diags) {
+        d.severity = Severity::Error;
+        diags.push_back(std::move(d));
+        ok = false;
+      }
+    }
+  }
+  return ok;
+}
+
+}  // namespace sf::verify

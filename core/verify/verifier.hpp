@@ -1,0 +1,82 @@
+// The verifier (algorithms §2, step-dialect §8, §12): r(task, impl) = 1 iff the program passes every static
+// check, runs within the limits and matches the reference on every input set (seeds × {sizes, alt_sizes}).
+// Compiled tasks, input data and reference outputs are cached per task, binding and seed, so repeated
+// verifications of one task only pay for the simulation and the comparison. Thread-safe.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/diagnostic.hpp"
+#include "core/sim/compare.hpp"
+#include "core/sim/simulator.hpp"
+#include "core/step/task.hpp"
+#include "core/verify/checker.hpp"
+
+namespace sf::verify {
+
+struct OutputReport {
+  std::string name;  // "S0", or "S0.1" for field 1 of a tuple output
+  sim::CompareStats stats;
+};
+
+struct InputSetReport {
+  step::SizeBinding sizes;
+  std::uint64_t seed = 0;
+  bool alt = false;
+  bool pass = false;
+  std::vector<OutputReport> outputs;
+};
+
+struct Report {
+  bool pass = false;
+  Diagnostics diags;                 // errors and warnings, file-relative locations
+  std::optional<Stage> stage;        // the failing stage (nullopt on pass)
+  std::string code;                  // the first error's code in pipeline order ("" on pass)
+  std::vector<InputSetReport> sets;  // input sets evaluated (stops at the first failing one)
+  double max_abs_error = 0, max_rel_error = 0;
+  int program_length = 0;
+  std::string canonical_key;         // SHA-256 of the canonical text (set when the program parsed)
+  double seconds = 0;
+  int reward() const { return pass ? 1 : 0; }
+};
+
+struct VerifyOptions {
+  CheckOptions check;
+  double time_limit_s = 10.0;  // L-TIME per input set
+  bool use_alt_sizes = true;   // also verify under verify.alt_sizes when the task declares them
+};
+
+class Verifier {
+ public:
+  explicit Verifier(VerifyOptions opt = {}) : opt_(std::move(opt)) {}
+
+  // Verifies `impl` (located by line_starts in its file) against `task`.
+  Report verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts = {});
+
+  // The data of one input set (cached): compiled task, inputs, reference. Task-definition problems (X-*) are
+  // appended to diags and give nullptr.
+  struct Prepared {
+    step::CompiledTask compiled;
+    sim::InputSet inputs;
+    sim::ReferenceResult reference;
+    Diagnostics task_diags;  // warnings such as X-FRAGILE
+  };
+  std::shared_ptr<const Prepared> prepare(const step::TaskDoc& task, const step::SizeBinding& sizes,
+                                          std::uint64_t seed, Diagnostics& diags);
+
+ private:
+  VerifyOptions opt_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<const Prepared>> cache_;
+};
+
+// Task self-check for the validator: compiles every binding, generates every input set, evaluates the
+// reference, reports X-REF-NAN and X-FRAGILE (as errors). Returns true when the task is sound.
+bool validate_task(Verifier& v, const step::TaskDoc& task, Diagnostics& diags);
+
+}  // namespace sf::verify

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds and runs every test: the default build, the whole suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, the benchmark validation, and a short fuzzing smoke run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS="${JOBS:-$(nproc)}"
+
+bash scripts/install-deps.sh
+
+echo "== default build"
+cmake --preset default
+cmake --build --preset default -j "$JOBS"
+ctest --preset default
+
+echo "== benchmark validation (tasks, solutions on both bindings, mutants, manual examples)"
+./build/default/app/cli/stepforge-cli tasks validate
+
+if [ "${STEPFORGE_SKIP_ASAN:-0}" != "1" ]; then
+  echo "== ASan + UBSan build"
+  cmake --preset asan
+  cmake --build --preset asan -j "$JOBS"
+  ctest --preset asan
+fi
+
+if [ "${STEPFORGE_SKIP_FUZZ:-0}" != "1" ] && command -v clang++ >/dev/null 2>&1; then
+  echo "== fuzzing smoke run"
+  cmake --preset fuzz
+  cmake --build --preset fuzz -j "$JOBS" --target fuzz_impl_parser fuzz_fnlang
+  for f in impl_parser fnlang; do
+    mkdir -p "build/fuzz/corpus-$f"
+    "./build/fuzz/tests/fuzz/fuzz_$f" -max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=2048 \
+      "build/fuzz/corpus-$f" "tests/fuzz/corpus/$f"
+  done
+fi
+echo "== all tests passed"
