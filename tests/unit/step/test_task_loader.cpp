@@ -81,8 +81,12 @@ void expect_first(const std::string& text, const std::string& code, int line, in
   const Diagnostic& d = l.diags.front();
   EXPECT_EQ(d.code, code) << d.message;
   EXPECT_EQ(d.loc.line, line) << d.code << " " << d.message;
-  if (col >= 0) EXPECT_EQ(d.loc.column, col) << d.code << " " << d.message;
-  if (!fragment.empty()) EXPECT_NE(d.message.find(fragment), std::string::npos) << d.message;
+  if (col >= 0) {
+    EXPECT_EQ(d.loc.column, col) << d.code << " " << d.message;
+  }
+  if (!fragment.empty()) {
+    EXPECT_NE(d.message.find(fragment), std::string::npos) << d.message;
+  }
   EXPECT_EQ(d.stage(), stage_of(code));
 }
 
