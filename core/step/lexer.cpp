@@ -49,6 +49,12 @@ bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
 
 constexpr std::string_view kAllowed = "only names, non-negative integers, = , . ( ) [ ] and # comments may appear";
 
+std::size_t line_begin_of(std::string_view text, int line) {
+  std::size_t pos = 0;
+  for (int l = 0; l < line; ++l) pos = text.find('\n', pos) + 1;
+  return pos;
+}
+
 }  // namespace
 
 Location LocationMap::at(int line, int col) const {
@@ -87,6 +93,7 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
   int line = 0;
   std::size_t line_begin = 0;
   int depth = 0;
+  std::vector<std::pair<int, std::size_t>> open;  // (line, byte offset) of each unclosed bracket
   std::size_t i = 0;
   const std::size_t n = text.size();
 
@@ -170,12 +177,13 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
         if (depth >= max_nesting)
           return error(i, "P-NESTING", "brackets nest more than " + std::to_string(max_nesting) + " levels deep");
         ++depth;
+        open.emplace_back(line, i - line_begin);
         push(TokKind::Punct, i, std::string(1, c));
         ++i;
         continue;
       case ')':
       case ']':
-        if (depth > 0) --depth;
+        if (depth > 0) --depth, open.pop_back();
         push(TokKind::Punct, i, std::string(1, c));
         ++i;
         continue;
@@ -225,6 +233,14 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
     return error(i, "P-SYNTAX",
                  "the operator '" + std::string(text.substr(i, e - i)) + "' is not STeP syntax: " +
                      std::string(kAllowed));
+  }
+  if (!open.empty()) {
+    // An unclosed bracket swallows the rest of the text (implicit line joining): report the bracket itself.
+    const auto [bl, bc] = open.back();
+    const char br = text[line_begin_of(text, bl) + bc];
+    line = bl;
+    line_begin = line_begin_of(text, bl);
+    return error(line_begin + bc, "P-SYNTAX", std::string("'") + br + "' is never closed");
   }
   if (!out.empty() && out.back().kind != TokKind::Newline) push(TokKind::Newline, n, "\n");
   Token end;

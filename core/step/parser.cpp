@@ -173,6 +173,7 @@ class Parser {
       if (is_punct(peek(1), '('))
         fail(r, "a Python call '" + r.text +
                     "(...)' is not STeP syntax: the right-hand side must be step.<Primitive>(...).apply(...)");
+      if (peek(1).kind == TokKind::Error) fail(peek(1), "");
       if (at_eol(peek(1)))
         fail(r, "an alias '" + st.targets.front() + " = " + r.text +
                     "' is not STeP syntax: every statement applies a primitive; use '" + r.text + "' directly");
