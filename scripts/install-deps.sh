@@ -9,7 +9,7 @@ PKGS=(
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev
   libqscintilla2-qt6-dev libgl-dev
   libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev libcurl4-openssl-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libcpp-httplib-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libcpp-httplib-dev libssl-dev
   clang libclang-rt-dev
   desktop-file-utils appstream dpkg-dev file
 )

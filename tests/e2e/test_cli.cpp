@@ -1,0 +1,141 @@
+// stepforge-cli end to end: exit codes, compiler-style diagnostics, the bad-input corpus, the benchmark.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+
+// Runs the CLI with a hard time limit; stderr is merged into stdout unless `json` output is wanted.
+CliRun cli(const std::string& args, bool merge_stderr = true) {
+  std::string cmd = "timeout 60 " + std::string(SF_CLI) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string data(const std::string& rel) { return std::string(SF_TEST_DATA_DIR) + "/" + rel; }
+
+}  // namespace
+
+TEST(Cli, VerifyAcceptsASolutionAndRejectsAMutant) {
+  CliRun ok = cli("verify " + data("solutions/attention/online_softmax_fused.yaml"));
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("PASS"), std::string::npos);
+
+  fs::path tmp = fs::temp_directory_path() / "sf_e2e_bad.yaml";
+  {
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    std::fputs(
+        "task: attention/online_softmax_fused\n"
+        "impl: |\n"
+        "  E2 = step.Zip().apply((E0, E1))\n"
+        "  E3 = step.Accum(fn=fn_maxsum, b=2).apply(E2)\n"
+        "  E4 = step.Map(fn=fn_getthird).apply(E3)\n"
+        "  E5 = step.Streamify().apply(E4)\n"
+        "  return E5\n",
+        f);
+    std::fclose(f);
+  }
+  CliRun bad = cli("verify " + tmp.string());
+  EXPECT_EQ(bad.code, 1);
+  // Compiler-style, file-relative location of the b= value on line 4.
+  EXPECT_NE(bad.out.find(tmp.string() + ":4:35: error: line 4: step.Accum(b=2)"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("[T-RANK]"), std::string::npos);
+  fs::remove(tmp);
+}
+
+TEST(Cli, VerifyJsonReportsStageCodeAndErrors) {
+  CliRun r = cli("verify --json " + data("solutions/norm/rmsnorm_streaming.yaml"), false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["pass"].get<bool>());
+  EXPECT_EQ(j["reward"], 1);
+  EXPECT_EQ(j["input_sets"].size(), 4u);  // 2 seeds x {sizes, alt_sizes}
+  EXPECT_LT(j["max_abs_error"].get<double>(), 1e-4);
+  EXPECT_EQ(j["canonical_key"].get<std::string>().size(), 64u);
+}
+
+// Every file of the bad-input corpus is named <CODE>__<what>.yaml: it must give that code with a location and a
+// non-zero exit, and never crash or hang.
+TEST(Cli, BadInputCorpusGivesLocatedDiagnostics) {
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(data("bad"))) {
+    if (e.path().extension() != ".yaml") continue;
+    std::string name = e.path().filename().string();
+    std::string code = name.substr(0, name.find("__"));
+    ++files;
+    CliRun r = cli("verify --json " + e.path().string(), false);
+    EXPECT_EQ(r.code, 1) << name << "\n" << r.out;
+    nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << name << ": " << r.out;
+    bool found = false, located = true;
+    for (const auto& d : j["diagnostics"]) {
+      if (d["code"] == code) {
+        found = true;
+        located = d["line"].get<int>() > 0 && d["column"].get<int>() > 0;
+      }
+    }
+    EXPECT_TRUE(found) << name << ": expected " << code << ", got " << j["diagnostics"].dump();
+    EXPECT_TRUE(located) << name << ": " << code << " has no location";
+  }
+  EXPECT_GE(files, 40);
+}
+
+TEST(Cli, GeneratedBombsAreRejectedQuickly) {
+  fs::path tmp = fs::temp_directory_path() / "sf_e2e_bomb.yaml";
+  std::string impl = "task: bmm/outer_product\nimpl: |\n";
+  for (int i = 0; i < 100000; ++i) impl += "  # filler comment line to grow the file\n";
+  {
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    std::fputs(impl.c_str(), f);
+    std::fclose(f);
+  }
+  CliRun r = cli("check " + tmp.string());
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.out.find("error:"), std::string::npos) << r.out.substr(0, 500);
+  fs::remove(tmp);
+}
+
+TEST(Cli, TasksListShowAndValidate) {
+  CliRun l = cli("tasks list");
+  ASSERT_EQ(l.code, 0) << l.out;
+  EXPECT_NE(l.out.find("32 task(s)"), std::string::npos);
+  EXPECT_NE(l.out.find("norm/layernorm_buffer"), std::string::npos);
+  CliRun g = cli("tasks list --group rope");
+  EXPECT_NE(g.out.find("3 task(s)"), std::string::npos) << g.out;
+  CliRun s = cli("tasks show bmm/row_wise");
+  ASSERT_EQ(s.code, 0);
+  EXPECT_EQ(s.out.find("impl:"), std::string::npos);  // agents never see solutions
+  EXPECT_NE(s.out.find("fn_mul"), std::string::npos);
+  CliRun u = cli("tasks show nope/nope");
+  EXPECT_EQ(u.code, 1);
+  CliRun v = cli("tasks validate");
+  EXPECT_EQ(v.code, 0) << v.out;
+  EXPECT_NE(v.out.find("solutions: 32/32"), std::string::npos) << v.out;
+}
+
+TEST(Cli, RunShowsTokenViewOfAStream) {
+  CliRun r = cli("run " + data("solutions/rope/neox_halves.yaml") + " --show P --max-tokens 8");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("stream P"), std::string::npos) << r.out;
+  CliRun bad = cli("run " + data("solutions/rope/neox_halves.yaml") + " --show nope");
+  EXPECT_EQ(bad.code, 2);
+}
