@@ -1,0 +1,203 @@
+#include "core/memory/memory_store.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "core/memory/bm25_index.hpp"
+#include "core/memory/utility.hpp"
+
+namespace sf::memory {
+
+MemoryStore::MemoryStore(MemoryConfig config) : config_(config) {}
+
+const MemoryItem* MemoryStore::find(std::string_view id) const {
+  for (const auto& it : items_) {
+    if (it.id == id) return &it;
+  }
+  return nullptr;
+}
+
+MemoryItem* MemoryStore::find_mut(std::string_view id) {
+  for (auto& it : items_) {
+    if (it.id == id) return &it;
+  }
+  return nullptr;
+}
+
+double MemoryStore::access_of(const MemoryItem& item) const {
+  if (item.state == ItemState::Hot) return item.access;
+  if (item.eligible_episodes <= 0) return 0.0;
+  return static_cast<double>(item.retrieval_count) / static_cast<double>(item.eligible_episodes);
+}
+
+Outcome<std::string> MemoryStore::add_experience(NewExperience e) {
+  Outcome<std::string> out;
+  if (config_.frozen) {
+    out.error = make_error("M-FROZEN", "the memory is frozen: no experience can be added");
+    return out;
+  }
+  if (e.rule.empty()) {
+    out.error = make_error("M-ITEM", "an experience needs a non-empty rule text");
+    return out;
+  }
+  std::string id;
+  if (e.id) {
+    if (e.id->empty() || find(*e.id)) {
+      out.error = make_error("M-ITEM", "memory item id '" + *e.id + "' is empty or already used");
+      return out;
+    }
+    id = *e.id;
+  } else {
+    do {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "mem-%06lld", static_cast<long long>(next_id_++));
+      id = buf;
+    } while (find(id));
+  }
+  MemoryItem item;
+  item.id = id;
+  item.tokens = e.tokens ? std::max(0, *e.tokens) : estimate_tokens(e.rule + e.code_example.value_or(""));
+  item.rule = std::move(e.rule);
+  item.evidence = std::move(e.evidence);
+  item.code_example = std::move(e.code_example);
+  item.pattern = std::move(e.pattern);
+  item.source_episode = e.source_episode;
+  item.source_task = std::move(e.source_task);
+  items_.push_back(std::move(item));
+  out.value = id;
+  return out;
+}
+
+std::vector<Candidate> MemoryStore::retrieve(std::string_view query, int k) const {
+  std::vector<Candidate> pool;
+  if (k <= 0) return pool;
+  Bm25Index index;
+  std::vector<const MemoryItem*> docs;
+  for (const auto& it : items_) {
+    if (it.state == ItemState::Hot) continue;  // hot items are always in context, never retrieved
+    index.add(it.rule + "\n" + it.evidence);
+    docs.push_back(&it);
+  }
+  const std::vector<double> rel = index.score(query);
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    if (rel[i] > 0.0) order.push_back(i);
+  }
+  // The pool comes from relevance alone.
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (rel[a] != rel[b]) return rel[a] > rel[b];
+    return docs[a]->id < docs[b]->id;
+  });
+  if (order.size() > static_cast<std::size_t>(k)) order.resize(static_cast<std::size_t>(k));
+  if (order.empty()) return pool;
+  const double max_rel = rel[order.front()];
+  for (std::size_t i : order) {
+    Candidate c;
+    c.id = docs[i]->id;
+    c.relevance = rel[i];
+    c.relevance_normalised = rel[i] / max_rel;
+    c.utility = docs[i]->utility;
+    c.score = config_.ranking == RankingMode::Utility ? rerank_score(c.relevance_normalised, c.utility, config_.gamma)
+                                                      : c.relevance_normalised;
+    pool.push_back(std::move(c));
+  }
+  std::stable_sort(pool.begin(), pool.end(), [](const Candidate& a, const Candidate& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.relevance != b.relevance) return a.relevance > b.relevance;
+    return a.id < b.id;
+  });
+  for (std::size_t i = 0; i < pool.size(); ++i) pool[i].rank = static_cast<int>(i) + 1;
+  return pool;
+}
+
+Outcome<EpisodeUpdate> MemoryStore::end_episode(const EpisodeResult& result) {
+  Outcome<EpisodeUpdate> out;
+  if (!std::isfinite(result.score) || result.score < 0.0 || result.score > 1.0) {
+    out.error = make_error("M-EPISODE", "episode " + std::to_string(result.episode) +
+                                            ": the terminal score must be a number in [0, 1]");
+    return out;
+  }
+  EpisodeUpdate up;
+  if (config_.frozen) {
+    out.value = std::move(up);
+    return out;
+  }
+  up.applied = true;
+
+  // Merge repeats (adopted in any round), keep the order of first appearance, drop unknown ids.
+  std::vector<std::string> ids;
+  std::map<std::string, bool> adopted;
+  for (const auto& e : result.retrieved) {
+    if (!find(e.id)) {
+      if (std::find(up.unknown_ids.begin(), up.unknown_ids.end(), e.id) == up.unknown_ids.end()) {
+        up.unknown_ids.push_back(e.id);
+      }
+      continue;
+    }
+    auto [it, inserted] = adopted.emplace(e.id, e.adopted);
+    if (inserted) ids.push_back(e.id);
+    else it->second = it->second || e.adopted;
+  }
+  std::vector<bool> flags;
+  for (const auto& id : ids) flags.push_back(adopted[id]);
+  const std::vector<double> credits = episode_credits(flags, result.score, config_);
+
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    MemoryItem& item = *find_mut(ids[i]);
+    const UtilityStep st = update_utility(item.utility, item.n_updates, credits[i], config_.eta_min);
+    up.credits.push_back({item.id, result.episode, flags[i], credits[i], st.eta, item.utility, st.utility,
+                          st.n_updates});
+    item.utility = st.utility;
+    item.n_updates = st.n_updates;
+    item.history.push_back({result.episode, credits[i]});
+    ++item.retrieval_count;
+    if (flags[i]) {
+      ++item.adoption_count;
+      if (!result.task.empty()) item.adopting_tasks.insert(result.task);
+    }
+  }
+
+  std::vector<MemoryItem*> hot;
+  for (auto& item : items_) {
+    if (item.state == ItemState::Hot) {
+      hot.push_back(&item);
+    } else {
+      ++item.eligible_episodes;  // it could have been retrieved in this episode
+    }
+  }
+  std::sort(hot.begin(), hot.end(), [](const MemoryItem* a, const MemoryItem* b) { return a->id < b->id; });
+  for (MemoryItem* item : hot) {
+    const bool used = std::find(result.hot_used.begin(), result.hot_used.end(), item->id) != result.hot_used.end();
+    const double after = smooth_access(item->access, used, config_.mu);
+    up.hot_access.push_back({item->id, used, item->access, after});
+    item->access = after;
+  }
+  ++episodes_;
+  out.value = std::move(up);
+  return out;
+}
+
+std::vector<HotRule> MemoryStore::hot_context() const {
+  std::vector<const MemoryItem*> hot;
+  for (const auto& it : items_) {
+    if (it.state == ItemState::Hot) hot.push_back(&it);
+  }
+  std::sort(hot.begin(), hot.end(), [](const MemoryItem* a, const MemoryItem* b) {
+    const double va = value_per_token(a->utility, a->access, a->resident_tokens);
+    const double vb = value_per_token(b->utility, b->access, b->resident_tokens);
+    if (va != vb) return va > vb;
+    return a->id < b->id;
+  });
+  std::vector<HotRule> out;
+  long long total = 0;
+  for (const MemoryItem* it : hot) {
+    if (total + it->resident_tokens > config_.budget) continue;
+    total += it->resident_tokens;
+    out.push_back({it->id, it->resident_rule.value_or(it->rule), it->resident_code, it->resident_tokens});
+  }
+  return out;
+}
+
+}  // namespace sf::memory
