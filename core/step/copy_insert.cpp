@@ -59,8 +59,7 @@ Program insert_copies(const Program& program, const TaskNames& names) {
   // Renames by (value key, use index). Key: the value's index in t.values and the element index (-1: stream).
   std::map<std::pair<std::size_t, std::int64_t>, std::vector<std::string>> renames;
 
-  auto make_chain = [&](const std::string& shown, const std::string& base, const Ref& src, std::size_t k,
-                        const Statement* def) {
+  auto make_chain = [&](const std::string& base, const Ref& src, std::size_t k, const Statement* def) {
     Chain ch;
     ch.source = src;
     Ref prev = src;
@@ -85,7 +84,6 @@ Program insert_copies(const Program& program, const TaskNames& names) {
       prev.name = r;
     }
     ch.use_names.push_back(prev.name);
-    (void)shown;
     return ch;
   };
 
@@ -97,7 +95,7 @@ Program insert_copies(const Program& program, const TaskNames& names) {
       Ref src;
       src.kind = Ref::Kind::Name;
       src.name = v.name;
-      Chain ch = make_chain(v.name, v.name, src, v.uses.size(), def);
+      Chain ch = make_chain(v.name, src, v.uses.size(), def);
       renames[{vi, -1}] = ch.use_names;
       inserts[v.def_stmt].push_back(std::move(ch));
       continue;
@@ -108,8 +106,7 @@ Program insert_copies(const Program& program, const TaskNames& names) {
       src.kind = Ref::Kind::Index;
       src.name = v.name;
       src.index = i;
-      Chain ch = make_chain(v.name + "[" + std::to_string(i) + "]", v.name + "_" + std::to_string(i), src,
-                            us.size(), def);
+      Chain ch = make_chain(v.name + "_" + std::to_string(i), src, us.size(), def);
       renames[{vi, i}] = ch.use_names;
       inserts[v.def_stmt].push_back(std::move(ch));
     }
