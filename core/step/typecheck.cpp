@@ -93,6 +93,7 @@ class Checker {
       bindings_.push_back(alt);
     }
     totals_.assign(bindings_.size(), 0);
+    extended_ = bindings_;
   }
 
   std::optional<TypedProgram> run() {
@@ -380,7 +381,7 @@ class Checker {
     if (!opt_.check_limits || limit_reported_) return;
     for (std::size_t bi = 0; bi < bindings_.size(); ++bi) {
       auto pos = positions(t, bi);
-      SizeBinding b = with_dynamic(bi);
+      const SizeBinding& b = with_dynamic(bi);
       auto es = element_scalars(t.dtype, b);
       if (!pos || !es) continue;
       std::int64_t n = sat_mul(*pos, *es);
@@ -415,17 +416,12 @@ class Checker {
     return "{" + join(xs) + "}";
   }
 
-  SizeBinding with_dynamic(std::size_t bi) const {
-    SizeBinding b = bindings_[bi];
-    auto it = dyn_bounds_.find(bi);
-    if (it != dyn_bounds_.end())
-      for (const auto& [k, v] : it->second) b[k] = v;
-    return b;
-  }
+  // The binding bi extended with the bounds of the dynamic dims defined so far.
+  const SizeBinding& with_dynamic(std::size_t bi) const { return extended_[bi]; }
 
   // Positions of a stream under binding bi (saturating); dynamic dims count as their selector's positions.
   std::optional<std::int64_t> positions(const StreamType& t, std::size_t bi) const {
-    SizeBinding b = with_dynamic(bi);
+    const SizeBinding& b = with_dynamic(bi);
     std::int64_t pos = 1;
     for (const auto& d : t.dims) {
       auto v = d.eval_nonneg(b);
@@ -960,7 +956,7 @@ class Checker {
     // The bound of each dynamic dim: the selector's positions.
     for (std::size_t bi = 0; bi < bindings_.size(); ++bi) {
       auto pos = positions(*sel, bi);
-      for (std::int64_t e = 0; e < *n; ++e) dyn_bounds_[bi][base + "#" + std::to_string(e)] = pos.value_or(0);
+      for (std::int64_t e = 0; e < *n; ++e) extended_[bi][base + "#" + std::to_string(e)] = pos.value_or(0);
     }
     for (std::int64_t e = 0; e < *n; ++e) {
       Dims d(x->dims.begin(), x->dims.begin() + p);
@@ -1256,7 +1252,7 @@ class Checker {
   std::map<std::string, const FnDecl*, std::less<>> fns_;
   std::map<std::string, Value, std::less<>> env_;
   std::vector<SizeBinding> bindings_;
-  std::map<std::size_t, SizeBinding> dyn_bounds_;
+  std::vector<SizeBinding> extended_;
   std::vector<std::int64_t> totals_;
   bool limit_reported_ = false;
 };
