@@ -527,7 +527,14 @@ std::optional<Program> parse_impl(std::string_view text, const ParseOptions& opt
     return std::nullopt;
   }
   try {
-    Parser p(tokenize(text, map, options.max_nesting), map, options.max_statements);
+    std::vector<Token> tokens = tokenize(text, map, options.max_nesting);
+    // The nesting limit is a resource limit on the text (§15.3): it wins over grammar errors earlier on the
+    // line, so a bracket bomb is always reported as P-NESTING at the first bracket beyond the limit.
+    if (!tokens.empty() && tokens.back().kind == TokKind::Error && tokens.back().error.code == "P-NESTING") {
+      diags.push_back(tokens.back().error);
+      return std::nullopt;
+    }
+    Parser p(std::move(tokens), map, options.max_statements);
     Program prog = p.run();
     prog.last_line = map.at(last_impl_line(text), 0).line;
     return prog;
