@@ -1,0 +1,127 @@
+// synth: the built-in offline proposer (core/synth) on one or every benchmark task.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_util.hpp"
+#include "app/cli/commands.hpp"
+#include "core/bench/catalogue.hpp"
+#include "core/synth/synthesizer.hpp"
+
+namespace sf::cli {
+
+namespace {
+
+struct SynthOpts {
+  std::string task, demos, resources;
+  bool demos_from_solved = false, json = false, show = false;
+  int n = 64;
+  double temperature = 1.0, time_limit = 1.0;
+  std::int64_t budget = 20000;
+  std::uint64_t seed = 0;
+};
+
+int cmd_synth(const SynthOpts& o) {
+  Diagnostics ds;
+  auto cat = bench::Catalogue::load(o.resources.empty() ? resources_dir() : o.resources, ds);
+  if (has_errors(ds)) {
+    print_diagnostics(ds, "");
+    return 2;
+  }
+  std::vector<const step::TaskDoc*> tasks;
+  if (o.task == "all") {
+    for (const auto& t : cat.tasks()) tasks.push_back(&t);
+  } else if (const auto* t = cat.find(o.task)) {
+    tasks.push_back(t);
+  } else {
+    std::cerr << "error: unknown task '" << o.task << "'\n";
+    return 2;
+  }
+  std::vector<synth::Demonstration> demos;
+  std::vector<std::unique_ptr<step::TaskDoc>> demo_tasks;
+  if (!o.demos.empty()) {
+    Diagnostics dd;
+    auto any = step::load_any_file(o.demos, dd);
+    if (any.solution) {
+      if (const auto* t = cat.find(any.solution->task_id)) demos.push_back({t, any.solution->impl});
+    } else if (any.task && any.task->impl) {
+      demo_tasks.push_back(std::make_unique<step::TaskDoc>(*any.task));
+      demos.push_back({demo_tasks.back().get(), *any.task->impl});
+    }
+    if (demos.empty()) {
+      print_diagnostics(dd, o.demos);
+      std::cerr << o.demos << ": error: not a solution file or a task with impl\n";
+      return 2;
+    }
+  }
+  verify::Verifier ver;
+  synth::Synthesizer syn(ver);
+  nlohmann::json all = nlohmann::json::array();
+  int total_ok = 0;
+  for (const auto* t : tasks) {
+    auto g = synth::mine_guidance(demos);
+    synth::SynthOptions so;
+    so.max_evaluations = o.budget;
+    so.time_limit_s = o.time_limit;
+    int successes = 0;
+    std::int64_t cand = 0, pruned = 0;
+    int depth = 0;
+    double secs = 0;
+    std::string first_impl;
+    for (int i = 0; i < o.n; ++i) {
+      so.seed = o.seed * 1000003ULL + static_cast<std::uint64_t>(i);
+      so.temperature = i == 0 ? 0.0 : o.temperature;  // sample 0 is the deterministic one
+      auto r = syn.run(*t, g, so);
+      successes += r.found ? 1 : 0;
+      cand += r.stats.candidates;
+      pruned += r.stats.pruned;
+      depth = std::max(depth, r.stats.depth);
+      secs += r.stats.seconds;
+      if (r.found && first_impl.empty()) first_impl = r.impl;
+    }
+    if (o.demos_from_solved && !first_impl.empty()) demos.push_back({t, first_impl});
+    total_ok += successes > 0 ? 1 : 0;
+    double sps = o.n > 0 ? secs / o.n : 0.0;
+    if (o.json) {
+      all.push_back({{"task", t->id}, {"n", o.n}, {"successes", successes}, {"seconds_per_sample", sps},
+                     {"candidates", cand}, {"pruned", pruned}, {"depth", depth}, {"program", first_impl}});
+    } else {
+      std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f s/sample\n", t->id.c_str(),
+                  successes, o.n, static_cast<long long>(cand), static_cast<long long>(pruned), depth, sps);
+      if (o.show && !first_impl.empty()) std::printf("%s\n", first_impl.c_str());
+    }
+  }
+  if (o.json) {
+    std::cout << (all.size() == 1 ? all[0].dump(2) : all.dump(2)) << "\n";
+  } else if (tasks.size() > 1) {
+    std::printf("solved (at least one success): %d of %zu tasks\n", total_ok, tasks.size());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_synth_commands(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<SynthOpts>();
+  auto* c = app.add_subcommand("synth", "Run the built-in offline synthesizer on a benchmark task (or all)");
+  c->add_option("--task", o->task, "task id, or 'all'")->required();
+  c->add_option("-n", o->n, "samples per task (sample 0 at temperature 0)");
+  auto* d = c->add_option("--demos", o->demos, "a solution file (task: + impl:) used as demonstration");
+  c->add_flag("--demos-from-solved", o->demos_from_solved,
+              "with --task all: programs found for earlier tasks become demonstrations for later ones")
+      ->excludes(d);
+  c->add_flag("--json", o->json, "print one JSON object (an array for several tasks)");
+  c->add_flag("--show", o->show, "print the first program found");
+  c->add_option("--temperature", o->temperature, "weight noise of samples 1..n-1");
+  c->add_option("--budget", o->budget, "candidate evaluations per sample");
+  c->add_option("--time-limit", o->time_limit, "seconds per sample");
+  c->add_option("--seed", o->seed, "base seed");
+  c->add_option("--resources", o->resources, "resources directory");
+  c->callback([o, &exit_code] { exit_code = cmd_synth(*o); });
+}
+
+}  // namespace sf::cli

@@ -1,0 +1,156 @@
+#include "core/synth/guidance.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <sstream>
+
+#include "core/verify/checker.hpp"
+
+namespace sf::synth {
+
+using step::Prim;
+
+namespace {
+
+bool chainable(Prim p) {
+  switch (p) {
+    case Prim::Map: case Prim::Accum: case Prim::Scan: case Prim::Bufferize: case Prim::Streamify:
+    case Prim::Promote: case Prim::Repeat: case Prim::Flatten: case Prim::Reshape: return true;
+    default: return false;
+  }
+}
+
+bool single_name_arg(const step::Statement& s) {
+  return s.kind == step::Statement::Kind::Assign && s.targets.size() == 1 && !s.call.arg.tuple &&
+         s.call.arg.refs.size() == 1 && s.call.arg.refs[0].kind == step::Ref::Kind::Name;
+}
+
+// next[i] = the statement consuming statement i's single target as its single argument (-1 if none).
+// With look_through_copy, `a, b = Copy(x)` forwards each of a and b to x's producer.
+std::vector<std::vector<int>> consumers(const step::Program& prog, bool look_through_copy) {
+  std::map<std::string, int> producer;
+  std::vector<std::vector<int>> next(prog.stmts.size());
+  for (std::size_t j = 0; j < prog.stmts.size(); ++j) {
+    const auto& s = prog.stmts[j];
+    if (s.kind != step::Statement::Kind::Assign) continue;
+    if (look_through_copy && s.call.prim == "Copy" && s.targets.size() == 2 && s.call.arg.refs.size() == 1) {
+      auto it = producer.find(s.call.arg.refs[0].name);
+      if (it != producer.end()) {
+        producer[s.targets[0]] = it->second;
+        producer[s.targets[1]] = it->second;
+      }
+      continue;
+    }
+    if (single_name_arg(s)) {
+      auto it = producer.find(s.call.arg.refs[0].name);
+      if (it != producer.end()) next[static_cast<std::size_t>(it->second)].push_back(static_cast<int>(j));
+    }
+    if (s.targets.size() == 1) producer[s.targets[0]] = static_cast<int>(j);
+  }
+  return next;
+}
+
+}  // namespace
+
+std::string Fragment::pattern() const {
+  std::string s;
+  for (const auto& st : steps) s += (s.empty() ? "" : ">") + std::string(step::prim_name(st.prim));
+  return s;
+}
+
+std::vector<Fragment> program_chains(const step::Program& prog, const step::TypedProgram& typed) {
+  std::vector<Fragment> out;
+  auto next = consumers(prog, false);
+  auto step_of = [&](std::size_t j, FragStep& fs) {
+    const auto& s = prog.stmts[j];
+    const auto& ts = typed.stmts[j];
+    if (!single_name_arg(s) || !chainable(ts.call.prim) || ts.inputs.empty()) return false;
+    int r = ts.inputs[0].rank();
+    fs.prim = ts.call.prim;
+    fs.k = ts.call.prim == Prim::Bufferize ? ts.call.a : ts.call.b;
+    fs.k_rel = fs.k - r;
+    if (!ts.call.L.empty()) {
+      fs.lo = ts.call.L.front();
+      fs.hi = ts.call.L.back();
+      fs.lo_rel = fs.lo - r;
+    }
+    fs.S = ts.call.S;
+    return true;
+  };
+  for (std::size_t i = 0; i < prog.stmts.size(); ++i) {
+    Fragment f;
+    std::size_t j = i;
+    for (;;) {
+      FragStep fs;
+      if (!step_of(j, fs)) break;
+      f.steps.push_back(fs);
+      if (f.steps.size() >= 2) {
+        Fragment g = f;
+        g.count = 1;
+        out.push_back(g);
+      }
+      if (f.steps.size() == 4 || next[j].size() != 1) break;
+      j = static_cast<std::size_t>(next[j][0]);
+    }
+  }
+  return out;
+}
+
+Guidance mine_guidance(const std::vector<Demonstration>& demos, std::vector<MemoryPattern> memory) {
+  Guidance g;
+  g.memory = std::move(memory);
+  for (const auto& d : demos) {
+    if (!d.task) continue;
+    auto cr = verify::check_program(*d.task, d.impl, {});
+    if (!cr.ok()) continue;
+    const auto& typed = *cr.typed;
+    for (const auto& ts : typed.stmts) {
+      if (ts.stmt == nullptr || ts.stmt->kind != step::Statement::Kind::Assign) continue;
+      if (ts.call.prim == Prim::Copy) continue;
+      std::string p(step::prim_name(ts.call.prim));
+      ++g.prim_counts[p];
+      ++g.statements;
+      if (ts.call.prim == Prim::Bufferize) ++g.param_counts[p + "(a=" + std::to_string(ts.call.a) + ")"];
+      if (ts.call.prim == Prim::Accum || ts.call.prim == Prim::Scan || ts.call.prim == Prim::Promote) {
+        ++g.param_counts[p + "(b=" + std::to_string(ts.call.b) + ")"];
+      }
+    }
+    for (auto& f : program_chains(*cr.program, typed)) {
+      auto it = std::find_if(g.fragments.begin(), g.fragments.end(),
+                             [&](const Fragment& h) { return h.steps == f.steps; });
+      if (it == g.fragments.end()) {
+        g.fragments.push_back(f);
+      } else {
+        ++it->count;
+      }
+    }
+  }
+  std::stable_sort(g.fragments.begin(), g.fragments.end(), [](const Fragment& a, const Fragment& b) {
+    if (a.count != b.count) return a.count > b.count;
+    return a.steps.size() > b.steps.size();
+  });
+  return g;
+}
+
+bool pattern_occurs(const step::Program& prog, const std::string& pattern) {
+  std::vector<std::string> want;
+  std::stringstream ss(pattern);
+  for (std::string part; std::getline(ss, part, '>');) want.push_back(part);
+  if (want.empty()) return false;
+  auto next = consumers(prog, true);
+  std::function<bool(std::size_t, std::size_t)> match = [&](std::size_t j, std::size_t m) {
+    const auto& st = prog.stmts[j];
+    if (st.kind != step::Statement::Kind::Assign || st.call.prim != want[m]) return false;
+    if (m + 1 == want.size()) return true;
+    for (int k : next[j]) {
+      if (match(static_cast<std::size_t>(k), m + 1)) return true;
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < prog.stmts.size(); ++i) {
+    if (match(i, 0)) return true;
+  }
+  return false;
+}
+
+}  // namespace sf::synth

@@ -1,0 +1,165 @@
+#include "core/synth/op.hpp"
+
+#include "core/sim/kernels.hpp"
+
+namespace sf::synth {
+
+using step::Dim;
+using step::Dims;
+using step::DType;
+using step::Prim;
+using step::StreamType;
+
+std::string Op::key() const {
+  std::string s(step::prim_name(prim));
+  s += "(";
+  switch (prim) {
+    case Prim::Map: s += "fn=" + fn->func_name; break;
+    case Prim::Accum:
+    case Prim::Scan: s += "fn=" + fn->func_name + ", b=" + std::to_string(k); break;
+    case Prim::Bufferize: s += "a=" + std::to_string(k); break;
+    case Prim::Promote: s += "b=" + std::to_string(k); break;
+    case Prim::Repeat: s += "n=" + n.str(); break;
+    case Prim::Flatten:
+    case Prim::Reshape: {
+      s += "L=[";
+      for (std::size_t i = 0; i < L.size(); ++i) s += (i ? ", " : "") + std::to_string(L[i]);
+      s += "]";
+      if (prim == Prim::Reshape) s += ", S=" + n.str();
+      break;
+    }
+    default: break;
+  }
+  return s + ")";
+}
+
+namespace {
+
+// The zipped dtype of the arguments (all dims equal), or nullopt.
+std::optional<DType> zipped(const std::vector<const StreamType*>& args) {
+  if (args.empty()) return std::nullopt;
+  DType t = args[0]->dtype;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i]->dims != args[0]->dims) return std::nullopt;
+    t = step::concat(t, args[i]->dtype);
+  }
+  return t;
+}
+
+}  // namespace
+
+std::optional<StreamType> apply_type(const Op& op, const std::vector<const StreamType*>& args) {
+  if (args.empty()) return std::nullopt;
+  const StreamType& x = *args[0];
+  const int r = x.rank();
+  const bool multi = args.size() > 1;
+  if (multi && op.prim != Prim::Map && op.prim != Prim::Accum && op.prim != Prim::Scan) return std::nullopt;
+  switch (op.prim) {
+    case Prim::Map:
+    case Prim::Accum:
+    case Prim::Scan: {
+      if (!op.fn) return std::nullopt;
+      if (op.fn->stateful() != (op.prim != Prim::Map)) return std::nullopt;
+      auto in = zipped(args);
+      if (!in || !(*in == op.fn->input)) return std::nullopt;
+      StreamType y{op.fn->output, x.dims};
+      if (op.prim == Prim::Accum) {
+        if (op.k < 1 || op.k > r) return std::nullopt;
+        y.dims.erase(y.dims.begin(), y.dims.begin() + op.k);
+      } else if (op.prim == Prim::Scan && (op.k < 1 || op.k > r)) {
+        return std::nullopt;
+      }
+      return y;
+    }
+    case Prim::Bufferize: {
+      if (op.k < 1 || op.k > r || x.dtype.is_tuple()) return std::nullopt;
+      step::ScalarType st = x.dtype.scalar();
+      for (int i = 0; i < op.k; ++i) st.buffer.push_back(x.dims[static_cast<std::size_t>(i)]);
+      return StreamType{DType::of(st), Dims(x.dims.begin() + op.k, x.dims.end())};
+    }
+    case Prim::Streamify: {
+      if (x.dtype.is_tuple() || !x.dtype.scalar().is_buffer()) return std::nullopt;
+      Dims d = x.dtype.scalar().buffer;
+      d.insert(d.end(), x.dims.begin(), x.dims.end());
+      return StreamType{DType::of(x.dtype.scalar().unbuffered()), d};
+    }
+    case Prim::Promote: {
+      if (op.k < 0 || op.k > r + 1) return std::nullopt;
+      StreamType y = x;
+      y.dims.insert(y.dims.begin() + op.k, Dim());
+      return y;
+    }
+    case Prim::Repeat: {
+      StreamType y = x;
+      y.dims.insert(y.dims.begin(), op.n);
+      return y;
+    }
+    case Prim::Flatten: {
+      if (op.L.empty()) return std::nullopt;
+      int lo = op.L.front(), hi = op.L.back();
+      if (lo < 1 || hi > r || hi < lo) return std::nullopt;
+      Dim p;
+      for (int i = lo - 1; i <= hi; ++i) p = p * x.dims[static_cast<std::size_t>(i)];
+      StreamType y{x.dtype, Dims(x.dims.begin(), x.dims.begin() + (lo - 1))};
+      y.dims.push_back(p);
+      y.dims.insert(y.dims.end(), x.dims.begin() + hi + 1, x.dims.end());
+      return y;
+    }
+    case Prim::Reshape: {
+      if (op.L.size() != 1) return std::nullopt;
+      int j = op.L[0];
+      if (j < 0 || j > r) return std::nullopt;
+      StreamType y = x;
+      Dim sj = x.dims[static_cast<std::size_t>(j)];
+      y.dims[static_cast<std::size_t>(j)] = sj / op.n;
+      y.dims.insert(y.dims.begin() + j, op.n);
+      return y;
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::optional<sim::StreamValue> apply_value(const Op& op, const std::vector<const sim::StreamValue*>& args,
+                                            const StreamType& out_type, const step::SizeBinding& sizes,
+                                            sim::ElementFn* fn, sim::Budget& budget) {
+  sim::StreamValue out;
+  sim::Status st;
+  const sim::StreamValue* x = args[0];
+  sim::StreamValue zipped_val;
+  if (args.size() > 1) {
+    st = sim::zip(args, zipped_val);
+    if (!st.ok()) return std::nullopt;
+    x = &zipped_val;
+  }
+  switch (op.prim) {
+    case Prim::Map: st = sim::map(*x, *fn, budget, out); break;
+    case Prim::Accum: st = sim::accum(*x, op.k, *fn, budget, out); break;
+    case Prim::Scan: st = sim::scan(*x, op.k, *fn, budget, out); break;
+    case Prim::Bufferize: st = sim::bufferize(*x, op.k, out); break;
+    case Prim::Streamify: {
+      // the buffer rank of the argument = the rank gained
+      int q = out_type.rank() - x->rank();
+      st = sim::streamify(*x, q, out);
+      break;
+    }
+    case Prim::Promote: st = sim::promote(*x, op.k, out); break;
+    case Prim::Repeat: {
+      auto v = op.n.eval(sizes);
+      if (!v) return std::nullopt;
+      st = sim::repeat(*x, *v, budget, out);
+      break;
+    }
+    case Prim::Flatten: st = sim::flatten(*x, op.L.front(), op.L.back(), out); break;
+    case Prim::Reshape: {
+      auto v = op.n.eval(sizes);
+      if (!v) return std::nullopt;
+      st = sim::reshape(*x, op.L, *v, out);
+      break;
+    }
+    default: return std::nullopt;
+  }
+  if (!st.ok()) return std::nullopt;
+  return out;
+}
+
+}  // namespace sf::synth

@@ -1,0 +1,486 @@
+#include "core/synth/synthesizer.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <unordered_set>
+
+#include "core/sim/compare.hpp"
+#include "core/step/copy_insert.hpp"
+#include "core/step/parser.hpp"
+#include "core/step/printer.hpp"
+#include "core/synth/fn_element.hpp"
+#include "core/synth/op.hpp"
+
+namespace sf::synth {
+
+using step::Prim;
+using step::StreamType;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Node {
+  Op op;                  // prim Identity + empty args: a task input
+  std::string input;      // task input name
+  std::vector<int> args;  // node ids
+  StreamType type;
+  sim::StreamValue value;
+  int cost = 0, depth = 0;
+  std::uint64_t mask = 0;  // task inputs used
+};
+
+struct WeightedOp {
+  Op op;
+  int cost = 1;
+};
+
+struct Macro {
+  const Fragment* frag = nullptr;
+  bool relative = false;
+  int cost = 1;
+};
+
+std::uint64_t hash_value(const StreamType& t, const sim::StreamValue& v) {
+  std::uint64_t h = 0xCBF29CE484222325ULL;
+  auto mix = [&h](const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001B3ULL;
+  };
+  std::string ts = t.dtype.str() + step::dims_str(t.dims);
+  mix(ts.data(), ts.size());
+  for (const auto& f : v.fields) mix(f.data.data(), f.data.size() * sizeof(float));
+  return h;
+}
+
+class Search {
+ public:
+  Search(verify::Verifier& ver, const step::TaskDoc& task, const Guidance& g, const SynthOptions& opt)
+      : ver_(ver), task_(task), g_(g), opt_(opt), rng_(opt.seed * 0x9E3779B97F4A7C15ULL + 1) {}
+
+  SynthResult run();
+
+ private:
+  int weight(int base, const std::string& prim, const std::string& param_key = "") {
+    double w = base;
+    if (g_.statements > 0) {
+      auto it = g_.prim_counts.find(prim);
+      double share = it == g_.prim_counts.end() ? 0.0 : double(it->second) / g_.statements;
+      w -= std::round(3.0 * share);
+      if (!param_key.empty()) {
+        auto pit = g_.param_counts.find(param_key);
+        if (pit != g_.param_counts.end() && it != g_.prim_counts.end() && 2 * pit->second >= it->second) w -= 1;
+      }
+    }
+    if (opt_.temperature > 0) {
+      double u = std::uniform_real_distribution<double>(1e-12, 1.0)(rng_);
+      w += opt_.temperature * -std::log(-std::log(u));  // Gumbel(0, 1) noise
+    }
+    return std::max(1, static_cast<int>(std::lround(w)));
+  }
+  void build_ops();
+  bool budget_left() {
+    if (stats_.candidates >= opt_.max_evaluations) return false;
+    if ((stats_.candidates & 15) == 0 && Clock::now() >= deadline_) timed_out_ = true;
+    return !timed_out_;
+  }
+  // Types, evaluates and keeps one application; returns the node id or -1. hidden: not added to the pool.
+  int try_apply(const Op& op, const std::vector<int>& args, int cost, bool hidden = false);
+  void check_outputs(int id);
+  bool try_finish();
+  std::string emit(const std::vector<int>& outs);
+  void apply_macro(const Macro& m, int v, int cost);
+
+  verify::Verifier& ver_;
+  const step::TaskDoc& task_;
+  const Guidance& g_;
+  SynthOptions opt_;
+  std::mt19937_64 rng_;
+  std::shared_ptr<const verify::Verifier::Prepared> prep_;
+  std::map<std::string, std::unique_ptr<sim::ElementFn>> fns_;
+  std::vector<Node> nodes_;
+  std::vector<std::vector<int>> by_cost_;
+  std::unordered_set<std::uint64_t> seen_;
+  std::vector<WeightedOp> unary_, multi_;
+  std::vector<Macro> macros_;
+  std::vector<std::vector<int>> matches_;  // per output
+  std::set<std::string> tried_;
+  std::uint64_t all_inputs_ = 0;
+  std::int64_t pool_scalars_ = 0;
+  sim::Budget budget_;
+  Clock::time_point deadline_;
+  bool timed_out_ = false;
+  SynthStats stats_;
+  SynthResult result_;
+};
+
+void Search::build_ops() {
+  std::vector<step::Dim> syms;
+  for (const auto& [name, v] : task_.sizes) syms.push_back(step::Dim::symbol(name));
+  for (int a = 1; a <= 3; ++a) {
+    Op op{Prim::Bufferize, nullptr, a, {}, {}};
+    unary_.push_back({op, weight(2 + (a - 1), "Bufferize", op.key())});
+  }
+  unary_.push_back({Op{Prim::Streamify, nullptr, 0, {}, {}}, weight(2, "Streamify")});
+  for (int b = 0; b <= 3; ++b) {
+    Op op{Prim::Promote, nullptr, b, {}, {}};
+    unary_.push_back({op, weight(3 + (b > 1 ? 1 : 0), "Promote", op.key())});
+  }
+  for (const auto& s : syms) unary_.push_back({Op{Prim::Repeat, nullptr, 0, s, {}}, weight(3, "Repeat")});
+  for (int lo = 1; lo <= 3; ++lo) {
+    for (int hi = lo; hi <= lo + 1 && hi <= 3; ++hi) {
+      std::vector<int> L;
+      for (int i = lo; i <= hi; ++i) L.push_back(i);
+      unary_.push_back({Op{Prim::Flatten, nullptr, 0, {}, L}, weight(3 + (hi - lo), "Flatten")});
+    }
+  }
+  for (int j = 0; j <= 1; ++j) {
+    for (std::int64_t c : {2, 4}) {
+      unary_.push_back({Op{Prim::Reshape, nullptr, 0, step::Dim::constant(c), {j}}, weight(5, "Reshape")});
+    }
+  }
+  for (const auto& f : task_.fns) {
+    bool tuple_in = f.input.is_tuple();
+    if (!f.stateful()) {
+      Op op{Prim::Map, &f, 0, {}, {}};
+      unary_.push_back({op, weight(2, "Map")});
+      if (tuple_in) multi_.push_back({op, weight(3, "Map")});
+    } else {
+      for (int b = 1; b <= 3; ++b) {
+        for (Prim p : {Prim::Accum, Prim::Scan}) {
+          Op op{p, &f, b, {}, {}};
+          std::string pn(step::prim_name(p));
+          int base = (p == Prim::Accum ? 3 : 4) + (b - 1);
+          unary_.push_back({op, weight(base, pn, pn + "(b=" + std::to_string(b) + ")")});
+          if (tuple_in) multi_.push_back({op, weight(base + 1, pn)});
+        }
+      }
+    }
+  }
+  for (const auto& f : g_.fragments) {
+    int c = std::max(2, static_cast<int>(f.steps.size()) - (f.count > 1 ? 1 : 0));
+    macros_.push_back({&f, false, weight(c, "")});
+    macros_.push_back({&f, true, weight(c, "")});
+  }
+}
+
+int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool hidden) {
+  std::vector<const StreamType*> ts;
+  for (int a : args) ts.push_back(&nodes_[static_cast<std::size_t>(a)].type);
+  auto t = apply_type(op, ts);
+  if (!t) {
+    ++stats_.type_rejected;
+    return -1;
+  }
+  // bound the size before evaluating
+  std::int64_t pos = 1;
+  for (const auto& d : t->dims) {
+    auto v = d.eval(prep_->inputs.sizes);
+    if (!v) return -1;
+    pos = sim::sat_mul(pos, *v);
+  }
+  auto es = step::element_scalars(t->dtype, prep_->inputs.sizes);
+  if (!es || sim::sat_mul(pos, *es) > opt_.max_value_scalars) return -1;
+  if (!budget_left()) return -1;
+  ++stats_.candidates;
+  std::vector<const sim::StreamValue*> vs;
+  for (int a : args) vs.push_back(&nodes_[static_cast<std::size_t>(a)].value);
+  sim::ElementFn* fn = op.fn ? fns_.at(op.fn->func_name).get() : nullptr;
+  budget_.used_total = 0;
+  auto val = apply_value(op, vs, *t, prep_->inputs.sizes, fn, budget_);
+  if (!val) return -1;
+  std::uint64_t h = hash_value(*t, *val);
+  if (!hidden) {
+    if (!seen_.insert(h).second) {
+      ++stats_.pruned;
+      return -1;
+    }
+    if (pool_scalars_ + val->scalars() > opt_.max_pool_scalars) return -1;
+  }
+  pool_scalars_ += val->scalars();
+  Node n;
+  n.op = op;
+  n.args = args;
+  n.type = std::move(*t);
+  n.value = std::move(*val);
+  n.cost = cost;
+  for (int a : args) {
+    n.depth = std::max(n.depth, nodes_[static_cast<std::size_t>(a)].depth + 1);
+    n.mask |= nodes_[static_cast<std::size_t>(a)].mask;
+  }
+  stats_.depth = std::max(stats_.depth, n.depth);
+  nodes_.push_back(std::move(n));
+  int id = static_cast<int>(nodes_.size()) - 1;
+  if (!hidden) {
+    by_cost_[static_cast<std::size_t>(cost)].push_back(id);
+    check_outputs(id);
+  }
+  return id;
+}
+
+void Search::check_outputs(int id) {
+  const Node& n = nodes_[static_cast<std::size_t>(id)];
+  std::size_t field = 0;
+  for (std::size_t o = 0; o < task_.outputs.size(); ++o) {
+    const auto& out = task_.outputs[o];
+    std::size_t nf = out.dtype.fields.size();
+    if (n.type.dtype == out.dtype && n.type.dims == out.dims && matches_[o].size() < 4) {
+      bool ok = true;
+      for (std::size_t f = 0; f < nf && ok; ++f) {
+        const auto& ref = prep_->reference.fields[field + f];
+        const auto& got = n.value.fields[f].data;
+        if (got.size() != ref.size()) {
+          ok = false;
+          break;
+        }
+        auto st = sim::compare(got.data(), ref.data(), static_cast<std::int64_t>(ref.size()), task_.verify.atol,
+                               task_.verify.rtol);
+        ok = st.ok();
+      }
+      if (ok) matches_[o].push_back(id);
+    }
+    field += nf;
+  }
+}
+
+std::string Search::emit(const std::vector<int>& outs) {
+  std::map<int, std::string> names;
+  std::string text;
+  int counter = 0;
+  auto tn = step::task_names(task_);
+  auto fresh = [&] {
+    std::string s;
+    do s = "t" + std::to_string(++counter);
+    while (tn.contains(s));
+    return s;
+  };
+  std::function<std::string(int)> go = [&](int id) -> std::string {
+    auto it = names.find(id);
+    if (it != names.end()) return it->second;
+    const Node& n = nodes_[static_cast<std::size_t>(id)];
+    if (n.args.empty()) return names[id] = n.input;
+    std::vector<std::string> an;
+    for (int a : n.args) an.push_back(go(a));
+    std::string arg;
+    if (an.size() == 1) {
+      arg = an[0];
+    } else {
+      std::string tup = "(";
+      for (std::size_t i = 0; i < an.size(); ++i) tup += (i ? ", " : "") + an[i];
+      tup += ")";
+      if (n.op.prim == Prim::Map) {
+        arg = tup;
+      } else {
+        arg = fresh();
+        text += arg + " = step.Zip().apply(" + tup + ")\n";
+      }
+    }
+    std::string name = fresh();
+    text += name + " = step." + n.op.key() + ".apply(" + arg + ")\n";
+    return names[id] = name;
+  };
+  std::string ret = "return ";
+  for (std::size_t i = 0; i < outs.size(); ++i) ret += (i ? ", " : "") + go(outs[i]);
+  text += ret + "\n";
+  Diagnostics ds;
+  auto prog = step::parse_impl(text, {}, ds);
+  if (!prog) return {};
+  return step::print_program(step::insert_copies(*prog, tn));
+}
+
+bool Search::try_finish() {
+  for (const auto& m : matches_) {
+    if (m.empty()) return false;
+  }
+  // every combination of the (at most 4) matches per output
+  std::vector<std::size_t> idx(matches_.size(), 0);
+  for (;;) {
+    std::vector<int> outs;
+    std::uint64_t mask = 0;
+    for (std::size_t o = 0; o < matches_.size(); ++o) {
+      outs.push_back(matches_[o][idx[o]]);
+      mask |= nodes_[static_cast<std::size_t>(outs.back())].mask;
+    }
+    if (mask == all_inputs_) {
+      std::string impl = emit(outs);
+      if (!impl.empty() && tried_.insert(impl).second) {
+        ++stats_.verified;
+        auto rep = ver_.verify(task_, impl);
+        if (rep.pass) {
+          result_.found = true;
+          result_.impl = impl;
+          return true;
+        }
+      }
+    }
+    std::size_t o = 0;
+    while (o < idx.size() && ++idx[o] == matches_[o].size()) idx[o++] = 0;
+    if (o == idx.size()) return false;
+  }
+}
+
+void Search::apply_macro(const Macro& m, int v, int cost) {
+  // depth-first over the holes (fn, Repeat size) of the fragment's steps
+  std::vector<step::Dim> syms;
+  for (const auto& [name, val] : task_.sizes) syms.push_back(step::Dim::symbol(name));
+  std::function<void(std::size_t, int)> go = [&](std::size_t i, int cur) {
+    if (!budget_left()) return;
+    const FragStep& fs = m.frag->steps[i];
+    bool last = i + 1 == m.frag->steps.size();
+    int r = nodes_[static_cast<std::size_t>(cur)].type.rank();
+    std::vector<Op> ops;
+    Op base{fs.prim, nullptr, m.relative ? fs.k_rel + r : fs.k, fs.S, {}};
+    if (fs.prim == Prim::Flatten || fs.prim == Prim::Reshape) {
+      int lo = m.relative ? fs.lo_rel + r : fs.lo;
+      for (int x = lo; x <= lo + (fs.hi - fs.lo); ++x) base.L.push_back(x);
+    }
+    if (fs.prim == Prim::Repeat) {
+      for (const auto& s : syms) {
+        Op o = base;
+        o.n = s;
+        ops.push_back(o);
+      }
+    } else if (fs.prim == Prim::Map || fs.prim == Prim::Accum || fs.prim == Prim::Scan) {
+      for (const auto& f : task_.fns) {
+        Op o = base;
+        o.fn = &f;
+        ops.push_back(o);
+      }
+    } else {
+      ops.push_back(base);
+    }
+    for (const auto& o : ops) {
+      int id = try_apply(o, {cur}, cost, !last);
+      if (id >= 0 && !last) go(i + 1, id);
+    }
+  };
+  go(0, v);
+}
+
+SynthResult Search::run() {
+  auto t0 = Clock::now();
+  deadline_ = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt_.time_limit_s));
+  budget_.deadline = deadline_;
+  budget_.max_stream_scalars = opt_.max_value_scalars;
+  Diagnostics ds;
+  const auto& seeds = task_.verify.seeds;
+  prep_ = ver_.prepare(task_, task_.sizes, seeds.empty() ? 42 : seeds.front(), ds);
+  auto finish = [&] {
+    stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    result_.stats = stats_;
+    return result_;
+  };
+  if (!prep_ || task_.inputs.size() > 63) return finish();
+  for (const auto& [name, cf] : prep_->compiled.fns) fns_[name] = make_element_fn(cf, task_, prep_->inputs);
+  build_ops();
+  by_cost_.assign(static_cast<std::size_t>(opt_.max_cost) + 1, {});
+  matches_.assign(task_.outputs.size(), {});
+  for (std::size_t i = 0; i < task_.inputs.size(); ++i) {
+    const auto& in = task_.inputs[i];
+    Node n;
+    n.input = in.name;
+    n.type = StreamType{in.dtype, in.dims};
+    n.value = prep_->inputs.inputs.at(in.name);
+    n.cost = 1;
+    n.mask = std::uint64_t{1} << i;
+    all_inputs_ |= n.mask;
+    seen_.insert(hash_value(n.type, n.value));
+    nodes_.push_back(std::move(n));
+    by_cost_[1].push_back(static_cast<int>(nodes_.size()) - 1);
+    check_outputs(static_cast<int>(nodes_.size()) - 1);
+  }
+  if (try_finish()) return finish();
+  for (int c = 2; c <= opt_.max_cost && budget_left(); ++c) {
+    stats_.cost = c;
+    std::size_t kept = nodes_.size();
+    for (const auto& w : unary_) {
+      if (w.cost >= c) continue;
+      const auto& bucket = by_cost_[static_cast<std::size_t>(c - w.cost)];
+      for (std::size_t i = 0; i < bucket.size() && budget_left(); ++i) try_apply(w.op, {bucket[i]}, c);
+    }
+    for (const auto& m : macros_) {
+      if (m.cost >= c) continue;
+      const auto& bucket = by_cost_[static_cast<std::size_t>(c - m.cost)];
+      for (std::size_t i = 0; i < bucket.size() && budget_left(); ++i) apply_macro(m, bucket[i], c);
+    }
+    for (const auto& w : multi_) {
+      const auto& fields = w.op.fn->input.fields;
+      int rest = c - w.cost;
+      for (int c1 = 1; c1 < rest && budget_left(); ++c1) {
+        for (int c2 = 1; c1 + c2 <= rest; ++c2) {
+          int c3 = rest - c1 - c2;
+          for (int a : by_cost_[static_cast<std::size_t>(c1)]) {
+            const auto& fa = nodes_[static_cast<std::size_t>(a)].type.dtype.fields;
+            if (fa.size() >= fields.size() || !std::equal(fa.begin(), fa.end(), fields.begin())) continue;
+            for (int b : by_cost_[static_cast<std::size_t>(c2)]) {
+              if (!budget_left()) break;
+              const auto& fb = nodes_[static_cast<std::size_t>(b)].type.dtype.fields;
+              std::size_t used = fa.size() + fb.size();
+              if (used > fields.size() || !std::equal(fb.begin(), fb.end(), fields.begin() + fa.size())) continue;
+              if (used == fields.size()) {
+                if (c3 == 0) try_apply(w.op, {a, b}, c);
+                continue;
+              }
+              if (c3 < 1) continue;
+              for (int d : by_cost_[static_cast<std::size_t>(c3)]) {
+                if (!budget_left()) break;
+                const auto& fd = nodes_[static_cast<std::size_t>(d)].type.dtype.fields;
+                if (used + fd.size() == fields.size() && std::equal(fd.begin(), fd.end(), fields.begin() + used)) {
+                  try_apply(w.op, {a, b, d}, c);
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    if (nodes_.size() > kept && try_finish()) return finish();
+  }
+  try_finish();
+  return finish();
+}
+
+}  // namespace
+
+std::string format_response(const std::string& impl, const std::vector<AdoptionRecord>& adoption) {
+  std::string s = "```yaml\nimpl: |\n";
+  std::size_t p = 0;
+  while (p < impl.size()) {
+    std::size_t e = impl.find('\n', p);
+    if (e == std::string::npos) e = impl.size();
+    s += "  " + impl.substr(p, e - p) + "\n";
+    p = e + 1;
+  }
+  if (!adoption.empty()) {
+    s += "adoption:\n";
+    for (const auto& a : adoption) {
+      s += "  - {id: " + a.id + ", adopted: " + (a.adopted ? "yes" : "no") + ", rationale: \"" + a.rationale + "\"}\n";
+    }
+  }
+  return s + "```\n";
+}
+
+SynthResult Synthesizer::run(const step::TaskDoc& task, const Guidance& guidance, const SynthOptions& opt) {
+  Search s(verifier_, task, guidance, opt);
+  SynthResult r = s.run();
+  std::optional<step::Program> prog;
+  if (r.found) {
+    Diagnostics ds;
+    prog = step::parse_impl(r.impl, {}, ds);
+  }
+  for (const auto& m : guidance.memory) {
+    bool used = prog && pattern_occurs(*prog, m.pattern);
+    r.adoption.push_back({m.id, used,
+                          used ? "the program contains the chain " + m.pattern
+                               : "the chain " + m.pattern + " does not occur in the program"});
+  }
+  r.response = format_response(r.impl, r.adoption);
+  return r;
+}
+
+}  // namespace sf::synth

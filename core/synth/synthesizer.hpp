@@ -1,0 +1,63 @@
+// The built-in offline proposer (issue 5): weighted bottom-up, type-directed enumeration over STeP
+// statements in the spirit of TF-Coder. Values are streams with their type and their data on the task's
+// first input set (main sizes); candidates are pruned by observational equivalence; the search stops when
+// every output is matched and the printed program passes the verifier, or when the budget is spent.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/step/task.hpp"
+#include "core/synth/guidance.hpp"
+#include "core/verify/verifier.hpp"
+
+namespace sf::synth {
+
+struct SynthOptions {
+  std::int64_t max_evaluations = 20000;  // candidate evaluations per sample
+  double time_limit_s = 1.0;             // wall-clock cap per sample
+  int max_cost = 40;                     // highest weighted cost enumerated
+  double temperature = 0.0;              // Gumbel noise scale on the op weights (0: deterministic)
+  std::uint64_t seed = 0;                // the sample's seed (noise only)
+  std::int64_t max_value_scalars = 200'000;   // a candidate stream larger than this is skipped
+  std::int64_t max_pool_scalars = 16'000'000; // all kept values together
+};
+
+struct SynthStats {
+  std::int64_t candidates = 0;     // evaluated candidate applications
+  std::int64_t pruned = 0;         // observationally equivalent to a kept value
+  std::int64_t type_rejected = 0;  // applications the typing rules reject (not evaluated)
+  std::int64_t verified = 0;       // full programs sent to the verifier
+  int depth = 0;                   // deepest kept value (statements from the inputs)
+  int cost = 0;                    // highest cost level reached
+  double seconds = 0;
+};
+
+struct AdoptionRecord {
+  std::string id;
+  bool adopted = false;
+  std::string rationale;
+};
+
+struct SynthResult {
+  bool found = false;
+  std::string impl;                     // the program (Copies inserted), "" when nothing was found
+  std::vector<AdoptionRecord> adoption; // one per retrieved memory item
+  std::string response;                 // the text an LLM would return: ```yaml impl + adoption```
+  SynthStats stats;
+};
+
+class Synthesizer {
+ public:
+  explicit Synthesizer(verify::Verifier& verifier) : verifier_(verifier) {}
+  SynthResult run(const step::TaskDoc& task, const Guidance& guidance, const SynthOptions& opt);
+
+ private:
+  verify::Verifier& verifier_;
+};
+
+// The response text for an impl and its adoption records.
+std::string format_response(const std::string& impl, const std::vector<AdoptionRecord>& adoption);
+
+}  // namespace sf::synth
