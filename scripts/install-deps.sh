@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(
   build-essential cmake ninja-build pkg-config git
-  qt6-base-dev qt6-base-dev-tools libqt6svg6-dev libqt6charts6-dev
+  qt6-base-dev qt6-base-dev-tools qt6-svg-dev qt6-charts-dev
   qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6opengl6-dev
   libqscintilla2-qt6-dev libgl-dev
   libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev libcurl4-openssl-dev
