@@ -1,0 +1,74 @@
+#include "core/agent/proposer.hpp"
+
+namespace sf::agent {
+
+llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, const std::string& role,
+                          std::vector<llm::ChatMessage> messages, const std::string& cache_prefix,
+                          double temperature, std::optional<std::uint64_t> seed, int sample_index,
+                          TraceEvent& event) {
+  llm::ChatRequest req;
+  req.model = ctx.model;
+  req.messages = std::move(messages);
+  req.temperature = temperature;
+  req.max_tokens = ctx.max_tokens;
+  req.seed = seed;
+  req.sample_index = sample_index;
+  req.cache_prefix_hint = cache_prefix;
+
+  event.role = role;
+  event.task_id = ctx.task_id;
+  event.iteration = ctx.iteration;
+  event.round = ctx.round;
+  event.sample_index = sample_index;
+  event.model = ctx.model;
+  event.temperature = temperature;
+  event.seed = seed;
+  event.prompt = req.messages;
+
+  llm::ChatResult r = backend.chat(req, ctx.cancel);
+  if (r.ok()) {
+    event.response = r.response->text;
+    event.usage = r.response->usage;
+    event.latency_s = r.response->latency_s;
+    event.from_cache = r.response->from_cache;
+    if (ctx.prices) event.cost_usd = ctx.prices->cost(ctx.model, r.response->usage);
+  } else {
+    event.error_kind = r.error.kind;
+    event.error_message = r.error.message;
+  }
+  return r;
+}
+
+Proposal Proposer::propose(const PromptInput& in, int sample_index, double temperature,
+                           std::optional<std::uint64_t> seed) {
+  Proposal p;
+  p.prompt = build_prompt(in, prompt_opt_);
+  TraceEvent ev;
+  auto r = call_role(backend_, ctx_, "proposer", p.prompt.messages, p.prompt.cache_prefix, temperature, seed,
+                     sample_index, ev);
+  if (!r.ok()) {
+    p.error = r.error.kind + ": " + r.error.message;
+  } else {
+    p.response = r.response->text;
+    p.usage = r.response->usage;
+    p.latency_s = r.response->latency_s;
+    p.cost_usd = ev.cost_usd;
+    p.parsed = parse_response(p.response, in.experience_ids());
+    if (p.parsed.impl) {
+      p.impl = *p.parsed.impl;
+      p.ok = true;
+      ev.impl = p.impl;
+    }
+    ev.adoption = p.parsed.adoption;
+    ev.diagnostics = p.parsed.diagnostics;
+    if (!p.ok) {
+      ev.pass = false;
+      ev.stage = "parse";
+      ev.code = p.parsed.diagnostics.empty() ? "P-NO-IMPL" : p.parsed.diagnostics.front().code;
+    }
+  }
+  if (ctx_.sink) ctx_.sink(ev);
+  return p;
+}
+
+}  // namespace sf::agent

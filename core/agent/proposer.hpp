@@ -1,0 +1,58 @@
+// Roles over a chat backend (algorithms §1). Every call emits one TraceEvent to the role's sink.
+#pragma once
+
+#include "core/agent/agent_types.hpp"
+#include "core/agent/prompt_builder.hpp"
+#include "core/llm/chat_backend.hpp"
+#include "core/llm/price_table.hpp"
+
+#include <optional>
+#include <string>
+
+namespace sf::agent {
+
+// What every role needs to make a call and record it.
+struct RoleContext {
+  std::string model;
+  int max_tokens = 2048;
+  const llm::PriceTable* prices = nullptr;  // cost is nullopt without a table or a price for the model
+  TraceSink sink;
+  std::string task_id;
+  int iteration = 0;
+  int round = 0;
+  llm::CancelToken cancel;
+};
+
+// Sends `messages`, fills the common event fields (prompt, response, usage, cost, latency, error).
+llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, const std::string& role,
+                          std::vector<llm::ChatMessage> messages, const std::string& cache_prefix,
+                          double temperature, std::optional<std::uint64_t> seed, int sample_index,
+                          TraceEvent& event);
+
+struct Proposal {
+  bool ok = false;             // the call succeeded and an impl was found
+  std::string impl;            // the parsed program ("" when none)
+  ParsedResponse parsed;
+  std::string response;
+  std::string error;           // the LLM error ("kind: message") when the call failed
+  llm::Usage usage;
+  std::optional<double> cost_usd;
+  double latency_s = 0.0;
+  BuiltPrompt prompt;
+};
+
+class Proposer {
+ public:
+  Proposer(llm::ChatBackend& backend, RoleContext ctx, PromptOptions prompt_opt = {})
+      : backend_(backend), ctx_(std::move(ctx)), prompt_opt_(prompt_opt) {}
+
+  Proposal propose(const PromptInput& in, int sample_index, double temperature,
+                   std::optional<std::uint64_t> seed = std::nullopt);
+
+ private:
+  llm::ChatBackend& backend_;
+  RoleContext ctx_;
+  PromptOptions prompt_opt_;
+};
+
+}  // namespace sf::agent
