@@ -6,5 +6,6 @@
 namespace sf::cli {
 void add_program_commands(CLI::App& app, int& exit_code);
 void add_task_commands(CLI::App& app, int& exit_code);
+void add_ask_command(CLI::App& app, int& exit_code);
 void add_synth_commands(CLI::App& app, int& exit_code);
 }  // namespace sf::cli

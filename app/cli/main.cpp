@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   sf::cli::add_program_commands(app, exit_code);
   sf::cli::add_task_commands(app, exit_code);
+  sf::cli::add_ask_command(app, exit_code);
   sf::cli::add_synth_commands(app, exit_code);
   try {
     app.parse(argc, argv);

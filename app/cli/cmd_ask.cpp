@@ -1,0 +1,193 @@
+// ask: one proposer -> guardian -> verifier round trip against a chat backend; prints the trace and the verdict.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_util.hpp"
+#include "app/cli/commands.hpp"
+#include "core/agent/round_trip.hpp"
+#include "core/bench/catalogue.hpp"
+#include "core/llm/backend_factory.hpp"
+#include "core/llm/builtin_backend.hpp"
+#include "core/llm/price_table.hpp"
+
+namespace sf::cli {
+
+namespace {
+
+struct AskOpts {
+  std::string backend = "openai";
+  std::string model;
+  std::string base_url;
+  std::string key_env;
+  std::string task;
+  std::string cache;
+  std::string guardian = "rewrite";
+  std::string manual = "auto";
+  double timeout = 120.0;
+  double temperature = 0.0;
+  int max_tokens = 4096;
+  int max_prompt_tokens = 0;
+  std::int64_t seed = -1;
+  bool json = false;
+};
+
+std::string first_lines(const std::string& s, int n) {
+  std::string out;
+  int k = 0;
+  std::size_t pos = 0;
+  while (pos < s.size() && k < n) {
+    auto nl = s.find('\n', pos);
+    out += "    " + s.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos) + "\n";
+    ++k;
+    if (nl == std::string::npos) return out;
+    pos = nl + 1;
+  }
+  if (pos < s.size()) out += "    ...\n";
+  return out;
+}
+
+void print_event(const agent::TraceEvent& e) {
+  std::cout << "== " << e.role;
+  if (!e.prompt.empty()) {
+    std::size_t chars = agent::prompt_chars(e.prompt);
+    std::cout << "  prompt: " << e.prompt.size() << " messages, " << chars << " chars (~"
+              << agent::estimate_tokens(chars) << " tokens)";
+  }
+  std::cout << "\n";
+  if (!e.error_kind.empty()) std::cout << "  error: " << e.error_kind << ": " << e.error_message << "\n";
+  if (!e.response.empty()) std::cout << "  response:\n" << first_lines(e.response, 40);
+  if (e.impl && e.role != "verifier") std::cout << "  impl:\n" << first_lines(*e.impl, 60);
+  for (const auto& a : e.adoption)
+    std::cout << "  adoption: " << a.id << " " << (a.adopted ? (*a.adopted ? "yes" : "no") : "?") << "  "
+              << a.rationale << "\n";
+  if (!e.guardian_action.empty()) std::cout << "  guardian: " << e.guardian_action << "\n";
+  if (!e.guardian_diff.empty()) std::cout << "  diff:\n" << first_lines(e.guardian_diff, 60);
+  if (!e.prompt.empty() && e.error_kind.empty()) {
+    std::cout << "  usage: " << e.usage.input_tokens << " in (" << e.usage.cached_input_tokens << " cached), "
+              << e.usage.output_tokens << " out";
+    if (e.cost_usd) std::cout << ", cost $" << *e.cost_usd;
+    else std::cout << ", cost unknown";
+    std::cout << ", latency " << e.latency_s << " s" << (e.from_cache ? " (cache)" : "") << "\n";
+  }
+  for (const auto& d : e.diagnostics) std::cout << "  " << format_diagnostic(d, "impl") << " [" << d.code << "]\n";
+}
+
+int cmd_ask(const AskOpts& o) {
+  auto kind = llm::parse_backend_kind(o.backend);
+  if (!kind) {
+    std::cerr << "error: unknown backend '" << o.backend << "' (openai, anthropic, builtin, replay)\n";
+    return 2;
+  }
+  auto gmode = agent::parse_guardian_mode(o.guardian);
+  if (!gmode) {
+    std::cerr << "error: --guardian must be rewrite or llm\n";
+    return 2;
+  }
+  agent::ManualMode mmode = o.manual == "full"         ? agent::ManualMode::Full
+                            : o.manual == "cheatsheet" ? agent::ManualMode::Cheatsheet
+                                                       : agent::ManualMode::Auto;
+  llm::BackendConfig cfg;
+  cfg.kind = *kind;
+  if (cfg.kind == llm::BackendKind::Anthropic) cfg.base_url = "https://api.anthropic.com";
+  if (!o.base_url.empty()) cfg.base_url = o.base_url;
+  cfg.model = o.model;
+  cfg.key_env = o.key_env;
+  cfg.timeout_s = o.timeout;
+  cfg.cache_dir = o.cache;
+  if (cfg.kind == llm::BackendKind::Replay && o.cache.empty()) {
+    std::cerr << "error: --backend replay needs --cache DIR (the recorded responses)\n";
+    return 2;
+  }
+  if (cfg.kind == llm::BackendKind::Builtin && !llm::has_builtin_provider(cfg.builtin_provider)) {
+    std::cerr << "error: the builtin backend has no provider '" << cfg.builtin_provider
+              << "' registered (the offline synthesizer is not available in this build)\n";
+    return 2;
+  }
+  if (auto problem = llm::validate(cfg); !problem.empty()) {
+    std::cerr << "error: " << problem << "\n";
+    return 2;
+  }
+  auto made = llm::make_backend(cfg);
+  if (!made.backend) {
+    std::cerr << "error: " << made.error << "\n";
+    return 2;
+  }
+
+  Diagnostics cat_diags;
+  std::string res = resources_dir();
+  auto cat = bench::Catalogue::load(res, cat_diags);
+  const step::TaskDoc* task = cat.find(o.task);
+  if (!task) {
+    std::cerr << "error: unknown task '" << o.task << "' (see stepforge-cli tasks list)\n";
+    return 2;
+  }
+  std::string merr;
+  auto manual = agent::load_manual(res, mmode, merr);
+  if (!manual) {
+    std::cerr << "error: " << merr << "\n";
+    return 2;
+  }
+  std::string perr;
+  auto prices = llm::PriceTable::load(res + "/configs/prices.json", perr);
+
+  agent::RoleContext ctx;
+  ctx.model = o.model;
+  ctx.max_tokens = o.max_tokens;
+  ctx.prices = prices ? &*prices : nullptr;
+  ctx.task_id = task->id;
+  if (o.json)
+    ctx.sink = [](const agent::TraceEvent& e) { std::cout << agent::to_json(e).dump() << "\n" << std::flush; };
+  else
+    ctx.sink = print_event;
+
+  agent::PromptInput in;
+  in.manual_text = *manual;
+  agent::RoundTripOptions opt;
+  opt.temperature = o.temperature;
+  if (o.seed >= 0) opt.seed = static_cast<std::uint64_t>(o.seed);
+  opt.guardian = *gmode;
+  opt.prompt.max_prompt_tokens = o.max_prompt_tokens;
+  verify::Verifier verifier;
+  auto r = agent::run_round_trip(*made.backend, *task, in, ctx, verifier, opt);
+
+  if (o.json) {
+    nlohmann::json v = {{"type", "verdict"}, {"task", task->id}, {"pass", r.pass}, {"error", r.error}};
+    if (r.report) v["report"] = report_json(*r.report);
+    std::cout << v.dump() << "\n";
+  } else {
+    std::cout << "verdict: " << task->id << ": ";
+    if (r.pass) std::cout << "pass (reward 1)\n";
+    else if (r.report) std::cout << "fail (reward 0) at " << (r.report->stage ? std::string(stage_name(*r.report->stage)) : "?")
+                                 << " [" << r.report->code << "]\n";
+    else std::cout << "fail (reward 0): " << r.error << "\n";
+  }
+  return r.pass ? 0 : 1;
+}
+
+}  // namespace
+
+void add_ask_command(CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<AskOpts>();
+  auto* c = app.add_subcommand("ask", "one proposer + guardian round trip on a benchmark task; prints the trace and the verdict");
+  c->add_option("--backend", o->backend, "openai | anthropic | builtin | replay")->capture_default_str();
+  c->add_option("--model", o->model, "model name")->required();
+  c->add_option("--base-url", o->base_url, "endpoint (default: the provider's)");
+  c->add_option("--key-env", o->key_env, "name of the environment variable holding the API key (empty: no key)");
+  c->add_option("--task", o->task, "task id, e.g. gemm_easy/batched_matvec")->required();
+  c->add_option("--timeout", o->timeout, "seconds per HTTP attempt")->capture_default_str();
+  c->add_option("--temperature", o->temperature, "sampling temperature")->capture_default_str();
+  c->add_option("--max-tokens", o->max_tokens, "answer token limit")->capture_default_str();
+  c->add_option("--max-prompt-tokens", o->max_prompt_tokens, "prompt budget (0 = unlimited)")->capture_default_str();
+  c->add_option("--seed", o->seed, "sampling seed (sent when >= 0)");
+  c->add_option("--guardian", o->guardian, "rewrite | llm")->capture_default_str();
+  c->add_option("--manual", o->manual, "full | cheatsheet | auto")->capture_default_str();
+  c->add_option("--cache", o->cache, "response cache directory (replay: the recorded cache)");
+  c->add_flag("--json", o->json, "print the trace as JSON lines");
+  c->callback([o, &exit_code] { exit_code = cmd_ask(*o); });
+}
+
+}  // namespace sf::cli
