@@ -60,7 +60,7 @@ void print_event(const agent::TraceEvent& e) {
   std::cout << "\n";
   if (!e.error_kind.empty()) std::cout << "  error: " << e.error_kind << ": " << e.error_message << "\n";
   if (!e.response.empty()) std::cout << "  response:\n" << first_lines(e.response, 40);
-  if (e.impl && e.role != "verifier") std::cout << "  impl:\n" << first_lines(*e.impl, 60);
+  if (e.impl && e.role == "proposer") std::cout << "  impl:\n" << first_lines(*e.impl, 60);
   for (const auto& a : e.adoption)
     std::cout << "  adoption: " << a.id << " " << (a.adopted ? (*a.adopted ? "yes" : "no") : "?") << "  "
               << a.rationale << "\n";
