@@ -17,8 +17,9 @@ std::optional<FilterResult> filter_task(const std::vector<CorrectSample>& correc
     if (seen.insert(s.sample_index).second) samples.push_back(&s);
   }
   if (samples.empty()) return std::nullopt;
-  std::stable_sort(samples.begin(), samples.end(),
-                   [](const CorrectSample* a, const CorrectSample* b) { return a->sample_index < b->sample_index; });
+  std::stable_sort(samples.begin(), samples.end(), [](const CorrectSample* a, const CorrectSample* b) {
+    return a->sample_index < b->sample_index;
+  });
 
   // Groups in order of their earliest sample; members in ascending sample index.
   std::vector<std::vector<const CorrectSample*>> groups;

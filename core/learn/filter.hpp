@@ -11,17 +11,18 @@ namespace sf::learn {
 
 // One verified-correct sample of a task.
 struct CorrectSample {
-  int sample_index = 0;        // position of the sample in the task's batch (unique within the task)
-  std::string canonical_key;   // canonical-form key (e.g. sf::step::canonical_key), equal for alpha-renamed ASTs
-  int program_length = 0;      // number of statements
-  std::string text;            // the program text as the model wrote it (kept for the demonstration)
+  int sample_index = 0;  // position of the sample in the task's batch (unique within the task)
+  std::string
+      canonical_key;       // canonical-form key (e.g. sf::step::canonical_key), equal for alpha-renamed ASTs
+  int program_length = 0;  // number of statements
+  std::string text;        // the program text as the model wrote it (kept for the demonstration)
 };
 
 struct FilterResult {
-  int c = 0;                                  // number of correct samples (c_i)
-  int groups = 0;                             // number of distinct canonical forms
+  int c = 0;                                   // number of correct samples (c_i)
+  int groups = 0;                              // number of distinct canonical forms
   std::vector<CorrectSample> representatives;  // one per group, groups in order of their earliest sample
-  CorrectSample best;                         // the shortest representative (ties: earliest sample index)
+  CorrectSample best;                          // the shortest representative (ties: earliest sample index)
 };
 
 // Applies σ to the correct samples of one task. Returns nullopt when there are none (task unsolved).

@@ -13,7 +13,8 @@ Stratification stratify(const std::vector<int>& counts, int m) {
   if (n == 0) return out;
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return counts[a] < counts[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return counts[a] < counts[b]; });
 
   const std::size_t groups = std::min<std::size_t>(static_cast<std::size_t>(std::max(m, 1)), n);
   const std::size_t base = n / groups;
@@ -32,10 +33,14 @@ Stratification stratify(const std::vector<int>& counts, int m) {
 
 std::string_view selection_name(Selection s) {
   switch (s) {
-    case Selection::HardOnly: return "hard-only";
-    case Selection::Mixed: return "mixed";
-    case Selection::All: return "all";
-    case Selection::RandomK: return "random-k";
+    case Selection::HardOnly:
+      return "hard-only";
+    case Selection::Mixed:
+      return "mixed";
+    case Selection::All:
+      return "all";
+    case Selection::RandomK:
+      return "random-k";
   }
   return "mixed";
 }
@@ -59,9 +64,15 @@ std::vector<std::size_t> select_demonstrations(const Stratification& st, Selecti
   const int last = static_cast<int>(st.levels.size()) - 1;
   int upto = 0;
   switch (s) {
-    case Selection::HardOnly: upto = 0; break;
-    case Selection::Mixed: upto = std::clamp(j, 0, last); break;
-    case Selection::All: upto = last; break;
+    case Selection::HardOnly:
+      upto = 0;
+      break;
+    case Selection::Mixed:
+      upto = std::clamp(j, 0, last);
+      break;
+    case Selection::All:
+      upto = last;
+      break;
     case Selection::RandomK: {
       std::vector<std::size_t> all;
       for (const auto& level : st.levels) all.insert(all.end(), level.begin(), level.end());
@@ -90,11 +101,16 @@ std::vector<std::size_t> select_demonstrations(const Stratification& st, Selecti
 
 std::string_view stop_reason_name(StopReason r) {
   switch (r) {
-    case StopReason::None: return "";
-    case StopReason::AllSolved: return "all-solved";
-    case StopReason::BudgetSpent: return "budget-spent";
-    case StopReason::NoExperience: return "no-experience";
-    case StopReason::NothingNewAtWidest: return "nothing-new";
+    case StopReason::None:
+      return "";
+    case StopReason::AllSolved:
+      return "all-solved";
+    case StopReason::BudgetSpent:
+      return "budget-spent";
+    case StopReason::NoExperience:
+      return "no-experience";
+    case StopReason::NothingNewAtWidest:
+      return "nothing-new";
   }
   return "";
 }

@@ -34,14 +34,16 @@ int selection_steps(Selection s, const Stratification& st);
 
 // The demonstrations for step j (indices into the counts given to stratify, hardest first):
 // hard-only → level 0; mixed → levels 0..j (j clamped to the last level); all → every level;
-// random-k → k distinct solved tasks drawn with SplitMix64 (seeded; k ≥ total gives all), in stratified order.
+// random-k → k distinct solved tasks drawn with SplitMix64 (seeded; k ≥ total gives all), in stratified
+// order.
 std::vector<std::size_t> select_demonstrations(const Stratification& st, Selection s, int j, int k = 0,
                                                std::uint64_t seed = 0);
 
 // The stopping rule of Algorithm 1 (steps 5–6), evaluated after each sampling iteration.
 enum class LoopAction { Stop, Restratify, Widen };
 enum class StopReason { None, AllSolved, BudgetSpent, NoExperience, NothingNewAtWidest };
-std::string_view stop_reason_name(StopReason r);  // "", "all-solved", "budget-spent", "no-experience", "nothing-new"
+std::string_view stop_reason_name(
+    StopReason r);  // "", "all-solved", "budget-spent", "no-experience", "nothing-new"
 
 struct LoopState {
   std::size_t unsolved = 0;   // |X| after the iteration

@@ -6,13 +6,20 @@
 
 namespace sf::memory {
 
-std::string_view credit_mode_name(CreditMode m) { return m == CreditMode::Atu ? "atu" : "uniform"; }
-std::string_view ranking_mode_name(RankingMode m) { return m == RankingMode::Utility ? "utility" : "relevance"; }
+std::string_view credit_mode_name(CreditMode m) {
+  return m == CreditMode::Atu ? "atu" : "uniform";
+}
+std::string_view ranking_mode_name(RankingMode m) {
+  return m == RankingMode::Utility ? "utility" : "relevance";
+}
 std::string_view ugc_mode_name(UgcMode m) {
   switch (m) {
-    case UgcMode::On: return "on";
-    case UgcMode::Off: return "off";
-    case UgcMode::Random: return "random";
+    case UgcMode::On:
+      return "on";
+    case UgcMode::Off:
+      return "off";
+    case UgcMode::Random:
+      return "random";
   }
   return "on";
 }
@@ -78,11 +85,12 @@ std::optional<Diagnostic> get_real(const nlohmann::json& v, const std::string& f
 }
 
 template <class E, class Parse>
-std::optional<Diagnostic> get_enum(const nlohmann::json& v, const std::string& f, Parse parse, const char* allowed,
-                                   E& out) {
+std::optional<Diagnostic> get_enum(const nlohmann::json& v, const std::string& f, Parse parse,
+                                   const char* allowed, E& out) {
   if (!v.is_string()) return config_error(f, std::string("must be a string (") + allowed + ")");
   auto e = parse(v.get<std::string>());
-  if (!e) return config_error(f, "has unknown value '" + v.get<std::string>() + "' (expected " + allowed + ")");
+  if (!e)
+    return config_error(f, "has unknown value '" + v.get<std::string>() + "' (expected " + allowed + ")");
   out = *e;
   return std::nullopt;
 }
@@ -94,22 +102,37 @@ std::optional<Diagnostic> config_from_json(const nlohmann::json& j, MemoryConfig
   MemoryConfig c;
   for (const auto& [key, v] : j.items()) {
     std::optional<Diagnostic> e;
-    if (key == "k") e = get_int(v, key, 1, 1000, c.k);
-    else if (key == "rounds") e = get_int(v, key, 1, 100000, c.rounds);
-    else if (key == "delta") e = get_real(v, key, 0.0, 1.0, c.delta);
-    else if (key == "beta") e = get_real(v, key, 0.0, 1.0, c.beta);
-    else if (key == "eta_min") e = get_real(v, key, 0.0, 1.0, c.eta_min);
-    else if (key == "gamma") e = get_real(v, key, 0.0, 10.0, c.gamma);
-    else if (key == "k_ado") e = get_int(v, key, 0, 1000000, c.k_ado);
-    else if (key == "k_op") e = get_int(v, key, 0, 1000000, c.k_op);
-    else if (key == "mu") e = get_real(v, key, 0.0, 1.0, c.mu);
-    else if (key == "budget") e = get_int(v, key, 0, 100000000, c.budget);
-    else if (key == "credit") e = get_enum(v, key, parse_credit_mode, "atu, uniform", c.credit);
-    else if (key == "ranking") e = get_enum(v, key, parse_ranking_mode, "utility, relevance", c.ranking);
-    else if (key == "ugc") e = get_enum(v, key, parse_ugc_mode, "on, off, random", c.ugc);
+    if (key == "k")
+      e = get_int(v, key, 1, 1000, c.k);
+    else if (key == "rounds")
+      e = get_int(v, key, 1, 100000, c.rounds);
+    else if (key == "delta")
+      e = get_real(v, key, 0.0, 1.0, c.delta);
+    else if (key == "beta")
+      e = get_real(v, key, 0.0, 1.0, c.beta);
+    else if (key == "eta_min")
+      e = get_real(v, key, 0.0, 1.0, c.eta_min);
+    else if (key == "gamma")
+      e = get_real(v, key, 0.0, 10.0, c.gamma);
+    else if (key == "k_ado")
+      e = get_int(v, key, 0, 1000000, c.k_ado);
+    else if (key == "k_op")
+      e = get_int(v, key, 0, 1000000, c.k_op);
+    else if (key == "mu")
+      e = get_real(v, key, 0.0, 1.0, c.mu);
+    else if (key == "budget")
+      e = get_int(v, key, 0, 100000000, c.budget);
+    else if (key == "credit")
+      e = get_enum(v, key, parse_credit_mode, "atu, uniform", c.credit);
+    else if (key == "ranking")
+      e = get_enum(v, key, parse_ranking_mode, "utility, relevance", c.ranking);
+    else if (key == "ugc")
+      e = get_enum(v, key, parse_ugc_mode, "on, off, random", c.ugc);
     else if (key == "frozen") {
-      if (!v.is_boolean()) e = config_error(key, "must be true or false");
-      else c.frozen = v.get<bool>();
+      if (!v.is_boolean())
+        e = config_error(key, "must be true or false");
+      else
+        c.frozen = v.get<bool>();
     } else if (key == "seed") {
       if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0)) {
         e = config_error(key, "must be a non-negative integer");

@@ -3,18 +3,17 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string_view>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/common/diagnostic.hpp"
 
 namespace sf::memory {
 
-enum class CreditMode { Atu, Uniform };           // §4.3: adoption-traced, or s − β for every retrieved item
-enum class RankingMode { Utility, Relevance };    // §4.4: utility-aware reranking, or relevance only
-enum class UgcMode { On, Off, Random };           // §4.5: utility-gated, none, or random consolidation
+enum class CreditMode { Atu, Uniform };  // §4.3: adoption-traced, or s − β for every retrieved item
+enum class RankingMode { Utility, Relevance };  // §4.4: utility-aware reranking, or relevance only
+enum class UgcMode { On, Off, Random };         // §4.5: utility-gated, none, or random consolidation
 
 std::string_view credit_mode_name(CreditMode m);    // "atu", "uniform"
 std::string_view ranking_mode_name(RankingMode m);  // "utility", "relevance"
@@ -24,16 +23,16 @@ std::optional<RankingMode> parse_ranking_mode(std::string_view s);
 std::optional<UgcMode> parse_ugc_mode(std::string_view s);
 
 struct MemoryConfig {
-  int k = 5;               // retrieved items per round
-  int rounds = 30;         // T, rounds per episode (used by the engine)
-  double delta = 0.2;      // δ: credit of a retrieved, never adopted item is −δ
-  double beta = 0.2;       // β: the adopted set shares s − β
-  double eta_min = 0.05;   // floor of the step size η
-  double gamma = 0.3;      // γ: reranking strength
-  int k_ado = 3;           // adoptions needed for validation
-  int k_op = 3;            // distinct adopting operators needed for validation
-  double mu = 0.1;         // access-estimate smoothing of hot items
-  int budget = 10000;      // B, resident tokens
+  int k = 5;              // retrieved items per round
+  int rounds = 30;        // T, rounds per episode (used by the engine)
+  double delta = 0.2;     // δ: credit of a retrieved, never adopted item is −δ
+  double beta = 0.2;      // β: the adopted set shares s − β
+  double eta_min = 0.05;  // floor of the step size η
+  double gamma = 0.3;     // γ: reranking strength
+  int k_ado = 3;          // adoptions needed for validation
+  int k_op = 3;           // distinct adopting operators needed for validation
+  double mu = 0.1;        // access-estimate smoothing of hot items
+  int budget = 10000;     // B, resident tokens
   CreditMode credit = CreditMode::Atu;
   RankingMode ranking = RankingMode::Utility;
   UgcMode ugc = UgcMode::On;

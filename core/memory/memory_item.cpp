@@ -4,9 +4,12 @@ namespace sf::memory {
 
 std::string_view state_name(ItemState s) {
   switch (s) {
-    case ItemState::Cold: return "cold";
-    case ItemState::Validated: return "validated";
-    case ItemState::Hot: return "hot";
+    case ItemState::Cold:
+      return "cold";
+    case ItemState::Validated:
+      return "validated";
+    case ItemState::Hot:
+      return "hot";
   }
   return "cold";
 }
@@ -18,7 +21,9 @@ std::optional<ItemState> parse_state(std::string_view name) {
   return std::nullopt;
 }
 
-int estimate_tokens(std::string_view text) { return static_cast<int>((text.size() + 3) / 4); }
+int estimate_tokens(std::string_view text) {
+  return static_cast<int>((text.size() + 3) / 4);
+}
 
 std::string_view adoption_state_name(AdoptionState s) {
   return s == AdoptionState::Adopted ? "adopted" : "not-adopted";
@@ -32,9 +37,12 @@ std::optional<AdoptionState> parse_adoption_state(std::string_view name) {
 
 std::string_view audit_grade_name(AuditGrade g) {
   switch (g) {
-    case AuditGrade::Full: return "full";
-    case AuditGrade::Partial: return "partial";
-    case AuditGrade::Unrelated: return "unrelated";
+    case AuditGrade::Full:
+      return "full";
+    case AuditGrade::Partial:
+      return "partial";
+    case AuditGrade::Unrelated:
+      return "unrelated";
   }
   return "full";
 }

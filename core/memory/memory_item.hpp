@@ -31,21 +31,21 @@ struct MemoryItem {
   std::optional<std::string> code_example;  // optional code example
   std::optional<std::string> pattern;       // optional machine-readable pattern (built-in synthesizer)
   std::int64_t source_episode = 0;
-  std::string source_task;                  // task the experience was distilled from ("" if unknown)
-  double utility = 0.0;                     // U
-  int n_updates = 0;                        // n_U
-  int retrieval_count = 0;                  // episodes in which the item was retrieved
-  int adoption_count = 0;                   // episodes in which the item was adopted (in any round)
-  std::set<std::string> adopting_tasks;     // distinct operators (task ids) that adopted it
-  int eligible_episodes = 0;                // episodes that ended while the item was retrievable (not hot)
-  double access = 0.0;                      // access estimate a
-  int tokens = 0;                           // token size of rule + code example (retrieval view)
+  std::string source_task;               // task the experience was distilled from ("" if unknown)
+  double utility = 0.0;                  // U
+  int n_updates = 0;                     // n_U
+  int retrieval_count = 0;               // episodes in which the item was retrieved
+  int adoption_count = 0;                // episodes in which the item was adopted (in any round)
+  std::set<std::string> adopting_tasks;  // distinct operators (task ids) that adopted it
+  int eligible_episodes = 0;             // episodes that ended while the item was retrievable (not hot)
+  double access = 0.0;                   // access estimate a
+  int tokens = 0;                        // token size of rule + code example (retrieval view)
   ItemState state = ItemState::Cold;
-  std::vector<CreditEntry> history;         // (episode, credit) pairs
+  std::vector<CreditEntry> history;  // (episode, credit) pairs
   // Resident form written by the abstractor (kept with the source fields above for provenance).
   std::optional<std::string> resident_rule;
   std::optional<std::string> resident_code;
-  int resident_tokens = 0;                  // ceil((resident rule + resident code) chars / 4)
+  int resident_tokens = 0;  // ceil((resident rule + resident code) chars / 4)
   friend bool operator==(const MemoryItem&, const MemoryItem&) = default;
 };
 
@@ -71,12 +71,12 @@ struct AdoptionRecord {
   std::string task;
   int round = 0;
   std::string item_id;
-  int rank = 0;                 // retrieval rank after reranking (1-based)
-  double relevance = 0.0;       // raw BM25 relevance
-  double score = 0.0;           // reranked score
+  int rank = 0;            // retrieval rank after reranking (1-based)
+  double relevance = 0.0;  // raw BM25 relevance
+  double score = 0.0;      // reranked score
   AdoptionState state = AdoptionState::NotAdopted;
   std::string rationale;
-  std::string code_before;      // the code revision it informed
+  std::string code_before;  // the code revision it informed
   std::string code_after;
   std::optional<AuditLabel> audit;
   friend bool operator==(const AdoptionRecord&, const AdoptionRecord&) = default;

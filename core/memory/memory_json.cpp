@@ -106,26 +106,27 @@ json item_to_json(const MemoryItem& it) {
   json hist = json::array();
   for (const auto& h : it.history) hist.push_back({{"episode", h.episode}, {"credit", h.credit}});
   auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
-  return json{{"id", it.id},
-              {"rule", it.rule},
-              {"evidence", it.evidence},
-              {"code_example", opt(it.code_example)},
-              {"pattern", opt(it.pattern)},
-              {"source_episode", it.source_episode},
-              {"source_task", it.source_task},
-              {"utility", it.utility},
-              {"n_updates", it.n_updates},
-              {"retrieval_count", it.retrieval_count},
-              {"adoption_count", it.adoption_count},
-              {"adopting_tasks", json(std::vector<std::string>(it.adopting_tasks.begin(), it.adopting_tasks.end()))},
-              {"eligible_episodes", it.eligible_episodes},
-              {"access", it.access},
-              {"tokens", it.tokens},
-              {"state", state_name(it.state)},
-              {"history", hist},
-              {"resident_rule", opt(it.resident_rule)},
-              {"resident_code", opt(it.resident_code)},
-              {"resident_tokens", it.resident_tokens}};
+  return json{
+      {"id", it.id},
+      {"rule", it.rule},
+      {"evidence", it.evidence},
+      {"code_example", opt(it.code_example)},
+      {"pattern", opt(it.pattern)},
+      {"source_episode", it.source_episode},
+      {"source_task", it.source_task},
+      {"utility", it.utility},
+      {"n_updates", it.n_updates},
+      {"retrieval_count", it.retrieval_count},
+      {"adoption_count", it.adoption_count},
+      {"adopting_tasks", json(std::vector<std::string>(it.adopting_tasks.begin(), it.adopting_tasks.end()))},
+      {"eligible_episodes", it.eligible_episodes},
+      {"access", it.access},
+      {"tokens", it.tokens},
+      {"state", state_name(it.state)},
+      {"history", hist},
+      {"resident_rule", opt(it.resident_rule)},
+      {"resident_code", opt(it.resident_code)},
+      {"resident_tokens", it.resident_tokens}};
 }
 
 std::optional<Diagnostic> item_from_json(const json& j, const std::string& where, MemoryItem& it) {
@@ -161,8 +162,10 @@ std::optional<Diagnostic> item_from_json(const json& j, const std::string& where
   r.integer("tokens", it.tokens, 0, kMaxCount);
   if (const json* v = r.get("state", false); v && !r.error) {
     auto s = v->is_string() ? parse_state(v->get<std::string>()) : std::nullopt;
-    if (!s) r.fail("state", "expected \"cold\", \"validated\" or \"hot\"");
-    else it.state = *s;
+    if (!s)
+      r.fail("state", "expected \"cold\", \"validated\" or \"hot\"");
+    else
+      it.state = *s;
   }
   if (const json* v = r.get("history", false); v && !r.error) {
     if (!v->is_array()) {
@@ -199,7 +202,8 @@ std::optional<Diagnostic> item_from_json(const json& j, const std::string& where
   }
   if (it.resident_rule && it.resident_rule->empty()) it.resident_rule.reset();
   if (it.resident_tokens < 0) {
-    it.resident_tokens = it.resident_rule ? estimate_tokens(*it.resident_rule + it.resident_code.value_or("")) : 0;
+    it.resident_tokens =
+        it.resident_rule ? estimate_tokens(*it.resident_rule + it.resident_code.value_or("")) : 0;
   }
   return std::nullopt;
 }
@@ -209,12 +213,8 @@ std::optional<Diagnostic> item_from_json(const json& j, const std::string& where
 json MemoryStore::to_json() const {
   json items = json::array();
   for (const auto& it : items_) items.push_back(item_to_json(it));
-  return json{{"format", kMemoryFormat},
-              {"version", kMemoryVersion},
-              {"next_id", next_id_},
-              {"episodes", episodes_},
-              {"consolidations", consolidations_},
-              {"items", items}};
+  return json{{"format", kMemoryFormat}, {"version", kMemoryVersion},         {"next_id", next_id_},
+              {"episodes", episodes_},   {"consolidations", consolidations_}, {"items", items}};
 }
 
 Outcome<MemoryStore> MemoryStore::from_json(const json& j, const MemoryConfig& config) {
@@ -265,10 +265,17 @@ Outcome<MemoryStore> MemoryStore::from_json(const json& j, const MemoryConfig& c
 }
 
 json adoption_record_to_json(const AdoptionRecord& r) {
-  json j{{"episode", r.episode},       {"task", r.task},         {"round", r.round},
-         {"item_id", r.item_id},       {"rank", r.rank},         {"relevance", r.relevance},
-         {"score", r.score},           {"state", adoption_state_name(r.state)},
-         {"rationale", r.rationale},   {"code_before", r.code_before}, {"code_after", r.code_after},
+  json j{{"episode", r.episode},
+         {"task", r.task},
+         {"round", r.round},
+         {"item_id", r.item_id},
+         {"rank", r.rank},
+         {"relevance", r.relevance},
+         {"score", r.score},
+         {"state", adoption_state_name(r.state)},
+         {"rationale", r.rationale},
+         {"code_before", r.code_before},
+         {"code_after", r.code_after},
          {"audit", nullptr}};
   if (r.audit) {
     j["audit"] = json{{"label", audit_grade_name(r.audit->grade)},
@@ -292,8 +299,10 @@ std::optional<Diagnostic> adoption_record_from_json(const json& j, AdoptionRecor
   r.real("score", rec.score, -1e12, 1e12);
   if (const json* v = r.get("state", true); v && !r.error) {
     auto s = v->is_string() ? parse_adoption_state(v->get<std::string>()) : std::nullopt;
-    if (!s) r.fail("state", "expected \"adopted\" or \"not-adopted\"");
-    else rec.state = *s;
+    if (!s)
+      r.fail("state", "expected \"adopted\" or \"not-adopted\"");
+    else
+      rec.state = *s;
   }
   r.str("rationale", rec.rationale);
   r.str("code_before", rec.code_before);
@@ -306,8 +315,10 @@ std::optional<Diagnostic> adoption_record_from_json(const json& j, AdoptionRecor
       AuditLabel label;
       if (const json* g = ar.get("label", true); g && !ar.error) {
         auto grade = g->is_string() ? parse_audit_grade(g->get<std::string>()) : std::nullopt;
-        if (!grade) ar.fail("label", "expected \"full\", \"partial\" or \"unrelated\"");
-        else label.grade = *grade;
+        if (!grade)
+          ar.fail("label", "expected \"full\", \"partial\" or \"unrelated\"");
+        else
+          label.grade = *grade;
       }
       ar.str("note", label.note);
       ar.str("auditor", label.auditor);
@@ -327,7 +338,8 @@ std::optional<Diagnostic> save_memory_file(const MemoryStore& store, const std::
   const std::string text = store.to_json().dump(2) + "\n";
   const std::string tmp = path + ".tmp";
   auto io_error = [&](const std::string& what) {
-    return make_error("M-IO", "cannot write memory file '" + path + "': " + what + ": " + std::strerror(errno));
+    return make_error("M-IO",
+                      "cannot write memory file '" + path + "': " + what + ": " + std::strerror(errno));
   };
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return io_error("open " + tmp);

@@ -99,8 +99,9 @@ std::vector<Candidate> MemoryStore::retrieve(std::string_view query, int k) cons
     c.relevance = rel[i];
     c.relevance_normalised = rel[i] / max_rel;
     c.utility = docs[i]->utility;
-    c.score = config_.ranking == RankingMode::Utility ? rerank_score(c.relevance_normalised, c.utility, config_.gamma)
-                                                      : c.relevance_normalised;
+    c.score = config_.ranking == RankingMode::Utility
+                  ? rerank_score(c.relevance_normalised, c.utility, config_.gamma)
+                  : c.relevance_normalised;
     pool.push_back(std::move(c));
   }
   std::stable_sort(pool.begin(), pool.end(), [](const Candidate& a, const Candidate& b) {
@@ -137,8 +138,10 @@ Outcome<EpisodeUpdate> MemoryStore::end_episode(const EpisodeResult& result) {
       continue;
     }
     auto [it, inserted] = adopted.emplace(e.id, e.adopted);
-    if (inserted) ids.push_back(e.id);
-    else it->second = it->second || e.adopted;
+    if (inserted)
+      ids.push_back(e.id);
+    else
+      it->second = it->second || e.adopted;
   }
   std::vector<bool> flags;
   for (const auto& id : ids) flags.push_back(adopted[id]);
@@ -147,8 +150,8 @@ Outcome<EpisodeUpdate> MemoryStore::end_episode(const EpisodeResult& result) {
   for (std::size_t i = 0; i < ids.size(); ++i) {
     MemoryItem& item = *find_mut(ids[i]);
     const UtilityStep st = update_utility(item.utility, item.n_updates, credits[i], config_.eta_min);
-    up.credits.push_back({item.id, result.episode, flags[i], credits[i], st.eta, item.utility, st.utility,
-                          st.n_updates});
+    up.credits.push_back(
+        {item.id, result.episode, flags[i], credits[i], st.eta, item.utility, st.utility, st.n_updates});
     item.utility = st.utility;
     item.n_updates = st.n_updates;
     item.history.push_back({result.episode, credits[i]});
@@ -169,7 +172,8 @@ Outcome<EpisodeUpdate> MemoryStore::end_episode(const EpisodeResult& result) {
   }
   std::sort(hot.begin(), hot.end(), [](const MemoryItem* a, const MemoryItem* b) { return a->id < b->id; });
   for (MemoryItem* item : hot) {
-    const bool used = std::find(result.hot_used.begin(), result.hot_used.end(), item->id) != result.hot_used.end();
+    const bool used =
+        std::find(result.hot_used.begin(), result.hot_used.end(), item->id) != result.hot_used.end();
     const double after = smooth_access(item->access, used, config_.mu);
     up.hot_access.push_back({item->id, used, item->access, after});
     item->access = after;

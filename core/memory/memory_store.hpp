@@ -6,12 +6,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/common/diagnostic.hpp"
 #include "core/memory/memory_config.hpp"
@@ -34,7 +33,7 @@ struct NewExperience {
   std::optional<std::string> pattern;
   std::int64_t source_episode = 0;
   std::string source_task;
-  std::optional<int> tokens;     // default: estimate_tokens(rule + code example)
+  std::optional<int> tokens;      // default: estimate_tokens(rule + code example)
   std::optional<std::string> id;  // default: "mem-000001", "mem-000002", ...
 };
 
@@ -55,10 +54,10 @@ struct EpisodeItem {
 
 struct EpisodeResult {
   std::int64_t episode = 0;
-  std::string task;                   // the operator (task id)
-  double score = 0.0;                 // terminal score s in [0, 1]
+  std::string task;                    // the operator (task id)
+  double score = 0.0;                  // terminal score s in [0, 1]
   std::vector<EpisodeItem> retrieved;  // every item retrieved in the episode (repeats are merged)
-  std::vector<std::string> hot_used;  // hot rules the agent reported using this episode
+  std::vector<std::string> hot_used;   // hot rules the agent reported using this episode
 };
 
 struct CreditRecord {
@@ -80,8 +79,8 @@ struct AccessRecord {
 };
 
 struct EpisodeUpdate {
-  bool applied = false;                 // false when the memory is frozen
-  std::vector<CreditRecord> credits;    // in order of first appearance in EpisodeResult::retrieved
+  bool applied = false;                  // false when the memory is frozen
+  std::vector<CreditRecord> credits;     // in order of first appearance in EpisodeResult::retrieved
   std::vector<AccessRecord> hot_access;  // hot items, by id
   std::vector<std::string> unknown_ids;  // retrieved ids not in memory (ignored)
 };
@@ -95,12 +94,12 @@ struct StateChange {
 };
 
 struct ConsolidationReport {
-  bool applied = false;                        // false when frozen or ugc = off
-  std::vector<StateChange> validated;          // cold → validated (the gate)
-  std::vector<StateChange> promoted;           // → hot
-  std::vector<StateChange> demoted;            // hot → validated (displaced)
+  bool applied = false;                         // false when frozen or ugc = off
+  std::vector<StateChange> validated;           // cold → validated (the gate)
+  std::vector<StateChange> promoted;            // → hot
+  std::vector<StateChange> demoted;             // hot → validated (displaced)
   std::vector<std::string> abstraction_failed;  // validated items the abstractor gave no rule for
-  int hot_tokens = 0;                          // resident tokens after the step
+  int hot_tokens = 0;                           // resident tokens after the step
 };
 
 struct AbstractedRule {

@@ -27,7 +27,8 @@ UtilityStep update_utility(double utility, int n_updates, double credit, double 
 }
 
 double rerank_score(double relevance_normalised, double utility, double gamma) {
-  return relevance_normalised * (1.0 + gamma * std::max(utility, 0.0) + (gamma / 2.0) * std::min(utility, 0.0));
+  return relevance_normalised *
+         (1.0 + gamma * std::max(utility, 0.0) + (gamma / 2.0) * std::min(utility, 0.0));
 }
 
 double value_per_token(double utility, double access, int tokens) {
@@ -35,6 +36,8 @@ double value_per_token(double utility, double access, int tokens) {
   return std::max(utility, 0.0) * access / static_cast<double>(tokens);
 }
 
-double smooth_access(double access, bool used, double mu) { return (1.0 - mu) * access + mu * (used ? 1.0 : 0.0); }
+double smooth_access(double access, bool used, double mu) {
+  return (1.0 - mu) * access + mu * (used ? 1.0 : 0.0);
+}
 
 }  // namespace sf::memory

@@ -9,13 +9,18 @@ using sf::learn::CorrectSample;
 using sf::learn::filter_task;
 
 namespace {
-CorrectSample S(int idx, const char* key, int len) { return {idx, key, len, "prog" + std::to_string(idx)}; }
+CorrectSample S(int idx, const char* key, int len) {
+  return {idx, key, len, "prog" + std::to_string(idx)};
+}
 }  // namespace
 
-TEST(Filter, NoCorrectSamplesIsUnsolved) { EXPECT_FALSE(filter_task({}, 1).has_value()); }
+TEST(Filter, NoCorrectSamplesIsUnsolved) {
+  EXPECT_FALSE(filter_task({}, 1).has_value());
+}
 
 TEST(Filter, CountsAllCorrectSamplesAndGroupsByCanonicalForm) {
-  const std::vector<CorrectSample> xs = {S(3, "a", 4), S(7, "b", 2), S(9, "a", 4), S(12, "c", 5), S(20, "b", 2)};
+  const std::vector<CorrectSample> xs = {S(3, "a", 4), S(7, "b", 2), S(9, "a", 4), S(12, "c", 5),
+                                         S(20, "b", 2)};
   auto r = filter_task(xs, 42);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->c, 5);

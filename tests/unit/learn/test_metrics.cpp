@@ -23,7 +23,8 @@ TEST(PassAtK, StableForLargeN) {
   // c = 1: exactly k / n.
   EXPECT_NEAR(*pass_at_k_task(10000, 1, 100), 0.01, 1e-15);
   // n = 10^4, c = 5000, k = 100: C(5000,100)/C(10000,100) via lgamma.
-  const double logratio = std::lgamma(5001.0) - std::lgamma(4901.0) - std::lgamma(10001.0) + std::lgamma(9901.0);
+  const double logratio =
+      std::lgamma(5001.0) - std::lgamma(4901.0) - std::lgamma(10001.0) + std::lgamma(9901.0);
   const double expected = 1.0 - std::exp(logratio);
   auto got = pass_at_k_task(10000, 5000, 100);
   ASSERT_TRUE(got);

@@ -40,7 +40,8 @@ std::vector<std::string> hot_ids(const MemoryStore& m) {
 
 TEST(Ugc, GateNeedsPositiveUtilityAdoptionsAndDistinctOperators) {
   MemoryStore m;
-  for (const char* r : {"x rule", "y rule", "z rule", "w rule"}) m.add_experience({r, "", {}, {}, 0, "", {}, {}});
+  for (const char* r : {"x rule", "y rule", "z rule", "w rule"})
+    m.add_experience({r, "", {}, {}, 0, "", {}, {}});
   // x: adopted by t1, t2, t3 with s = 1 → validated. y: three adoptions by one operator. z: three operators
   // but s = 0 (U < 0). w: adopted by two operators only.
   const char* tasks[] = {"t1", "t2", "t3"};
@@ -54,8 +55,10 @@ TEST(Ugc, GateNeedsPositiveUtilityAdoptionsAndDistinctOperators) {
   EXPECT_TRUE(y.consolidate().validated.empty());
   EXPECT_EQ(y.find("mem-000001")->state, ItemState::Cold);
 
-  for (int e = 0; e < 3; ++e) ASSERT_TRUE(m.end_episode({10 + e, tasks[e], 0.0, {{"mem-000003", true}}, {}}).ok());
-  for (int e = 0; e < 2; ++e) ASSERT_TRUE(m.end_episode({20 + e, tasks[e], 1.0, {{"mem-000004", true}}, {}}).ok());
+  for (int e = 0; e < 3; ++e)
+    ASSERT_TRUE(m.end_episode({10 + e, tasks[e], 0.0, {{"mem-000003", true}}, {}}).ok());
+  for (int e = 0; e < 2; ++e)
+    ASSERT_TRUE(m.end_episode({20 + e, tasks[e], 1.0, {{"mem-000004", true}}, {}}).ok());
   auto rep = m.consolidate();
   ASSERT_TRUE(rep.applied);
   ASSERT_EQ(rep.validated.size(), 2u);  // x (mem-000001) and mem-000002 (also adopted by t1..t3)
@@ -85,7 +88,8 @@ TEST(Ugc, GreedyPackingSkipsWhatDoesNotFitAndContinues) {
   MemoryConfig cfg;
   cfg.budget = 10;
   // v = U · a / tokens: A 0.6/6 = 0.1, B 0.4/6 ≈ 0.067, C 0.2/4 = 0.05.
-  MemoryStore m = load(json::array({validated("A", 0.6, 6), validated("B", 0.4, 6), validated("C", 0.2, 4)}), cfg);
+  MemoryStore m =
+      load(json::array({validated("A", 0.6, 6), validated("B", 0.4, 6), validated("C", 0.2, 4)}), cfg);
   auto rep = m.consolidate();
   ASSERT_EQ(rep.promoted.size(), 2u);
   EXPECT_EQ(rep.promoted[0].id, "A");
@@ -99,7 +103,8 @@ TEST(Ugc, GreedyPackingSkipsWhatDoesNotFitAndContinues) {
 TEST(Ugc, DisplacedHotItemsAreDemotedAndRetrievableAgain) {
   MemoryConfig cfg;
   cfg.budget = 10;
-  MemoryStore m = load(json::array({validated("A", 0.6, 6), validated("B", 0.4, 6), validated("C", 0.2, 4)}), cfg);
+  MemoryStore m =
+      load(json::array({validated("A", 0.6, 6), validated("B", 0.4, 6), validated("C", 0.2, 4)}), cfg);
   m.consolidate();
   // A new validated item D: 8 tokens, v = 0.9/8 = 0.1125 > A's 0.1.
   json all = m.to_json();
@@ -116,7 +121,7 @@ TEST(Ugc, DisplacedHotItemsAreDemotedAndRetrievableAgain) {
   EXPECT_EQ(hot_ids(m2), (std::vector<std::string>{"D"}));
   auto c = m2.retrieve("rule of A stream");
   ASSERT_FALSE(c.empty());
-  EXPECT_EQ(c[0].id, "A");  // retrievable again
+  EXPECT_EQ(c[0].id, "A");                      // retrievable again
   EXPECT_DOUBLE_EQ(m2.find("A")->access, 1.0);  // back to retrievals / eligible episodes
 }
 
@@ -135,7 +140,8 @@ TEST(Ugc, HotAccessDecaysUnderNonUse) {
 
 TEST(Ugc, AbstractorWritesTheResidentRuleAndFailuresStayValidated) {
   MemoryStore m;
-  m.add_experience({"verbose rule about copy chains", "evidence", std::string("x = Copy(y)"), {}, 0, "", {}, {}});
+  m.add_experience(
+      {"verbose rule about copy chains", "evidence", std::string("x = Copy(y)"), {}, 0, "", {}, {}});
   m.add_experience({"another verbose rule", "", {}, {}, 0, "", {}, {}});
   const char* tasks[] = {"t1", "t2", "t3"};
   for (int e = 0; e < 3; ++e) {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "core/memory/memory_json.hpp"
@@ -15,12 +15,19 @@ namespace {
 
 MemoryStore evolved() {
   MemoryStore m;
-  m.add_experience({"insert Copy before a second use", "A-MULTI at 3:5", std::string("b = Copy(a)"),
-                    std::string("copy-insert"), 0, "t0", {}, {}});
+  m.add_experience({"insert Copy before a second use",
+                    "A-MULTI at 3:5",
+                    std::string("b = Copy(a)"),
+                    std::string("copy-insert"),
+                    0,
+                    "t0",
+                    {},
+                    {}});
   m.add_experience({"Accum needs rank", "T-RANK", {}, {}, 0, "t0", {}, {}});
   const char* tasks[] = {"t1", "t2", "t3"};
   for (int e = 0; e < 3; ++e) {
-    EXPECT_TRUE(m.end_episode({e + 1, tasks[e], 1.0, {{"mem-000001", true}, {"mem-000002", false}}, {}}).ok());
+    EXPECT_TRUE(
+        m.end_episode({e + 1, tasks[e], 1.0, {{"mem-000001", true}, {"mem-000002", false}}, {}}).ok());
   }
   m.consolidate();
   EXPECT_TRUE(m.end_episode({4, "t4", 0.0, {{"mem-000002", true}}, {"mem-000001"}}).ok());
@@ -36,7 +43,8 @@ std::string import_error(const json& j) {
 }
 
 json minimal() {
-  return json{{"format", "stepforge-memory"}, {"version", 1}, {"items", json::array({{{"id", "a"}, {"rule", "r"}}})}};
+  return json{
+      {"format", "stepforge-memory"}, {"version", 1}, {"items", json::array({{{"id", "a"}, {"rule", "r"}}})}};
 }
 
 }  // namespace
@@ -113,7 +121,8 @@ TEST(MemoryJson, BadFilesAreRejectedWithTheFieldNamed) {
   EXPECT_EQ(import_error(j), "memory file: items[1].utility: expected a number");
   j = minimal();
   j["items"][0]["state"] = "warm";
-  EXPECT_NE(import_error(j).find("items[0].state: expected \"cold\", \"validated\" or \"hot\""), std::string::npos);
+  EXPECT_NE(import_error(j).find("items[0].state: expected \"cold\", \"validated\" or \"hot\""),
+            std::string::npos);
   j = minimal();
   j["items"][0]["state"] = "hot";
   EXPECT_NE(import_error(j).find("items[0].resident_rule"), std::string::npos);
@@ -131,7 +140,8 @@ TEST(MemoryJson, BadFilesAreRejectedWithTheFieldNamed) {
   EXPECT_NE(import_error(j).find("items[0].history[0].credit: expected a number"), std::string::npos);
   j = minimal();
   j["items"][0]["adoption_count"] = 2;
-  EXPECT_NE(import_error(j).find("items[0].adoption_count: is larger than retrieval_count"), std::string::npos);
+  EXPECT_NE(import_error(j).find("items[0].adoption_count: is larger than retrieval_count"),
+            std::string::npos);
   j = minimal();
   j["items"][0].erase("rule");
   EXPECT_NE(import_error(j).find("items[0].rule: missing required field"), std::string::npos);

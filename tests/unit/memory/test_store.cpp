@@ -15,9 +15,11 @@ NewExperience exp_of(std::string rule, std::string evidence = "") {
 
 MemoryStore three_items() {
   MemoryStore m;
-  EXPECT_EQ(*m.add_experience(exp_of("insert a Copy when a stream is consumed twice", "A-MULTI affine")).value,
-            "mem-000001");
-  EXPECT_EQ(*m.add_experience(exp_of("Accum needs a rank argument", "T-RANK accum rank")).value, "mem-000002");
+  EXPECT_EQ(
+      *m.add_experience(exp_of("insert a Copy when a stream is consumed twice", "A-MULTI affine")).value,
+      "mem-000001");
+  EXPECT_EQ(*m.add_experience(exp_of("Accum needs a rank argument", "T-RANK accum rank")).value,
+            "mem-000002");
   EXPECT_EQ(*m.add_experience(exp_of("Partition splits a stream by a selector", "selector multihot")).value,
             "mem-000003");
   return m;
@@ -83,9 +85,14 @@ TEST(MemoryStore, UtilityReordersEqualRelevanceButRelevanceModeDoesNot) {
 TEST(MemoryStore, EndEpisodeAppliesAtuAndCounts) {
   MemoryStore m = three_items();
   // Episode 1 (task t1, s = 1): items 1 and 2 adopted (item 1 reported in two rounds), item 3 not.
-  auto up = m.end_episode({1, "t1", 1.0,
-                           {{"mem-000001", false}, {"mem-000002", true}, {"mem-000003", false},
-                            {"mem-000001", true}, {"ghost", true}},
+  auto up = m.end_episode({1,
+                           "t1",
+                           1.0,
+                           {{"mem-000001", false},
+                            {"mem-000002", true},
+                            {"mem-000003", false},
+                            {"mem-000001", true},
+                            {"ghost", true}},
                            {}});
   ASSERT_TRUE(up.ok());
   ASSERT_TRUE(up.value->applied);
