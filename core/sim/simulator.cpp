@@ -136,11 +136,10 @@ class Runner {
   }
 
  private:
-  FnAdapter& adapter(const step::FnDecl* f) {
+  ElementFn& adapter(const step::FnDecl* f) {
     auto it = adapters_.find(f);
     if (it != adapters_.end()) return *it->second;
-    const step::CompiledFn& cf = ct_.fns.at(f->func_name);
-    auto a = std::make_unique<FnAdapter>(cf, *ct_.doc, in_);
+    auto a = make_task_fn(ct_.fns.at(f->func_name), *ct_.doc, in_);
     auto& ref = *a;
     adapters_[f] = std::move(a);
     return ref;
@@ -305,10 +304,14 @@ class Runner {
   RunResult& res_;
   Budget budget_;
   std::map<std::string, Slot, std::less<>> env_;
-  std::map<const step::FnDecl*, std::unique_ptr<FnAdapter>> adapters_;
+  std::map<const step::FnDecl*, std::unique_ptr<ElementFn>> adapters_;
 };
 
 }  // namespace
+
+std::unique_ptr<ElementFn> make_task_fn(const step::CompiledFn& cf, const step::TaskDoc& task, const InputSet& in) {
+  return std::make_unique<FnAdapter>(cf, task, in);
+}
 
 std::optional<InputSet> make_input_set(const step::TaskDoc& task, const step::SizeBinding& sizes,
                                        std::uint64_t seed, Diagnostics& diags) {

@@ -28,6 +28,10 @@ struct InputSet {
 std::optional<InputSet> make_input_set(const step::TaskDoc& task, const step::SizeBinding& sizes,
                                        std::uint64_t seed, Diagnostics& diags);
 
+// A task fn bound to the parameters of an input set, as an ElementFn for the kernels. Checks that Multihot
+// outputs are exactly 0 or 1 (R-MULTIHOT). The input set and compiled fn must outlive it.
+std::unique_ptr<ElementFn> make_task_fn(const step::CompiledFn& cf, const step::TaskDoc& task, const InputSet& in);
+
 // Evaluates the reference in double: one tensor per output field (outputs in order, tuple outputs one per
 // field). Fragile gaps (§11.4) are reported as X-FRAGILE diagnostics, NaN as X-REF-NAN by the caller.
 struct ReferenceResult {

@@ -14,7 +14,6 @@
 #include "core/step/copy_insert.hpp"
 #include "core/step/parser.hpp"
 #include "core/step/printer.hpp"
-#include "core/synth/fn_element.hpp"
 #include "core/synth/op.hpp"
 
 namespace sf::synth {
@@ -376,7 +375,7 @@ SynthResult Search::run() {
     return result_;
   };
   if (!prep_ || task_.inputs.size() > 63) return finish();
-  for (const auto& [name, cf] : prep_->compiled.fns) fns_[name] = make_element_fn(cf, task_, prep_->inputs);
+  for (const auto& [name, cf] : prep_->compiled.fns) fns_[name] = sim::make_task_fn(cf, task_, prep_->inputs);
   build_ops();
   by_cost_.assign(static_cast<std::size_t>(opt_.max_cost) + 1, {});
   matches_.assign(task_.outputs.size(), {});
