@@ -1,0 +1,64 @@
+// `stepforge-cli ask` end to end against a loopback OpenAI-compatible server: verdict, exit codes, no key leak.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "tests/unit/llm/loopback_server.hpp"
+
+namespace {
+
+struct AskRun {
+  int code = -1;
+  std::string out;
+};
+
+AskRun run(const std::string& cmd) {
+  AskRun r;
+  FILE* p = popen(("timeout 60 " + cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+}  // namespace
+
+TEST(CliAsk, RoundTripThroughGuardianPassesAndNeverPrintsTheKey) {
+  sf::llm::testing::LoopbackServer server;
+  // A correct exclusive cumsum that uses E0 twice: the guardian must insert the Copy.
+  server.answer_text =
+      "Here is my program.\n```yaml\nimpl: |\n"
+      "  C = step.Scan(fn=fn_add, b=1).apply(E0)\n"
+      "  Y = step.Map(fn=fn_minus).apply((C, E0))\n"
+      "  return Y\n```\n";
+  const std::string key = "sk-test-SECRET-4242";
+  AskRun r = run("env SF_E2E_KEY=" + key + " " + std::string(SF_CLI) + " ask --backend openai --base-url " +
+                 server.base_url() + " --model test-model --key-env SF_E2E_KEY --task extra/exclusive_cumsum --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"verdict\""), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(key), std::string::npos) << "the API key leaked into the output";
+  EXPECT_GE(server.hits(), 1);
+  bool authorised = false;
+  for (const auto& s : server.seen())
+    for (const auto& [k, v] : s.headers)
+      if (k == "Authorization" && v == "Bearer " + key) authorised = true;
+  EXPECT_TRUE(authorised);
+}
+
+TEST(CliAsk, WrongProgramFailsWithExitOneAndMissingKeyIsAConfigError) {
+  sf::llm::testing::LoopbackServer server;
+  server.answer_text = "```yaml\nimpl: |\n  Y = step.Accum(fn=fn_add, b=1).apply(E0)\n  return Y\n```\n";
+  AskRun bad = run("env SF_E2E_KEY=k " + std::string(SF_CLI) + " ask --backend openai --base-url " + server.base_url() +
+                   " --model m --key-env SF_E2E_KEY --task extra/exclusive_cumsum");
+  EXPECT_EQ(bad.code, 1) << bad.out;
+  AskRun nokey = run("env -u SF_E2E_MISSING " + std::string(SF_CLI) + " ask --backend openai --base-url " +
+                     server.base_url() + " --model m --key-env SF_E2E_MISSING --task extra/exclusive_cumsum");
+  EXPECT_EQ(nokey.code, 2) << nokey.out;
+  EXPECT_NE(nokey.out.find("SF_E2E_MISSING"), std::string::npos) << nokey.out;
+}
