@@ -1,0 +1,264 @@
+#include "widgets/graph_view.hpp"
+
+#include <QApplication>
+#include <QFontMetricsF>
+#include <QGraphicsPathItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+#include <QWheelEvent>
+#include <cmath>
+
+namespace sf::widgets {
+
+namespace {
+
+constexpr double kPadX = 10, kPadY = 6;
+
+QFont subtitle_font(const QFont& base) {
+  QFont f = base;
+  f.setPointSizeF(std::max(6.0, base.pointSizeF() * 0.8));
+  return f;
+}
+
+QFont label_font(const QFont& base) {
+  QFont f = base;
+  f.setPointSizeF(std::max(6.0, base.pointSizeF() * 0.8));
+  return f;
+}
+
+// One node: a rounded box with a title and a smaller subtitle.
+class NodeItem : public QGraphicsItem {
+ public:
+  NodeItem(const GraphNode& n, const QFont& font) : node_(n), font_(font), sub_font_(subtitle_font(font)) {
+    title_ = QString::fromStdString(n.title);
+    subtitle_ = QString::fromStdString(n.subtitle);
+    QFontMetricsF fm(font_), sm(sub_font_);
+    double w = std::max(fm.horizontalAdvance(title_), sm.horizontalAdvance(subtitle_)) + 2 * kPadX;
+    double h = fm.height() + (subtitle_.isEmpty() ? 0 : sm.height()) + 2 * kPadY;
+    size_ = QSizeF(std::max(w, 48.0), h);
+    setFlag(ItemIsSelectable, n.kind != GraphNode::Kind::Unused);
+    setToolTip(title_ + "\n" + subtitle_);
+  }
+  QSizeF size() const { return size_; }
+  QRectF boundingRect() const override {
+    return QRectF(-size_.width() / 2 - 3, -size_.height() / 2 - 3, size_.width() + 6, size_.height() + 6);
+  }
+  void paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) override {
+    QRectF r(-size_.width() / 2, -size_.height() / 2, size_.width(), size_.height());
+    QColor fill, border(QStringLiteral("#555555"));
+    Qt::PenStyle style = Qt::SolidLine;
+    switch (node_.kind) {
+      case GraphNode::Kind::Input: fill = QColor(QStringLiteral("#dbeafe")); break;
+      case GraphNode::Kind::Primitive: fill = QColor(QStringLiteral("#fffbea")); break;
+      case GraphNode::Kind::Output: fill = QColor(QStringLiteral("#dcfce7")); break;
+      case GraphNode::Kind::Unused:
+        fill = QColor(QStringLiteral("#fee2e2"));
+        border = GraphView::violationColor();
+        style = Qt::DashLine;
+        break;
+    }
+    QPen pen(border, isSelected() ? 3.0 : 1.2, style);
+    if (isSelected()) pen.setColor(QApplication::palette().highlight().color());
+    p->setRenderHint(QPainter::Antialiasing);
+    p->setPen(pen);
+    p->setBrush(fill);
+    const double radius = node_.kind == GraphNode::Kind::Primitive ? 4 : r.height() / 2;
+    p->drawRoundedRect(r, radius, radius);
+    p->setPen(Qt::black);
+    QFontMetricsF fm(font_);
+    p->setFont(font_);
+    QRectF tr(r.left(), r.top() + kPadY, r.width(), fm.height());
+    p->drawText(tr, Qt::AlignHCenter | Qt::AlignVCenter, title_);
+    if (!subtitle_.isEmpty()) {
+      p->setFont(sub_font_);
+      p->setPen(QColor(QStringLiteral("#555555")));
+      QRectF sr(r.left(), tr.bottom(), r.width(), QFontMetricsF(sub_font_).height());
+      p->drawText(sr, Qt::AlignHCenter | Qt::AlignVCenter, subtitle_);
+    }
+  }
+
+ private:
+  GraphNode node_;
+  QFont font_, sub_font_;
+  QString title_, subtitle_;
+  QSizeF size_;
+};
+
+QPainterPath edge_path(const std::vector<LayoutPoint>& pts) {
+  QPainterPath path;
+  if (pts.empty()) return path;
+  path.moveTo(pts[0].x, pts[0].y);
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const auto& a = pts[i - 1];
+    const auto& b = pts[i];
+    const double dy = (b.y - a.y) / 2;
+    path.cubicTo(a.x, a.y + dy, b.x, b.y - dy, b.x, b.y);
+  }
+  // Arrow head at the end, pointing along the last tangent (vertical by construction).
+  if (pts.size() >= 2) {
+    const auto& e = pts.back();
+    const double dir = pts.back().y >= pts[pts.size() - 2].y ? 1.0 : -1.0;
+    QPolygonF head;
+    head << QPointF(e.x, e.y) << QPointF(e.x - 4, e.y - 8 * dir) << QPointF(e.x + 4, e.y - 8 * dir)
+         << QPointF(e.x, e.y);
+    path.addPolygon(head);
+  }
+  return path;
+}
+
+}  // namespace
+
+GraphView::GraphView(QWidget* parent) : QGraphicsView(parent), scene_(new QGraphicsScene(this)) {
+  setScene(scene_);
+  setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+  setDragMode(QGraphicsView::ScrollHandDrag);
+  setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  setBackgroundBrush(Qt::white);
+  setAccessibleName(tr("Dataflow graph"));
+  connect(scene_, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
+}
+
+GraphView::~GraphView() {
+  // The scene deletes its items after this object's members are gone: stop listening first.
+  syncing_ = true;
+  disconnect(scene_, nullptr, this, nullptr);
+}
+
+QColor GraphView::violationColor() { return QColor(QStringLiteral("#d00000")); }
+QColor GraphView::edgeColor() { return QColor(QStringLiteral("#6b7280")); }
+
+void GraphView::setGraph(DataflowGraph graph) {
+  graph_ = std::move(graph);
+  rebuildScene();
+}
+
+void GraphView::clearGraph() { setGraph({}); }
+
+void GraphView::rebuildScene() {
+  syncing_ = true;
+  scene_->clear();
+  nodes_.clear();
+  edges_.clear();
+  labels_.clear();
+  syncing_ = false;
+
+  const QFont base = font();
+  const QFont lfont = label_font(base);
+  QFontMetricsF lm(lfont);
+
+  LayoutInput in;
+  std::vector<NodeItem*> items;
+  for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
+    auto* item = new NodeItem(graph_.nodes[i], base);
+    item->setData(KindKey, QStringLiteral("node"));
+    item->setData(IndexKey, static_cast<int>(i));
+    item->setZValue(2);
+    items.push_back(item);
+    in.node_sizes.emplace_back(item->size().width(), item->size().height());
+  }
+  for (const auto& e : graph_.edges) {
+    in.edges.emplace_back(e.from, e.to);
+    QString text = QString::fromStdString(e.label());
+    in.label_sizes.emplace_back(lm.horizontalAdvance(text) + 8, lm.height() + 2);
+  }
+  layout_ = layered_layout(in);
+
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    items[i]->setPos(layout_.centers[i].x, layout_.centers[i].y);
+    scene_->addItem(items[i]);
+    nodes_.push_back(items[i]);
+  }
+  for (std::size_t i = 0; i < graph_.edges.size(); ++i) {
+    const auto& e = graph_.edges[i];
+    const QColor color = e.violation ? violationColor() : edgeColor();
+    auto* path = scene_->addPath(edge_path(layout_.edge_paths[i]), QPen(color, e.violation ? 2.2 : 1.2));
+    path->setData(KindKey, QStringLiteral("edge"));
+    path->setData(IndexKey, static_cast<int>(i));
+    path->setZValue(e.violation ? 1 : 0);
+    QString tip = QString::fromStdString(e.stream);
+    if (!e.full_type.empty()) tip += QStringLiteral(": ") + QString::fromStdString(e.full_type);
+    if (e.violation)
+      tip += QStringLiteral("\n") + tr("Affinity violation: every stream must be used exactly once");
+    path->setToolTip(tip);
+    edges_.push_back(path);
+
+    const QString text = QString::fromStdString(e.label());
+    const auto& c = layout_.label_centers[i];
+    const QSizeF ls(in.label_sizes[i].first, in.label_sizes[i].second);
+    auto* box = scene_->addRect(QRectF(-ls.width() / 2, -ls.height() / 2, ls.width(), ls.height()),
+                                QPen(e.violation ? violationColor() : QColor(QStringLiteral("#d1d5db")), 0.8),
+                                QColor(255, 255, 255, 230));
+    box->setPos(c.x, c.y);
+    box->setZValue(3);
+    box->setToolTip(tip);
+    box->setData(KindKey, QStringLiteral("label"));
+    box->setData(IndexKey, static_cast<int>(i));
+    auto* label = new QGraphicsSimpleTextItem(text, box);
+    label->setFont(lfont);
+    label->setBrush(e.violation ? violationColor() : QColor(QStringLiteral("#111827")));
+    label->setPos(-ls.width() / 2 + 4, -ls.height() / 2 + 1);
+    labels_.push_back(box);
+  }
+  scene_->setSceneRect(QRectF(-20, -20, layout_.width + 40, layout_.height + 40));
+}
+
+int GraphView::selectedNode() const {
+  for (QGraphicsItem* item : scene_->selectedItems())
+    if (item->data(KindKey).toString() == QStringLiteral("node")) return item->data(IndexKey).toInt();
+  return -1;
+}
+
+QGraphicsItem* GraphView::nodeItem(int node) const {
+  return node >= 0 && static_cast<std::size_t>(node) < nodes_.size() ? nodes_[static_cast<std::size_t>(node)]
+                                                                      : nullptr;
+}
+
+QGraphicsPathItem* GraphView::edgeItem(int edge) const {
+  return edge >= 0 && static_cast<std::size_t>(edge) < edges_.size() ? edges_[static_cast<std::size_t>(edge)]
+                                                                      : nullptr;
+}
+
+QGraphicsItem* GraphView::edgeLabelItem(int edge) const {
+  return edge >= 0 && static_cast<std::size_t>(edge) < labels_.size() ? labels_[static_cast<std::size_t>(edge)]
+                                                                       : nullptr;
+}
+
+void GraphView::onSelectionChanged() {
+  if (syncing_) return;
+  const int n = selectedNode();
+  if (n < 0) return;
+  const int line = graph_.nodes[static_cast<std::size_t>(n)].line;
+  if (line > 0) Q_EMIT statementActivated(line);
+}
+
+void GraphView::selectStatementAtLine(int line) {
+  syncing_ = true;
+  scene_->clearSelection();
+  const int n = graph_.node_at_line(line);
+  if (n >= 0) {
+    nodes_[static_cast<std::size_t>(n)]->setSelected(true);
+    ensureVisible(nodes_[static_cast<std::size_t>(n)], 40, 40);
+  }
+  syncing_ = false;
+}
+
+void GraphView::zoomToFit() {
+  if (!scene_->items().isEmpty()) fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
+}
+
+void GraphView::zoomIn() { scale(1.25, 1.25); }
+void GraphView::zoomOut() { scale(0.8, 0.8); }
+
+void GraphView::wheelEvent(QWheelEvent* event) {
+  if (event->modifiers() & Qt::ControlModifier) {
+    const double f = std::pow(1.0015, event->angleDelta().y());
+    scale(f, f);
+    event->accept();
+    return;
+  }
+  QGraphicsView::wheelEvent(event);
+}
+
+}  // namespace sf::widgets

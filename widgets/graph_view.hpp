@@ -1,0 +1,70 @@
+// The dataflow graph pane (issue 8, item 3): a QGraphicsView showing a DataflowGraph snapshot with a layered
+// top-to-bottom layout. Nodes are primitive applications (plus task inputs, outputs and unused-stream markers),
+// edges are streams labelled with their shape and type; affinity violations are drawn in red. Selecting a node
+// emits statementActivated(line); selectStatementAtLine(line) selects the node of that statement (no signal).
+#pragma once
+
+#include <QGraphicsView>
+#include <QPointer>
+#include <vector>
+
+#include "widgets/graph_layout.hpp"
+#include "widgets/graph_view_data.hpp"
+
+class QGraphicsPathItem;
+class QGraphicsItem;
+class QGraphicsScene;
+
+namespace sf::widgets {
+
+class GraphView : public QGraphicsView {
+  Q_OBJECT
+ public:
+  // Item data keys set on every scene item this view creates (for tooltips, tests and tools).
+  enum ItemData { KindKey = 0, IndexKey = 1 };  // KindKey: "node", "edge", "label"; IndexKey: node/edge index
+
+  explicit GraphView(QWidget* parent = nullptr);
+  ~GraphView() override;
+
+  void setGraph(DataflowGraph graph);
+  void clearGraph();
+  const DataflowGraph& graph() const { return graph_; }
+  const LayoutResult& layout() const { return layout_; }
+
+  int selectedNode() const;  // -1 when none
+  QGraphicsItem* nodeItem(int node) const;
+  QGraphicsPathItem* edgeItem(int edge) const;
+  QGraphicsItem* edgeLabelItem(int edge) const;
+
+  static QColor violationColor();
+  static QColor edgeColor();
+
+ public Q_SLOTS:
+  // Selects the node of the statement spanning `line` (clears the selection if there is none) and scrolls to
+  // it. Does not emit statementActivated.
+  void selectStatementAtLine(int line);
+  void zoomToFit();
+  void zoomIn();
+  void zoomOut();
+
+ Q_SIGNALS:
+  // The user selected the node of the statement starting at `line` (file line, 1-based).
+  void statementActivated(int line);
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override;
+
+ private:
+  void onSelectionChanged();
+  void rebuildScene();
+
+  QGraphicsScene* scene_;
+  DataflowGraph graph_;
+  LayoutResult layout_;
+  std::vector<QGraphicsItem*> nodes_;
+  std::vector<QGraphicsPathItem*> edges_;
+  std::vector<QGraphicsItem*> labels_;
+  bool syncing_ = false;
+};
+
+}  // namespace sf::widgets
