@@ -1,0 +1,297 @@
+// campaign: run / resume / report an adaptive self-improvement campaign (algorithms §3) in a workspace folder;
+// `campaign bench` measures the engine's overhead per sample with an instant backend.
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli_util.hpp"
+#include "app/cli/commands.hpp"
+#include "core/learn/engine.hpp"
+#include "core/learn/engine_setup.hpp"
+#include "core/llm/builtin_backend.hpp"
+#include "core/store/workspace.hpp"
+#if __has_include("core/synth/provider.hpp")
+#include "core/synth/provider.hpp"
+#define SF_HAVE_SYNTH_PROVIDER 1
+#endif
+
+namespace sf::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void register_providers() {
+#ifdef SF_HAVE_SYNTH_PROVIDER
+  sf::synth::register_builtin_provider();
+#endif
+}
+
+std::string fmt(double x, int prec = 3) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", prec, x);
+  return buf;
+}
+
+void print_table(const learn::CampaignState& st, std::ostream& out) {
+  json r = learn::report_json(st);
+  char line[256];
+  std::snprintf(line, sizeof line, "%4s %4s %5s %5s %7s %4s %6s %9s %9s %9s %9s %10s\n", "iter", "step", "demos",
+                "tasks", "samples", "new", "solved", "pass@1", "pass@n", "cum@1", "cum@n", "tokens");
+  out << line;
+  for (const auto& e : r["iterations"]) {
+    const json& it = e["iteration"];
+    const json& cu = e["cumulative"];
+    std::snprintf(line, sizeof line, "%4d %4d %5zu %5d %7d %4d %6d %9s %9s %9s %9s %10lld\n", e["iteration"].get<int>(),
+                  e["step"].get<int>(), e["demos"].size(), e["tasks_sampled"].get<int>(), e["samples"].get<int>(),
+                  e["newly_solved"].get<int>(), cu.value("solved", 0), fmt(it.value("pass_at_1", 0.0)).c_str(),
+                  fmt(it.value("pass_at_n", 0.0)).c_str(), fmt(cu.value("pass_at_1", 0.0)).c_str(),
+                  fmt(cu.value("pass_at_n", 0.0)).c_str(),
+                  static_cast<long long>(e["tokens"].value("total", std::int64_t{0})));
+    out << line;
+  }
+  out << "tasks solved: " << r["tasks_solved"] << "/" << r["tasks_total"] << "  pass@1 " << fmt(r["pass_at_1"].get<double>())
+      << "  pass@n " << fmt(r["pass_at_n"].get<double>()) << "  tokens " << r["tokens"]["total"] << "  cost $"
+      << fmt(r["cost_usd"].get<double>(), 4) << "  stop: " << (r["finished"].is_null() ? "(not finished)" : r["finished"].get<std::string>())
+      << "\n";
+}
+
+// Runs (or continues) the campaign of an open workspace with a progress bar on stderr.
+int execute(store::Workspace& ws, bool quiet) {
+  std::string err;
+  auto cfg = learn::config_from_json(ws.config(), err);
+  if (!cfg) {
+    std::cerr << "error: " << (ws.dir() / "campaign.json").string() << ": " << err << "\n";
+    return 2;
+  }
+  register_providers();
+  auto setup = learn::prepare_campaign(*cfg, ws.dir(), resources_dir(), err);
+  if (!setup) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  learn::CampaignEngine engine(*cfg, std::move(setup->deps), &ws, nullptr);
+  if (!engine.load(ws.loaded_events(), err)) {
+    std::cerr << "error: " << (ws.dir() / "events.jsonl").string() << ": " << err << "\n";
+    return 2;
+  }
+  if (ws.had_truncated_tail() && !quiet) std::cerr << "note: ignored a truncated last line in events.jsonl\n";
+  engine.start();
+  std::unique_ptr<Progress> bar;
+  int bar_iter = -2;
+  while (true) {
+    auto p = engine.progress();
+    if (!quiet && p.iteration >= 0) {
+      if (p.iteration != bar_iter) {
+        if (bar) bar->finish();
+        bar = std::make_unique<Progress>("iteration " + std::to_string(p.iteration));
+        bar_iter = p.iteration;
+      }
+      bar->update(static_cast<int>(p.done), static_cast<int>(p.total),
+                  std::to_string(p.solved) + "/" + std::to_string(p.tasks) + " solved");
+    }
+    if (!p.running) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  auto r = engine.wait();
+  if (bar) bar->finish();
+  print_table(engine.state(), std::cout);
+  if (r.status == learn::RunStatus::Failed) {
+    std::cerr << "error: " << r.error << "\n";
+    return 1;
+  }
+  if (r.status == learn::RunStatus::Cancelled) {
+    std::cerr << "cancelled; continue with: stepforge-cli campaign resume " << ws.dir().string() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+struct RunOpts {
+  std::string config, out;
+  std::vector<std::string> sets;
+  bool quiet = false;
+};
+
+int cmd_run(const RunOpts& o) {
+  std::ifstream in(o.config, std::ios::binary);
+  if (!in) {
+    std::cerr << "error: cannot read " << o.config << "\n";
+    return 2;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json j = json::parse(ss.str(), nullptr, false, true);
+  if (j.is_discarded()) {
+    std::cerr << "error: " << o.config << ": not valid JSON\n";
+    return 2;
+  }
+  std::string err;
+  for (const auto& s : o.sets) {
+    if (!learn::apply_override(j, s, err)) {
+      std::cerr << "error: --set " << s << ": " << err << "\n";
+      return 2;
+    }
+  }
+  auto cfg = learn::config_from_json(j, err);
+  if (!cfg) {
+    std::cerr << "error: " << o.config << ": " << err << "\n";
+    return 2;
+  }
+  auto ws = store::Workspace::create(o.out, learn::config_to_json(*cfg), err);
+  if (!ws) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  return execute(*ws, o.quiet);
+}
+
+int cmd_resume(const std::string& dir, bool quiet) {
+  std::string err;
+  auto ws = store::Workspace::open(dir, err);
+  if (!ws) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  return execute(*ws, quiet);
+}
+
+int cmd_report(const std::string& dir, bool csv, bool as_json) {
+  std::string err;
+  auto ws = store::Workspace::open_read_only(dir, err);
+  if (!ws) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  learn::CampaignState st;
+  for (std::size_t i = 0; i < ws->loaded_events().size(); ++i) {
+    auto e = learn::event_from_json(ws->loaded_events()[i], err);
+    if (!e || !st.apply(*e, err)) {
+      std::cerr << "error: " << (ws->dir() / "events.jsonl").string() << ": event " << i + 1 << ": " << err << "\n";
+      return 2;
+    }
+  }
+  if (as_json) {
+    std::cout << learn::report_json(st).dump(2) << "\n";
+    return 0;
+  }
+  if (csv) {
+    std::cout << learn::report_csv(st);
+    return 0;
+  }
+  json r = learn::report_json(st);
+  std::cout << "campaign " << r["name"].get<std::string>() << " (" << r["mode"].get<std::string>() << ", "
+            << r["model"].get<std::string>() << ", n=" << r["n"] << ")\n\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "%-40s %-9s %4s %9s %7s %6s\n", "task", "tag", "c", "successes", "samples", "solved");
+  std::cout << line;
+  for (const auto& t : r["tasks"]) {
+    std::snprintf(line, sizeof line, "%-40s %-9s %4d %9lld %7lld %6s\n", t["id"].get<std::string>().c_str(),
+                  t["tag"].get<std::string>().c_str(), t["c"].get<int>(),
+                  static_cast<long long>(t["successes"].get<std::int64_t>()),
+                  static_cast<long long>(t["samples"].get<std::int64_t>()),
+                  t["solved"].get<bool>() ? ("it " + std::to_string(t.value("solved_iteration", 0))).c_str() : "-");
+    std::cout << line;
+  }
+  std::cout << "\npass@k:";
+  for (const auto& [k, v] : r["pass_at_k"].items()) std::cout << "  @" << k << " " << fmt(v.get<double>());
+  std::cout << "\n\n";
+  print_table(st, std::cout);
+  return 0;
+}
+
+// An instant backend: answers every proposer request with a fixed short program (no model, no network).
+int cmd_bench(int tasks, int n, int threads) {
+  learn::CampaignConfig cfg;
+  cfg.mode = learn::Mode::Agent;
+  cfg.n = n;
+  cfg.in_flight = threads;
+  cfg.verify_threads = threads;
+  cfg.backend.kind = llm::BackendKind::Builtin;
+  cfg.backend.model = "instant";
+  std::string err;
+  std::atomic<std::int64_t> model_ns{0};
+  auto instant = std::make_unique<llm::BuiltinBackend>(
+      [&model_ns](const llm::ChatRequest& req, const llm::CancelToken&) {
+        auto t0 = std::chrono::steady_clock::now();
+        llm::ChatResponse r;
+        r.text = "```yaml\nimpl: |\n  Y = step.Map(fn=f).apply(E0)\n  return Y\n```\n";
+        r.usage.input_tokens = static_cast<std::int64_t>(req.messages.size());
+        r.usage.output_tokens = 10;
+        model_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+        return llm::ChatResult::success(r);
+      },
+      "instant");
+  auto setup = learn::prepare_campaign(cfg, fs::temp_directory_path(), resources_dir(), err, std::move(instant));
+  if (!setup) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  if (tasks > 0 && tasks < static_cast<int>(setup->deps.tasks.size())) setup->deps.tasks.resize(static_cast<std::size_t>(tasks));
+  std::int64_t samples = static_cast<std::int64_t>(setup->deps.tasks.size()) * n;
+  learn::CampaignEngine engine(cfg, std::move(setup->deps));
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = engine.run();
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.status != learn::RunStatus::Finished) {
+    std::cerr << "error: " << r.error << "\n";
+    return 1;
+  }
+  double overhead_ms = (wall * 1000.0 - static_cast<double>(model_ns.load()) / 1e6 / threads) / static_cast<double>(samples);
+  std::cout << "engine bench: " << setup->deps.tasks.size() << " tasks x " << n << " samples, " << threads
+            << " threads: wall " << fmt(wall) << " s, engine overhead " << fmt(overhead_ms, 4)
+            << " ms/sample (wall per sample minus the instant model's time; includes prompt building, "
+               "guardian, verification and event handling)\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_campaign_commands(CLI::App& app, int& exit_code) {
+  auto* c = app.add_subcommand("campaign", "run, resume and report self-improvement campaigns (workspace folders)");
+  c->require_subcommand(1);
+
+  auto ro = std::make_shared<RunOpts>();
+  auto* run = c->add_subcommand("run", "start a campaign from a config file in a new workspace folder");
+  run->add_option("config", ro->config, "campaign config (JSON), e.g. resources/configs/demo.json")->required();
+  run->add_option("--out", ro->out, "workspace folder to create")->required();
+  run->add_option("--set", ro->sets, "override a config field: key=value (dotted keys, e.g. backend.model=gpt-4o)")
+      ->take_all()
+      ->expected(1, 1)
+      ->allow_extra_args(false);
+  run->add_flag("--quiet", ro->quiet, "no progress bar");
+  run->callback([ro, &exit_code] { exit_code = cmd_run(*ro); });
+
+  auto dir = std::make_shared<std::string>();
+  auto quiet = std::make_shared<bool>(false);
+  auto* res = c->add_subcommand("resume", "continue a campaign after a crash, kill or cancel");
+  res->add_option("dir", *dir, "workspace folder")->required();
+  res->add_flag("--quiet", *quiet, "no progress bar");
+  res->callback([dir, quiet, &exit_code] { exit_code = cmd_resume(*dir, *quiet); });
+
+  auto rdir = std::make_shared<std::string>();
+  auto csv = std::make_shared<bool>(false), js = std::make_shared<bool>(false);
+  auto* rep = c->add_subcommand("report", "per-task success counts, pass@k table and learning curve");
+  rep->add_option("dir", *rdir, "workspace folder")->required();
+  auto* f1 = rep->add_flag("--csv", *csv, "learning curve as CSV");
+  auto* f2 = rep->add_flag("--json", *js, "the full report as JSON");
+  f1->excludes(f2);
+  rep->callback([rdir, csv, js, &exit_code] { exit_code = cmd_report(*rdir, *csv, *js); });
+
+  auto bt = std::make_shared<int>(26), bn = std::make_shared<int>(64), bth = std::make_shared<int>(2);
+  auto* bench = c->add_subcommand("bench", "engine overhead per sample with an instant backend (no model)");
+  bench->add_option("--tasks", *bt, "number of tasks")->capture_default_str();
+  bench->add_option("--n", *bn, "samples per task")->capture_default_str();
+  bench->add_option("--threads", *bth, "worker threads")->capture_default_str();
+  bench->callback([bt, bn, bth, &exit_code] { exit_code = cmd_bench(*bt, *bn, *bth); });
+}
+
+}  // namespace sf::cli

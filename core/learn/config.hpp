@@ -1,0 +1,86 @@
+// The campaign configuration (ARCHITECTURE "Campaign workspace", algorithms §3): mode, sampling parameters,
+// selection, budgets, task subset and order, seed, concurrency, backend. JSON round trip with strict key
+// checking, and `key=value` overrides (`stepforge-cli campaign run --set n=16`).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/agent/guardian.hpp"
+#include "core/agent/prompt_builder.hpp"
+#include "core/learn/stratify.hpp"
+#include "core/llm/backend_config.hpp"
+#include "core/step/task.hpp"
+
+namespace sf::learn {
+
+inline constexpr int kConfigVersion = 1;
+
+enum class Mode { Single, Agent, Adaptive };
+std::string_view mode_name(Mode m);  // "single", "agent", "adaptive"
+std::optional<Mode> parse_mode(std::string_view s);
+
+enum class TaskOrder { Given, Shuffled, EasyToHard };
+std::string_view task_order_name(TaskOrder o);  // "given", "shuffled", "easy-to-hard"
+std::optional<TaskOrder> parse_task_order(std::string_view s);
+
+struct Budget {
+  std::int64_t tokens = 0;  // input + output tokens over all roles; 0 = unlimited
+  double cost_usd = 0.0;    // 0 = unlimited
+  double wall_s = 0.0;      // 0 = unlimited
+};
+
+struct CampaignConfig {
+  int version = kConfigVersion;
+  std::string name = "campaign";
+  Mode mode = Mode::Adaptive;
+  llm::BackendConfig backend;  // backend.model is the model; backend.cache_dir is relative to the workspace
+  int max_tokens = 2048;       // per response
+  int n = 64;                  // samples per task and temperature
+  double temperature0 = 0.5;   // iteration 0 (and the only iteration of single / agent)
+  std::vector<double> temperatures{0.4, 0.7, 1.0};  // adaptive iterations
+  int m = 3;                                        // difficulty levels of β
+  Selection selection = Selection::Mixed;
+  int random_k = 3;                // k of the random-k selection
+  std::vector<std::string> tasks;  // task ids or group names; empty = the benchmark's 26 (every non-extra task)
+  TaskOrder order = TaskOrder::Given;
+  std::uint64_t seed = 42;
+  int in_flight = 8;       // LLM requests in flight
+  int verify_threads = 2;  // concurrent verifications
+  Budget budget;
+  agent::GuardianMode guardian = agent::GuardianMode::Rewrite;
+  agent::ManualMode manual = agent::ManualMode::Auto;
+  std::int64_t max_prompt_tokens = 0;  // 0 = unlimited
+};
+
+// Strict parse: unknown keys, wrong types and out-of-range values are errors (`error` names the key).
+// Missing keys take the defaults above.
+std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::string& error);
+nlohmann::json config_to_json(const CampaignConfig& c);
+// Range checks; "" when valid.
+std::string validate(const CampaignConfig& c);
+
+// Applies one `key=value` override to a config JSON. `key` is a dotted path (`n`, `backend.model`,
+// `budget.tokens`); the top-level key must be a config key. The value is read as JSON when it parses
+// (`16`, `0.5`, `true`, `[0.4,0.7]`, `"x"`), else as a string; for list keys a comma-separated list
+// (`temperatures=0.4,0.7`, `tasks=rope,bmm/row_wise`) is accepted. Type errors surface when the result is
+// parsed with config_from_json. Returns false with `error` for a malformed override or an unknown key.
+bool apply_override(nlohmann::json& config, std::string_view assignment, std::string& error);
+
+// The tasks a config selects, in campaign order: ids and group names from `tasks` (empty: all non-extra
+// tasks), duplicates dropped, then ordered (given; shuffled with the seed; easy-to-hard by tag
+// Once-C, Once-CS, Reuse-C, Reuse-CS, then id). nullopt with `error` for an unknown id or group.
+std::optional<std::vector<const step::TaskDoc*>> resolve_tasks(const CampaignConfig& c,
+                                                                const std::vector<step::TaskDoc>& catalogue,
+                                                                std::string& error);
+
+// The difficulty tag of a task (benchmark §1): "Once" or "Reuse" (copies > 0) + "-" + attr ("C"/"CS");
+// "untagged" without meta.
+std::string difficulty_tag(const step::TaskDoc& t);
+
+}  // namespace sf::learn

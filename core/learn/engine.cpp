@@ -1,0 +1,556 @@
+#include "core/learn/engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+#include "core/agent/guardian.hpp"
+#include "core/agent/proposer.hpp"
+#include "core/learn/filter.hpp"
+#include "core/learn/stratify.hpp"
+#include "core/store/workspace.hpp"
+
+namespace sf::learn {
+
+using nlohmann::json;
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+struct Fnv {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  void bytes(const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) {
+      h ^= b[i];
+      h *= 0x100000001b3ULL;
+    }
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      unsigned char c = static_cast<unsigned char>(v >> (8 * i));
+      bytes(&c, 1);
+    }
+  }
+  void str(std::string_view s) {
+    bytes(s.data(), s.size());
+    u64(s.size());
+  }
+};
+
+double now_epoch() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::uint64_t derived_seed(std::uint64_t seed, std::string_view what, std::string_view task, int iteration) {
+  Fnv f;
+  f.u64(seed);
+  f.str(what);
+  f.str(task);
+  f.u64(static_cast<std::uint64_t>(iteration));
+  return splitmix(f.h);
+}
+
+}  // namespace
+
+std::uint64_t sample_seed(std::uint64_t seed, std::string_view task, int iteration, double temperature,
+                          int sample_index) {
+  Fnv f;
+  f.u64(seed);
+  f.str(task);
+  f.u64(static_cast<std::uint64_t>(iteration));
+  f.u64(static_cast<std::uint64_t>(std::llround(temperature * 1000.0)));
+  f.u64(static_cast<std::uint64_t>(sample_index));
+  return splitmix(f.h) & 0x7fffffffULL;
+}
+
+CampaignEngine::CampaignEngine(CampaignConfig cfg, EngineDeps deps, store::Workspace* ws, EventSink* sink)
+    : cfg_(std::move(cfg)),
+      deps_(std::move(deps)),
+      ws_(ws),
+      sink_(sink),
+      verifier_(deps_.verify),
+      verify_slots_(std::clamp(cfg_.verify_threads, 1, 256)) {}
+
+CampaignEngine::~CampaignEngine() {
+  cancel();
+  if (thread_.joinable()) thread_.join();
+}
+
+const step::TaskDoc* CampaignEngine::find_task(const std::string& id) const {
+  for (const auto& t : deps_.tasks)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    auto e = event_from_json(events[i], error);
+    if (!e || !state_.apply(*e, error)) {
+      error = "event " + std::to_string(i + 1) + ": " + error;
+      return false;
+    }
+  }
+  if (state_.started) {
+    // The log must belong to this campaign: same sampling-relevant config and the same tasks.
+    json now = config_to_json(cfg_);
+    for (const char* k : {"mode", "n", "temperature0", "temperatures", "m", "selection", "random_k", "seed"}) {
+      if (state_.config.value(k, json()) != now[k]) {
+        error = std::string("the event log was written with a different '") + k + "' than campaign.json";
+        return false;
+      }
+    }
+    std::vector<std::string> ids, logged;
+    for (const auto& t : deps_.tasks) ids.push_back(t.id);
+    for (const auto& t : state_.tasks) logged.push_back(t.id);
+    if (ids != logged) {
+      error = "the event log lists different tasks than the campaign config resolves to";
+      return false;
+    }
+  }
+  solved_ = static_cast<int>(state_.solved.size());
+  return true;
+}
+
+bool CampaignEngine::emit(EventBody body, std::string& error) {
+  std::lock_guard lock(emit_mu_);
+  Event e;
+  e.seq = state_.next_seq;
+  e.t = now_epoch();
+  e.body = std::move(body);
+  if (!state_.apply(e, error)) {
+    error = "internal: " + error;
+    return false;
+  }
+  json j = to_json(e);
+  if (ws_ && !ws_->append(j, error)) return false;
+  if (sink_) sink_->on_event(e);
+  return true;
+}
+
+void CampaignEngine::start() {
+  std::lock_guard lock(mu_);
+  if (started_) return;
+  started_ = true;
+  running_ = true;
+  t0_ = std::chrono::steady_clock::now();
+  thread_ = std::thread([this] {
+    RunResult r;
+    try {
+      r = loop();
+    } catch (const std::exception& ex) {
+      r.status = RunStatus::Failed;
+      r.error = std::string("internal error: ") + ex.what();
+    }
+    std::lock_guard l(mu_);
+    result_ = r;
+    running_ = false;
+  });
+}
+
+void CampaignEngine::pause() {
+  std::lock_guard lock(mu_);
+  paused_ = true;
+}
+
+void CampaignEngine::resume() {
+  {
+    std::lock_guard lock(mu_);
+    paused_ = false;
+  }
+  cv_.notify_all();
+}
+
+void CampaignEngine::cancel() {
+  cancel_.cancel();
+  resume();
+}
+
+RunResult CampaignEngine::wait() {
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard lock(mu_);
+  return result_;
+}
+
+EngineProgress CampaignEngine::progress() const {
+  EngineProgress p;
+  p.iteration = cur_iteration_;
+  p.done = done_;
+  p.total = total_;
+  p.samples = samples_;
+  p.solved = solved_;
+  p.tasks = static_cast<int>(deps_.tasks.size());
+  std::lock_guard lock(mu_);
+  p.running = running_;
+  p.paused = paused_;
+  auto now = std::chrono::steady_clock::now();
+  if (started_) p.elapsed_s = std::chrono::duration<double>(now - t0_).count();
+  std::int64_t run_done = p.done - iter_start_done_;
+  double it_el = std::chrono::duration<double>(now - iter_t0_).count();
+  if (run_done > 0 && it_el > 0) p.eta_s = static_cast<double>(p.total - p.done) * it_el / static_cast<double>(run_done);
+  return p;
+}
+
+bool CampaignEngine::budget_spent() const {
+  const Budget& b = cfg_.budget;
+  if (b.tokens > 0 && state_.total_tokens() >= b.tokens) return true;
+  if (b.cost_usd > 0 && state_.total_cost() >= b.cost_usd) return true;
+  if (b.wall_s > 0) {
+    double el = state_.wall_s;  // finished iterations, this and earlier processes
+    if (el >= b.wall_s) return true;
+  }
+  return false;
+}
+
+void CampaignEngine::write_memory() {
+  if (!ws_) return;
+  json solved = json::array();
+  for (const auto& d : state_.solved)
+    solved.push_back({{"task", d.task},
+                      {"c", d.c},
+                      {"iteration", d.iteration},
+                      {"program_length", d.program_length},
+                      {"canonical_key", d.canonical_key},
+                      {"impl", d.impl}});
+  json mem = {{"version", 1},
+              {"kind", "experience-set"},
+              {"n", cfg_.n},
+              {"solved", solved},
+              {"unsolved", state_.unsolved()},
+              {"after_iteration", state_.iterations.empty() ? -1 : state_.iterations.back().start.iteration}};
+  std::string err;
+  ws_->write_memory(mem, err);  // a failed snapshot is not fatal: the log is the source of truth
+}
+
+RunResult CampaignEngine::loop() {
+  RunResult r;
+  std::string err;
+  if (!deps_.backend) {
+    r.error = "no chat backend";
+    return r;
+  }
+  if (!state_.started) {
+    CampaignStarted cs;
+    cs.config = config_to_json(cfg_);
+    for (const auto& t : deps_.tasks) cs.tasks.push_back({t.id, t.group, difficulty_tag(t)});
+    if (!emit(cs, err)) {
+      r.error = err;
+      return r;
+    }
+  }
+  while (true) {
+    if (state_.finished) {
+      r.status = RunStatus::Finished;
+      r.reason = state_.finished->reason;
+      return r;
+    }
+    if (cancel_.cancelled()) {
+      r.status = RunStatus::Cancelled;
+      return r;
+    }
+    if (IterationRecord* rec = state_.open_iteration()) {
+      auto t_start = std::chrono::steady_clock::now();
+      if (!run_iteration(*rec, err)) {
+        r.error = err;
+        return r;
+      }
+      if (cancel_.cancelled()) {
+        r.status = RunStatus::Cancelled;
+        return r;
+      }
+      IterationSummary sum = summarize(*rec);
+      sum.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+      if (!emit(sum, err)) {
+        r.error = err;
+        return r;
+      }
+      if (ws_ && !ws_->sync(err)) {
+        r.error = err;
+        return r;
+      }
+      solved_ = static_cast<int>(state_.solved.size());
+      write_memory();
+      continue;
+    }
+    bool finished = false;
+    if (!plan_next(finished, err)) {
+      r.error = err;
+      return r;
+    }
+    if (finished && ws_) ws_->sync(err);
+  }
+}
+
+bool CampaignEngine::plan_next(bool& finished, std::string& error) {
+  const int k = static_cast<int>(state_.iterations.size());
+  auto finish = [&](std::string reason) {
+    finished = true;
+    CampaignFinished f{std::move(reason), k, static_cast<int>(state_.tasks.size()),
+                       static_cast<int>(state_.solved.size())};
+    return emit(f, error);
+  };
+  if (k == 0) {
+    IterationStarted is;
+    is.iteration = 0;
+    is.temperatures = {cfg_.temperature0};
+    for (const auto& t : deps_.tasks) is.tasks.push_back(t.id);
+    is.n = cfg_.n;
+    return emit(is, error);
+  }
+  const IterationRecord& last = state_.iterations.back();
+  if (cfg_.mode != Mode::Adaptive) {
+    if (state_.unsolved().empty()) return finish(std::string(stop_reason_name(StopReason::AllSolved)));
+    return finish("done");
+  }
+  LoopState ls;
+  ls.unsolved = state_.unsolved().size();
+  ls.solved = state_.solved.size();
+  ls.newly_solved = last.summary ? last.summary->newly_solved : 0;
+  ls.step = last.start.step;
+  ls.steps = last.start.steps;
+  ls.budget_spent = budget_spent();
+  LoopDecision d = next_loop_step(ls);
+  if (d.action == LoopAction::Stop) return finish(std::string(stop_reason_name(d.reason)));
+
+  std::vector<int> counts;
+  for (const auto& s : state_.solved) counts.push_back(s.c);
+  Stratification st = stratify(counts, cfg_.m);
+  if (d.action == LoopAction::Restratify || !state_.stratification) {
+    StratificationEvent se;
+    se.iteration = k;
+    se.thresholds = st.thresholds;
+    for (const auto& lvl : st.levels) {
+      std::vector<std::string> ids;
+      for (auto i : lvl) ids.push_back(state_.solved[i].task);
+      se.levels.push_back(ids);
+    }
+    if (!emit(se, error)) return false;
+  }
+  IterationStarted is;
+  is.iteration = k;
+  is.step = d.next_step;
+  is.steps = selection_steps(cfg_.selection, st);
+  for (auto i : select_demonstrations(st, cfg_.selection, is.step, cfg_.random_k,
+                                      derived_seed(cfg_.seed, "random-k", "", k)))
+    is.demos.push_back(state_.solved[i].task);
+  is.temperatures = cfg_.temperatures;
+  is.tasks = state_.unsolved();
+  is.n = cfg_.n;
+  return emit(is, error);
+}
+
+bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
+  const int iteration = rec.start.iteration;
+  agent::PromptInput base;
+  base.manual_text = deps_.manual_text;
+  for (const auto& id : rec.start.demos) {
+    const step::TaskDoc* t = find_task(id);
+    auto it = std::find_if(state_.solved.begin(), state_.solved.end(), [&](const SolvedTask& s) { return s.task == id; });
+    if (!t || it == state_.solved.end()) {
+      error = "demonstration task '" + id + "' is not a solved campaign task";
+      return false;
+    }
+    base.demos.push_back({id, t->raw_text_without_impl, it->impl});
+  }
+  std::vector<Sample> todo;
+  for (const auto& id : rec.start.tasks) {
+    const step::TaskDoc* t = find_task(id);
+    if (!t) {
+      error = "unknown task '" + id + "' in the event log";
+      return false;
+    }
+    for (int ti = 0; ti < static_cast<int>(rec.start.temperatures.size()); ++ti)
+      for (int s = 0; s < rec.start.n; ++s)
+        if (!rec.verdicts.count(std::make_tuple(id, ti, s))) todo.push_back({t, ti, rec.start.temperatures[ti], s});
+  }
+  cur_iteration_ = iteration;
+  total_ = rec.planned();
+  done_ = total_ - static_cast<std::int64_t>(todo.size());
+  {
+    std::lock_guard lock(mu_);
+    iter_t0_ = std::chrono::steady_clock::now();
+    iter_start_done_ = done_.load();
+  }
+  std::atomic<std::size_t> next{0};
+  std::mutex err_mu;
+  std::string first_error;
+  auto worker = [&] {
+    while (true) {
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait(lock, [&] { return !paused_ || cancel_.cancelled(); });
+      }
+      if (cancel_.cancelled()) return;
+      std::size_t i = next.fetch_add(1);
+      if (i >= todo.size()) return;
+      std::string e;
+      run_sample(todo[i], iteration, base, e);
+      if (!e.empty()) {
+        std::lock_guard l(err_mu);
+        if (first_error.empty()) first_error = e;
+        cancel_.cancel();
+        return;
+      }
+    }
+  };
+  int nthreads = std::max(1, std::min<int>(cfg_.in_flight, static_cast<int>(todo.size())));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < nthreads && !todo.empty(); ++i) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (!first_error.empty()) {
+    error = first_error;
+    return false;
+  }
+  return true;
+}
+
+void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error) {
+  Verdict v;
+  v.iteration = iteration;
+  v.task = s.task->id;
+  v.temperature_index = s.temperature_index;
+  v.temperature = s.temperature;
+  v.sample_index = s.sample_index;
+  v.seed = sample_seed(cfg_.seed, s.task->id, iteration, s.temperature, s.sample_index);
+
+  std::vector<agent::TraceEvent> traces;
+  agent::RoleContext ctx;
+  ctx.model = cfg_.backend.model;
+  ctx.max_tokens = cfg_.max_tokens;
+  ctx.prices = deps_.prices;
+  ctx.task_id = s.task->id;
+  ctx.iteration = iteration;
+  ctx.cancel = cancel_;
+  ctx.sink = [&traces](const agent::TraceEvent& e) { traces.push_back(e); };
+
+  agent::PromptInput in = base;
+  in.task_text = s.task->raw_text_without_impl;
+  agent::PromptOptions popt;
+  popt.max_prompt_tokens = cfg_.max_prompt_tokens;
+  try {
+    agent::Proposer proposer(*deps_.backend, ctx, popt);
+    agent::Proposal p = proposer.propose(in, s.sample_index, s.temperature, v.seed);
+    bool cancelled = std::any_of(traces.begin(), traces.end(), [](const auto& t) { return t.error_kind == "cancelled"; });
+    if (cancelled || cancel_.cancelled()) return;  // not logged: resume re-issues it (from the cache if answered)
+    std::string impl;
+    if (!p.ok) {
+      const agent::TraceEvent* pe = traces.empty() ? nullptr : &traces.front();
+      if (pe && !pe->error_kind.empty()) {
+        v.stage = "llm";
+        v.code = pe->error_kind;
+        v.error = p.error;
+      } else {
+        v.stage = "parse";
+        v.code = p.parsed.diagnostics.empty() ? "P-NO-IMPL" : p.parsed.diagnostics.front().code;
+        v.error = "the answer contains no impl";
+      }
+    } else {
+      impl = p.impl;
+      if (cfg_.mode != Mode::Single) {
+        agent::Guardian guardian(deps_.backend, ctx);
+        agent::GuardResult g = guardian.guard(*s.task, impl, cfg_.guardian, s.sample_index);
+        impl = g.impl;
+      }
+      if (cancel_.cancelled()) return;
+      verify_slots_.acquire();
+      verify::Report rep;
+      try {
+        rep = verifier_.verify(*s.task, impl, {});
+      } catch (...) {
+        verify_slots_.release();
+        throw;
+      }
+      verify_slots_.release();
+      v.pass = rep.pass;
+      v.stage = rep.stage ? std::string(stage_name(*rep.stage)) : "";
+      v.code = rep.code;
+      v.canonical_key = rep.canonical_key;
+      v.program_length = rep.program_length;
+      v.impl = impl;
+    }
+  } catch (const std::exception& ex) {
+    v.pass = false;
+    v.stage = "internal";
+    v.code = "internal";
+    v.error = ex.what();
+  }
+  std::vector<LlmCall> calls;
+  for (const auto& t : traces) {
+    RoleUsage u;
+    u.input_tokens = t.usage.input_tokens;
+    u.output_tokens = t.usage.output_tokens;
+    u.cost_usd = t.cost_usd.value_or(0.0);
+    u.calls = t.prompt.empty() ? 0 : 1;
+    if (u.calls > 0 || u.input_tokens > 0 || u.output_tokens > 0) add_usage(v.usage, t.role, u);
+    calls.push_back({iteration, s.task->id, s.temperature_index, s.sample_index, agent::to_json(t)});
+  }
+  // The calls and their verdict go to the log back to back, under one lock.
+  std::lock_guard lock(emit_mu_outer_);
+  for (auto& c : calls)
+    if (!emit(std::move(c), error)) return;
+  if (!emit(std::move(v), error)) return;
+  ++done_;
+  ++samples_;
+}
+
+IterationSummary CampaignEngine::summarize(const IterationRecord& rec) const {
+  IterationSummary sum;
+  sum.iteration = rec.start.iteration;
+  sum.step = rec.start.step;
+  const int nt = static_cast<int>(rec.start.temperatures.size());
+  std::map<std::string, int> c_now;
+  std::map<std::string, int> best_after = state_.best_c;
+  for (const auto& id : rec.start.tasks) {
+    TaskResult tr;
+    tr.task = id;
+    tr.c_by_temperature.assign(nt, 0);
+    for (const auto& [key, v] : rec.verdicts)
+      if (std::get<0>(key) == id && v.pass) tr.c_by_temperature[std::get<1>(key)]++;
+    int best_ti = 0;
+    for (int ti = 0; ti < nt; ++ti)
+      if (tr.c_by_temperature[ti] > tr.c_by_temperature[best_ti]) best_ti = ti;
+    tr.c = tr.c_by_temperature.empty() ? 0 : tr.c_by_temperature[best_ti];
+    if (tr.c > 0 && !state_.is_solved(id)) {
+      std::vector<CorrectSample> correct;
+      for (const auto& [key, v] : rec.verdicts)
+        if (std::get<0>(key) == id && std::get<1>(key) == best_ti && v.pass)
+          correct.push_back({v.sample_index, v.canonical_key, v.program_length, v.impl});
+      auto f = filter_task(correct, derived_seed(cfg_.seed, "filter", id, rec.start.iteration));
+      if (f) {
+        tr.newly_solved = true;
+        tr.best_temperature_index = best_ti;
+        tr.best_sample_index = f->best.sample_index;
+        tr.best_length = f->best.program_length;
+        tr.best_key = f->best.canonical_key;
+        tr.best_impl = f->best.text;
+        tr.groups = f->groups;
+        sum.newly_solved++;
+      }
+    }
+    c_now[id] = tr.c;
+    best_after[id] = std::max(best_after[id], tr.c);
+    sum.results.push_back(std::move(tr));
+  }
+  std::vector<TaskInfo> sampled;
+  for (const auto& t : state_.tasks)
+    if (c_now.count(t.id)) sampled.push_back(t);
+  json m;
+  json it = completion_metrics(sampled, c_now, rec.start.n);
+  m["iteration"] = {{"tasks", it["tasks"]}, {"solved", it["solved"]}, {"pass_at_1", it["pass_at_1"]},
+                    {"pass_at_n", it["pass_at_n"]}};
+  m["cumulative"] = completion_metrics(state_.tasks, best_after, rec.start.n);
+  m["tokens"] = {{"total", state_.total_tokens()}};
+  m["cost_usd"] = state_.total_cost();
+  m["usage_by_role"] = usage_to_json(state_.usage);
+  sum.metrics = m;
+  return sum;
+}
+
+}  // namespace sf::learn

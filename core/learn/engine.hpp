@@ -1,0 +1,140 @@
+// The campaign engine (algorithms §3, issue 6): modes single / agent / adaptive over a chat backend, with
+// the filter σ, stratification β, cumulative selection and the stopping rule of Algorithm 1. It emits typed
+// events to a workspace (events.jsonl, memory.json) and to an EventSink, runs samples on worker threads
+// (LLM requests in flight + a bounded number of concurrent verifications), and can be paused, resumed and
+// cancelled. Results depend only on the config: every sample's seed derives from (campaign seed, task,
+// iteration, temperature, sample index), per-task results are ordered by sample index, and budgets are
+// checked between iterations — so any concurrency, and a resumed run, give the same results.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <semaphore>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/agent/agent_types.hpp"
+#include "core/learn/config.hpp"
+#include "core/learn/engine_state.hpp"
+#include "core/learn/events.hpp"
+#include "core/llm/chat_backend.hpp"
+#include "core/llm/price_table.hpp"
+#include "core/step/task.hpp"
+#include "core/verify/verifier.hpp"
+
+namespace sf::store {
+class Workspace;
+}
+
+namespace sf::learn {
+
+// hash(campaign seed, task, iteration, temperature, sample index): FNV-1a 64 over the fields, SplitMix64
+// finaliser, reduced to 31 bits (APIs take a signed 32-bit seed).
+std::uint64_t sample_seed(std::uint64_t seed, std::string_view task, int iteration, double temperature,
+                          int sample_index);
+
+struct EngineDeps {
+  llm::ChatBackend* backend = nullptr;          // required; thread-safe
+  const llm::PriceTable* prices = nullptr;      // optional (cost 0 for unpriced models)
+  std::string manual_text;                      // the proposer's static prefix
+  std::vector<step::TaskDoc> tasks;             // the campaign's tasks in campaign order (resolve_tasks)
+  verify::VerifyOptions verify;
+};
+
+struct EngineProgress {
+  int iteration = -1;             // the iteration running (-1 before the first)
+  std::int64_t done = 0, total = 0;  // samples of that iteration
+  std::int64_t samples = 0;       // samples finished in the whole campaign
+  double elapsed_s = 0.0;         // this process
+  double eta_s = -1.0;            // of the current iteration; -1 unknown
+  int solved = 0, tasks = 0;
+  bool running = false, paused = false;
+};
+
+enum class RunStatus { Finished, Cancelled, Failed };
+
+struct RunResult {
+  RunStatus status = RunStatus::Failed;
+  std::string reason;  // the stop reason when finished
+  std::string error;   // when failed
+};
+
+class CampaignEngine {
+ public:
+  // `ws` (optional) receives every event (appended and flushed per event, fsync per iteration) and the
+  // memory.json snapshots; `sink` (optional) receives every event too.
+  CampaignEngine(CampaignConfig cfg, EngineDeps deps, store::Workspace* ws = nullptr, EventSink* sink = nullptr);
+  ~CampaignEngine();  // cancels and joins a running campaign
+  CampaignEngine(const CampaignEngine&) = delete;
+  CampaignEngine& operator=(const CampaignEngine&) = delete;
+
+  // Replays logged events (resume). Call before start(). False with `error` for an inconsistent log or one
+  // that belongs to a different config or task list.
+  bool load(const std::vector<nlohmann::json>& events, std::string& error);
+
+  void start();   // runs on a background thread
+  void pause();   // no new sample starts until resume(); samples in flight finish
+  void resume();
+  void cancel();  // stops as soon as possible; unfinished samples are not logged (resume re-issues them)
+  RunResult wait();
+  RunResult run() {
+    start();
+    return wait();
+  }
+
+  EngineProgress progress() const;
+  // Only while no campaign runs (before start() or after wait()).
+  const CampaignState& state() const { return state_; }
+
+ private:
+  struct Sample {
+    const step::TaskDoc* task;
+    int temperature_index;
+    double temperature;
+    int sample_index;
+  };
+  RunResult loop();
+  bool emit(EventBody body, std::string& error);
+  bool run_iteration(IterationRecord& rec, std::string& error);
+  void run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error);
+  IterationSummary summarize(const IterationRecord& rec) const;
+  bool plan_next(bool& finished, std::string& error);
+  bool budget_spent() const;
+  const step::TaskDoc* find_task(const std::string& id) const;
+  void write_memory();
+
+  CampaignConfig cfg_;
+  EngineDeps deps_;
+  store::Workspace* ws_;
+  EventSink* sink_;
+  verify::Verifier verifier_;
+  std::counting_semaphore<256> verify_slots_;
+  llm::CancelToken cancel_;
+
+  CampaignState state_;
+  std::mutex emit_mu_;
+  std::mutex emit_mu_outer_;  // keeps a sample's calls and verdict adjacent in the log
+  std::string emit_error_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool paused_ = false;
+  std::thread thread_;
+  bool started_ = false;
+  RunResult result_;
+
+  std::chrono::steady_clock::time_point t0_;
+  std::atomic<int> cur_iteration_{-1};
+  std::atomic<std::int64_t> done_{0}, total_{0}, done_run_{0}, samples_{0};
+  std::atomic<int> solved_{0};
+  std::atomic<bool> running_{false};
+  std::chrono::steady_clock::time_point iter_t0_;
+  std::atomic<std::int64_t> iter_start_done_{0};
+};
+
+}  // namespace sf::learn

@@ -1,0 +1,54 @@
+#include "core/learn/engine_setup.hpp"
+
+#include "core/agent/prompt_builder.hpp"
+#include "core/bench/catalogue.hpp"
+#include "core/llm/backend_factory.hpp"
+#include "core/llm/builtin_backend.hpp"
+
+namespace sf::learn {
+
+llm::BackendConfig resolved_backend(const CampaignConfig& cfg, const std::filesystem::path& workspace) {
+  llm::BackendConfig b = cfg.backend;
+  b.in_flight = cfg.in_flight;
+  std::filesystem::path dir = b.cache_dir.empty() ? std::filesystem::path("cache") : std::filesystem::path(b.cache_dir);
+  if (dir.is_relative()) dir = workspace / dir;
+  b.cache_dir = dir.string();
+  return b;
+}
+
+std::unique_ptr<CampaignSetup> prepare_campaign(const CampaignConfig& cfg, const std::filesystem::path& workspace,
+                                                const std::string& resource_dir, std::string& error,
+                                                std::unique_ptr<llm::ChatBackend> backend) {
+  auto s = std::make_unique<CampaignSetup>();
+  Diagnostics diags;
+  auto cat = bench::Catalogue::load(resource_dir, diags);
+  auto tasks = resolve_tasks(cfg, cat.tasks(), error);
+  if (!tasks) return nullptr;
+  for (const auto* t : *tasks) s->deps.tasks.push_back(*t);
+  auto manual = agent::load_manual(resource_dir, cfg.manual, error);
+  if (!manual) return nullptr;
+  s->deps.manual_text = *manual;
+  std::string perr;
+  if (auto p = llm::PriceTable::load(std::filesystem::path(resource_dir) / "configs" / "prices.json", perr))
+    s->prices = std::make_unique<llm::PriceTable>(*p);
+  if (backend) {
+    s->backend = std::move(backend);
+  } else {
+    llm::BackendConfig b = resolved_backend(cfg, workspace);
+    if (b.kind == llm::BackendKind::Builtin && !llm::has_builtin_provider(b.builtin_provider)) {
+      error = "the builtin backend has no provider '" + b.builtin_provider + "' registered";
+      return nullptr;
+    }
+    auto made = llm::make_backend(b);
+    if (!made.backend) {
+      error = made.error;
+      return nullptr;
+    }
+    s->backend = std::move(made.backend);
+  }
+  s->deps.backend = s->backend.get();
+  s->deps.prices = s->prices.get();
+  return s;
+}
+
+}  // namespace sf::learn

@@ -1,0 +1,228 @@
+#include "core/learn/engine_state.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "core/learn/metrics.hpp"
+
+namespace sf::learn {
+
+using nlohmann::json;
+
+namespace {
+
+struct Apply {
+  CampaignState& s;
+  std::string& error;
+
+  bool operator()(const CampaignStarted& e) {
+    if (s.started) {
+      error = "campaign_started appears twice";
+      return false;
+    }
+    s.started = true;
+    s.config = e.config;
+    s.tasks = e.tasks;
+    return true;
+  }
+  bool operator()(const IterationStarted& e) {
+    if (!s.started) return fail("iteration_started before campaign_started");
+    if (s.open_iteration()) return fail("iteration_started while iteration " +
+                                        std::to_string(s.iterations.back().start.iteration) + " is open");
+    if (e.iteration != static_cast<int>(s.iterations.size()))
+      return fail("iteration " + std::to_string(e.iteration) + " out of order");
+    IterationRecord r;
+    r.start = e;
+    s.iterations.push_back(std::move(r));
+    return true;
+  }
+  bool operator()(const LlmCall&) { return true; }
+  bool operator()(const Verdict& e) {
+    IterationRecord* r = s.open_iteration();
+    if (!r || r->start.iteration != e.iteration) return fail("verdict outside its iteration");
+    auto key = std::make_tuple(e.task, e.temperature_index, e.sample_index);
+    if (r->verdicts.count(key)) return fail("duplicate verdict for " + e.task);
+    r->verdicts.emplace(key, e);
+    auto& t = s.totals[e.task];
+    t.samples++;
+    if (e.pass) t.successes++;
+    for (const auto& [role, u] : e.usage) add_usage(s.usage, role, u);
+    return true;
+  }
+  bool operator()(const IterationSummary& e) {
+    IterationRecord* r = s.open_iteration();
+    if (!r || r->start.iteration != e.iteration) return fail("iteration_summary without its iteration");
+    r->summary = e;
+    s.wall_s += e.wall_s;
+    for (const auto& tr : e.results) {
+      auto& b = s.best_c[tr.task];
+      b = std::max(b, tr.c);
+      if (tr.newly_solved && !s.is_solved(tr.task))
+        s.solved.push_back({tr.task, tr.c, e.iteration, tr.best_impl, tr.best_key, tr.best_length});
+    }
+    return true;
+  }
+  bool operator()(const StratificationEvent& e) {
+    s.stratification = e;
+    return true;
+  }
+  bool operator()(const CampaignFinished& e) {
+    s.finished = e;
+    return true;
+  }
+  bool operator()(const GenericEvent&) { return true; }
+  bool fail(std::string m) {
+    error = std::move(m);
+    return false;
+  }
+};
+
+json bucket_json(const std::vector<int>& counts, int n) {
+  int solved = static_cast<int>(std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }));
+  return {{"tasks", counts.size()},
+          {"solved", solved},
+          {"pass_at_1", pass_at_1(counts, n).value_or(0.0)},
+          {"pass_at_n", pass_at_n(counts, n).value_or(0.0)}};
+}
+
+}  // namespace
+
+bool CampaignState::apply(const Event& e, std::string& error) {
+  if (!std::visit(Apply{*this, error}, e.body)) return false;
+  next_seq = std::max(next_seq, e.seq + 1);
+  return true;
+}
+
+IterationRecord* CampaignState::open_iteration() {
+  if (iterations.empty() || iterations.back().summary) return nullptr;
+  return &iterations.back();
+}
+
+bool CampaignState::is_solved(const std::string& task) const {
+  return std::any_of(solved.begin(), solved.end(), [&](const SolvedTask& t) { return t.task == task; });
+}
+
+std::vector<std::string> CampaignState::unsolved() const {
+  std::vector<std::string> out;
+  for (const auto& t : tasks)
+    if (!is_solved(t.id)) out.push_back(t.id);
+  return out;
+}
+
+std::int64_t CampaignState::total_tokens() const {
+  std::int64_t t = 0;
+  for (const auto& [r, u] : usage) t += u.input_tokens + u.output_tokens;
+  return t;
+}
+
+double CampaignState::total_cost() const {
+  double c = 0;
+  for (const auto& [r, u] : usage) c += u.cost_usd;
+  return c;
+}
+
+int CampaignState::n() const { return config.is_object() ? config.value("n", 1) : 1; }
+
+json completion_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, int>& c, int n) {
+  std::vector<int> all;
+  std::map<std::string, std::vector<int>> by_tag, by_group;
+  for (const auto& t : tasks) {
+    auto it = c.find(t.id);
+    int ci = std::clamp(it == c.end() ? 0 : it->second, 0, n);
+    all.push_back(ci);
+    by_tag[t.tag].push_back(ci);
+    by_group[t.group].push_back(ci);
+  }
+  json m = bucket_json(all, n);
+  json ks = json::object();
+  for (int k = 1; k < n; k *= 2) ks[std::to_string(k)] = pass_at_k(all, n, k).value_or(0.0);
+  ks[std::to_string(n)] = pass_at_k(all, n, n).value_or(0.0);
+  m["pass_at_k"] = ks;
+  json bt = json::object(), bg = json::object();
+  for (const auto& [k, v] : by_tag) bt[k] = bucket_json(v, n);
+  for (const auto& [k, v] : by_group) bg[k] = bucket_json(v, n);
+  m["by_tag"] = bt;
+  m["by_group"] = bg;
+  return m;
+}
+
+json report_json(const CampaignState& s) {
+  const int n = s.n();
+  json r;
+  r["name"] = s.config.value("name", "");
+  r["mode"] = s.config.value("mode", "");
+  r["model"] = s.config.contains("backend") ? s.config["backend"].value("model", "") : "";
+  r["n"] = n;
+  json tasks = json::array();
+  for (const auto& t : s.tasks) {
+    auto bc = s.best_c.find(t.id);
+    auto tt = s.totals.find(t.id);
+    json e = {{"id", t.id},
+              {"group", t.group},
+              {"tag", t.tag},
+              {"c", bc == s.best_c.end() ? 0 : bc->second},
+              {"solved", s.is_solved(t.id)},
+              {"samples", tt == s.totals.end() ? 0 : tt->second.samples},
+              {"successes", tt == s.totals.end() ? 0 : tt->second.successes}};
+    for (const auto& d : s.solved)
+      if (d.task == t.id) {
+        e["solved_iteration"] = d.iteration;
+        e["program_length"] = d.program_length;
+        e["impl"] = d.impl;
+      }
+    tasks.push_back(e);
+  }
+  r["tasks"] = tasks;
+  json m = completion_metrics(s.tasks, s.best_c, n);
+  r["tasks_total"] = s.tasks.size();
+  r["tasks_solved"] = s.solved.size();
+  r["pass_at_1"] = m["pass_at_1"];
+  r["pass_at_n"] = m["pass_at_n"];
+  r["pass_at_k"] = m["pass_at_k"];
+  r["by_tag"] = m["by_tag"];
+  r["by_group"] = m["by_group"];
+  json its = json::array();
+  for (const auto& it : s.iterations) {
+    if (!it.summary) continue;
+    const json& mm = it.summary->metrics;
+    json e = {{"iteration", it.start.iteration},
+              {"step", it.start.step},
+              {"demos", it.start.demos},
+              {"temperatures", it.start.temperatures},
+              {"tasks_sampled", it.start.tasks.size()},
+              {"samples", it.verdicts.size()},
+              {"newly_solved", it.summary->newly_solved},
+              {"wall_s", it.summary->wall_s}};
+    for (const char* k : {"iteration", "cumulative", "tokens", "cost_usd", "usage_by_role"})
+      if (mm.contains(k)) e[k] = mm[k];
+    its.push_back(e);
+  }
+  r["iterations"] = its;
+  r["tokens"] = {{"total", s.total_tokens()}};
+  r["cost_usd"] = s.total_cost();
+  r["usage_by_role"] = usage_to_json(s.usage);
+  r["finished"] = s.finished ? json(s.finished->reason) : json(nullptr);
+  r["wall_s"] = s.wall_s;
+  return r;
+}
+
+std::string report_csv(const CampaignState& s) {
+  std::ostringstream o;
+  o << "iteration,step,demos,tasks_sampled,samples,newly_solved,pass_at_1,pass_at_n,cumulative_pass_at_1,"
+       "cumulative_pass_at_n,solved,tokens,cost_usd\n";
+  json r = report_json(s);
+  for (const auto& e : r["iterations"]) {
+    const json& it = e.value("iteration", json::object());
+    const json& cu = e.value("cumulative", json::object());
+    o << e["iteration"].get<int>() << ',' << e["step"].get<int>() << ',' << e["demos"].size() << ','
+      << e["tasks_sampled"] << ',' << e["samples"] << ',' << e["newly_solved"] << ','
+      << it.value("pass_at_1", 0.0) << ',' << it.value("pass_at_n", 0.0) << ',' << cu.value("pass_at_1", 0.0)
+      << ',' << cu.value("pass_at_n", 0.0) << ',' << cu.value("solved", 0) << ','
+      << e.value("tokens", json::object()).value("total", std::int64_t{0}) << ',' << e.value("cost_usd", 0.0)
+      << '\n';
+  }
+  return o.str();
+}
+
+}  // namespace sf::learn

@@ -1,0 +1,77 @@
+// The campaign state as a fold over its events (ARCHITECTURE: the event log is the single source of truth).
+// The engine applies every event it emits; resume applies the logged events and continues; reports and the
+// GUI's models are built the same way, so a live, a resumed and a recorded run look the same.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/learn/events.hpp"
+
+namespace sf::learn {
+
+struct SolvedTask {
+  std::string task;
+  int c = 0;
+  int iteration = 0;
+  std::string impl, canonical_key;
+  int program_length = 0;
+};
+
+struct IterationRecord {
+  IterationStarted start;
+  std::map<std::tuple<std::string, int, int>, Verdict> verdicts;  // (task, temperature index, sample index)
+  std::optional<IterationSummary> summary;
+  std::int64_t planned() const {
+    return static_cast<std::int64_t>(start.tasks.size() * start.temperatures.size()) * start.n;
+  }
+};
+
+struct TaskTotals {
+  std::int64_t samples = 0, successes = 0;
+};
+
+class CampaignState {
+ public:
+  // Applies one event. Returns false with `error` when it contradicts the state (e.g. a verdict outside an
+  // open iteration); the state is unchanged then.
+  bool apply(const Event& e, std::string& error);
+
+  bool started = false;
+  nlohmann::json config;
+  std::vector<TaskInfo> tasks;
+  std::vector<IterationRecord> iterations;
+  std::vector<SolvedTask> solved;       // D, in the order the tasks were solved
+  std::map<std::string, int> best_c;    // best c per task over all iterations
+  std::map<std::string, TaskTotals> totals;  // all verdicts per task
+  UsageByRole usage;                    // all verdicts, per role
+  double wall_s = 0.0;                  // sum of the iterations' wall times
+  std::optional<StratificationEvent> stratification;
+  std::optional<CampaignFinished> finished;
+  std::int64_t next_seq = 0;
+
+  IterationRecord* open_iteration();  // the last iteration when it has no summary yet
+  bool is_solved(const std::string& task) const;
+  std::vector<std::string> unsolved() const;  // X, in campaign order
+  std::int64_t total_tokens() const;
+  double total_cost() const;
+  int n() const;
+};
+
+// The metrics of algorithms §3 over per-task counts (tasks without a count count as c = 0): pass@1, pass@n,
+// pass@k for k = 1, 2, 4, … < n and n, broken down by tag and group. {"tasks", "solved", "pass_at_1",
+// "pass_at_n", "pass_at_k": {"1": …}, "by_tag": {tag: {tasks, solved, pass_at_1, pass_at_n}}, "by_group": …}.
+nlohmann::json completion_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, int>& c, int n);
+
+// The campaign report (`stepforge-cli campaign report --json`): per-task counts, final metrics, pass@k table,
+// learning curve (one entry per finished iteration), usage. Deterministic fields only, except `wall_s`.
+nlohmann::json report_json(const CampaignState& s);
+// The learning curve as CSV (header + one row per finished iteration).
+std::string report_csv(const CampaignState& s);
+
+}  // namespace sf::learn

@@ -1,0 +1,336 @@
+// End-to-end tests of the campaign engine on a scripted in-process model (a BuiltinBackend provider):
+// rope/gptj_interleaved is always solved, rope/neox_halves on even sample indices, bmm/row_wise only with
+// demonstrations in the prompt, norm/rmsnorm_streaming never. The expected course of Algorithm 1 is worked
+// out by hand in each test.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "core/bench/catalogue.hpp"
+#include "core/learn/engine.hpp"
+#include "core/llm/builtin_backend.hpp"
+#include "core/llm/cached_backend.hpp"
+#include "core/store/workspace.hpp"
+
+using namespace sf::learn;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kTasks = {"rope/gptj_interleaved", "rope/neox_halves", "bmm/row_wise",
+                                         "norm/rmsnorm_streaming"};
+
+std::string solution(const std::string& id) {
+  std::ifstream in(std::string(SF_TEST_DATA_DIR) + "/solutions/" + id + ".yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  return s.substr(s.find("impl: |"));
+}
+
+std::atomic<int> g_calls{0};
+std::atomic<int> g_delay_ms{0};
+
+sf::llm::ChatResult fake_model(const sf::llm::ChatRequest& req, const sf::llm::CancelToken&) {
+  ++g_calls;
+  if (g_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(g_delay_ms.load()));
+  const std::string& user = req.messages.back().content;
+  auto task_pos = user.find("## Task");
+  std::string id;
+  auto idp = user.find("id: ", task_pos);
+  if (task_pos != std::string::npos && idp != std::string::npos) id = user.substr(idp + 4, user.find('\n', idp) - idp - 4);
+  bool demos = user.find("## Demonstrations") != std::string::npos;
+  bool ok = id == kTasks[0] || (id == kTasks[1] && req.sample_index % 2 == 0) || (id == kTasks[2] && demos);
+  sf::llm::ChatResponse r;
+  r.text = ok ? "```yaml\n" + solution(id) + "```\n" : "I cannot solve " + id;
+  r.usage.input_tokens = 100;
+  r.usage.output_tokens = 50;
+  return sf::llm::ChatResult::success(r);
+}
+
+CampaignConfig make_config(Mode mode = Mode::Adaptive, Selection sel = Selection::Mixed) {
+  CampaignConfig c;
+  c.mode = mode;
+  c.selection = sel;
+  c.n = 4;
+  c.tasks = kTasks;
+  c.backend.kind = sf::llm::BackendKind::Builtin;
+  c.backend.builtin_provider = "fake";
+  c.backend.model = "fake";
+  c.in_flight = 4;
+  return c;
+}
+
+std::vector<sf::step::TaskDoc> tasks_for(const CampaignConfig& c) {
+  sf::Diagnostics d;
+  static auto cat = sf::bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
+  std::string err;
+  auto ts = resolve_tasks(c, cat.tasks(), err);
+  std::vector<sf::step::TaskDoc> out;
+  for (const auto* t : *ts) out.push_back(*t);
+  return out;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("sf_engine_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+struct Run {
+  RunResult result;
+  json report;
+  std::vector<Event> events;
+};
+
+struct Collect : EventSink {
+  std::vector<Event> events;
+  std::function<void(const Event&)> hook;
+  void on_event(const Event& e) override {
+    events.push_back(e);
+    if (hook) hook(e);
+  }
+};
+
+// Runs (or resumes) a campaign; with a workspace the backend is cached in <ws>/cache.
+Run run_campaign(const CampaignConfig& cfg, const fs::path& ws_dir = {}, std::function<void(const Event&)> hook = {},
+                 std::unique_ptr<sf::llm::ChatBackend> backend = nullptr) {
+  if (!backend) backend = std::make_unique<sf::llm::BuiltinBackend>(fake_model, "fake");
+  std::unique_ptr<sf::store::Workspace> ws;
+  std::string err;
+  if (!ws_dir.empty()) {
+    ws = fs::exists(ws_dir / "campaign.json") ? sf::store::Workspace::open(ws_dir, err)
+                                               : sf::store::Workspace::create(ws_dir, config_to_json(cfg), err);
+    EXPECT_TRUE(ws) << err;
+    backend = std::make_unique<sf::llm::CachedBackend>(std::move(backend), ws_dir / "cache");
+  }
+  EngineDeps deps;
+  deps.backend = backend.get();
+  deps.manual_text = "STeP manual (test)";
+  deps.tasks = tasks_for(cfg);
+  Collect sink;
+  sink.hook = std::move(hook);
+  CampaignEngine engine(cfg, std::move(deps), ws.get(), &sink);
+  if (ws) {
+    EXPECT_TRUE(engine.load(ws->loaded_events(), err)) << err;
+  }
+  Run r;
+  r.result = engine.run();
+  r.report = report_json(engine.state());
+  r.events = sink.events;
+  return r;
+}
+
+json deterministic(json report) {
+  report.erase("wall_s");
+  for (auto& it : report["iterations"]) it.erase("wall_s");
+  return report;
+}
+
+std::vector<const IterationStarted*> starts(const std::vector<Event>& evs) {
+  std::vector<const IterationStarted*> out;
+  for (const auto& e : evs)
+    if (auto* s = std::get_if<IterationStarted>(&e.body)) out.push_back(s);
+  return out;
+}
+
+}  // namespace
+
+TEST(Engine, AdaptiveMixedFollowsAlgorithm1) {
+  auto r = run_campaign(make_config());
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  // it0: gptj c=4, neox c=2 → D = {gptj 4, neox 2}; β(m=3) → [neox], [gptj].
+  // it1 (j=0, demos neox): row_wise solved (c=4) → re-stratify [neox], [gptj], [row_wise].
+  // it2..it4: rmsnorm never → widen j=0,1,2 → stop "nothing-new".
+  EXPECT_EQ(r.result.reason, "nothing-new");
+  auto st = starts(r.events);
+  ASSERT_EQ(st.size(), 5u);
+  EXPECT_TRUE(st[0]->demos.empty());
+  EXPECT_EQ(st[0]->temperatures, std::vector<double>{0.5});
+  EXPECT_EQ(st[1]->demos, std::vector<std::string>{"rope/neox_halves"});
+  EXPECT_EQ(st[1]->tasks, (std::vector<std::string>{"bmm/row_wise", "norm/rmsnorm_streaming"}));
+  EXPECT_EQ(st[2]->demos, std::vector<std::string>{"rope/neox_halves"});
+  EXPECT_EQ(st[3]->demos, (std::vector<std::string>{"rope/neox_halves", "rope/gptj_interleaved"}));
+  EXPECT_EQ(st[4]->demos, (std::vector<std::string>{"rope/neox_halves", "rope/gptj_interleaved", "bmm/row_wise"}));
+  EXPECT_EQ(st[4]->tasks, std::vector<std::string>{"norm/rmsnorm_streaming"});
+
+  const json& rep = r.report;
+  EXPECT_EQ(rep["tasks_solved"], 3);
+  EXPECT_DOUBLE_EQ(rep["pass_at_n"].get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(rep["pass_at_1"].get<double>(), (4 + 2 + 4 + 0) / 16.0);
+  // pass@2 = mean(1, 1 - C(2,2)/C(4,2) = 5/6, 1, 0)
+  EXPECT_NEAR(rep["pass_at_k"]["2"].get<double>(), (1 + 5.0 / 6 + 1) / 4, 1e-12);
+  ASSERT_EQ(rep["iterations"].size(), 5u);
+  EXPECT_DOUBLE_EQ(rep["iterations"][0]["iteration"]["pass_at_n"].get<double>(), 0.5);
+  EXPECT_EQ(rep["iterations"][1]["newly_solved"], 1);
+  EXPECT_EQ(rep["tasks"][2]["id"], "bmm/row_wise");
+  EXPECT_EQ(rep["tasks"][2]["solved_iteration"], 1);
+  EXPECT_EQ(rep["tasks"][2]["successes"], 12);  // 4 per temperature × 3
+  EXPECT_EQ(rep["tasks"][1]["c"], 2);
+  EXPECT_EQ(rep["by_tag"]["Once-C"]["tasks"], 2);
+  // 16 + 24 + 3 × 12 samples, one proposer call each (the rewrite guardian makes no call): 150 tokens each.
+  EXPECT_EQ(rep["tokens"]["total"], 76 * 150);
+  EXPECT_EQ(rep["usage_by_role"]["proposer"]["calls"], 76);
+}
+
+TEST(Engine, SelectionVariantsAndModes) {
+  auto hard = run_campaign(make_config(Mode::Adaptive, Selection::HardOnly));
+  ASSERT_EQ(hard.result.status, RunStatus::Finished);
+  EXPECT_EQ(starts(hard.events).size(), 3u);  // it2 solves nothing and hard-only never widens
+  EXPECT_EQ(hard.result.reason, "nothing-new");
+
+  auto single = run_campaign(make_config(Mode::Single));
+  ASSERT_EQ(single.result.status, RunStatus::Finished);
+  EXPECT_EQ(single.result.reason, "done");
+  EXPECT_EQ(starts(single.events).size(), 1u);
+  EXPECT_EQ(single.report["tasks_solved"], 2);
+
+  auto cfg = make_config();
+  cfg.budget.tokens = 1000;  // it0 alone spends 16 × 150
+  auto budget = run_campaign(cfg);
+  EXPECT_EQ(budget.result.reason, "budget-spent");
+  EXPECT_EQ(starts(budget.events).size(), 1u);
+}
+
+TEST(Engine, SameResultsWhateverTheConcurrency) {
+  auto c1 = make_config();
+  c1.in_flight = 1;
+  c1.verify_threads = 1;
+  auto c8 = make_config();
+  c8.in_flight = 8;
+  c8.verify_threads = 3;
+  EXPECT_EQ(deterministic(run_campaign(c1).report), deterministic(run_campaign(c8).report));
+}
+
+TEST(Engine, EventsRoundTripThroughJson) {
+  auto r = run_campaign(make_config());
+  CampaignState st;
+  for (const auto& e : r.events) {
+    std::string err;
+    auto back = event_from_json(to_json(e), err);
+    ASSERT_TRUE(back) << err;
+    EXPECT_EQ(to_json(*back), to_json(e));
+    ASSERT_TRUE(st.apply(*back, err)) << err;
+  }
+  EXPECT_EQ(deterministic(report_json(st)), deterministic(r.report));
+  // Unknown event types are kept generically.
+  std::string err;
+  auto g = event_from_json({{"v", 1}, {"seq", 3}, {"t", 0}, {"type", "adoption"}, {"item", "m1"}}, err);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(event_type(g->body), "adoption");
+  EXPECT_EQ(to_json(*g)["item"], "m1");
+  EXPECT_FALSE(event_from_json({{"v", 1}, {"type", "verdict"}, {"task", 3}}, err));
+}
+
+TEST(Engine, CancelThenResumePaysNothingTwiceAndMatches) {
+  auto ref_dir = fresh_dir("ref"), dir = fresh_dir("resume");
+  g_calls = 0;
+  auto ref = run_campaign(make_config(), ref_dir);
+  int ref_calls = g_calls;
+  ASSERT_EQ(ref.result.status, RunStatus::Finished);
+
+  g_calls = 0;
+  std::atomic<int> verdicts{0};
+  // Cancel in the middle of iteration 1 (after 16 + 5 verdicts).
+  auto first = [&] {
+    auto cfg = make_config();
+    std::string err;
+    auto ws = sf::store::Workspace::create(dir, config_to_json(cfg), err);
+    auto backend = std::make_unique<sf::llm::CachedBackend>(std::make_unique<sf::llm::BuiltinBackend>(fake_model, "fake"),
+                                                            dir / "cache");
+    EngineDeps deps;
+    deps.backend = backend.get();
+    deps.manual_text = "STeP manual (test)";
+    deps.tasks = tasks_for(cfg);
+    Collect sink;
+    CampaignEngine engine(cfg, std::move(deps), ws.get(), &sink);
+    sink.hook = [&](const Event& e) {
+      if (std::holds_alternative<Verdict>(e.body) && ++verdicts == 21) engine.cancel();
+    };
+    return engine.run();
+  }();
+  EXPECT_EQ(first.status, RunStatus::Cancelled);
+  // A crash mid-write leaves a partial line: tolerated.
+  std::ofstream(dir / "events.jsonl", std::ios::app) << "{\"v\":1,\"seq\":99,\"type\":\"verd";
+  auto resumed = run_campaign(make_config(), dir);
+  ASSERT_EQ(resumed.result.status, RunStatus::Finished) << resumed.result.error;
+  EXPECT_EQ(g_calls.load(), ref_calls);  // every answer was paid for exactly once
+  EXPECT_EQ(deterministic(resumed.report), deterministic(ref.report));
+  fs::remove_all(ref_dir);
+  fs::remove_all(dir);
+}
+
+TEST(Engine, KilledProcessResumesToTheSameResults) {
+  auto ref = run_campaign(make_config());
+  auto dir = fresh_dir("kill");
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    g_delay_ms = 20;
+    auto r = run_campaign(make_config(), dir);
+    _exit(r.result.status == RunStatus::Finished ? 0 : 1);
+  }
+  // Kill -9 as soon as iteration 0's summary is in the log.
+  bool seen = false;
+  for (int i = 0; i < 3000 && !seen; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::ifstream in(dir / "events.jsonl");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    seen = ss.str().find("\"iteration_summary\"") != std::string::npos;
+  }
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(seen);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  auto resumed = run_campaign(make_config(), dir);
+  ASSERT_EQ(resumed.result.status, RunStatus::Finished) << resumed.result.error;
+  EXPECT_EQ(deterministic(resumed.report), deterministic(ref.report));
+  fs::remove_all(dir);
+}
+
+TEST(Engine, ReplayFromTheCacheMakesNoCall) {
+  auto dir = fresh_dir("record"), dir2 = fresh_dir("replay");
+  auto rec = run_campaign(make_config(), dir);
+  ASSERT_EQ(rec.result.status, RunStatus::Finished);
+  g_calls = 0;
+  auto replay = run_campaign(make_config(), {}, {},
+                             std::make_unique<sf::llm::ReplayBackend>(dir / "cache", "builtin fake"));
+  EXPECT_EQ(g_calls.load(), 0);
+  ASSERT_EQ(replay.result.status, RunStatus::Finished) << replay.result.error;
+  EXPECT_EQ(deterministic(replay.report), deterministic(rec.report));
+  fs::remove_all(dir);
+  fs::remove_all(dir2);
+}
+
+TEST(Engine, PauseAndResumeAndProgress) {
+  auto cfg = make_config(Mode::Single);
+  auto backend = std::make_unique<sf::llm::BuiltinBackend>(fake_model, "fake");
+  EngineDeps deps;
+  deps.backend = backend.get();
+  deps.manual_text = "m";
+  deps.tasks = tasks_for(cfg);
+  CampaignEngine engine(cfg, std::move(deps));
+  engine.pause();
+  engine.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto p = engine.progress();
+  EXPECT_TRUE(p.paused);
+  EXPECT_EQ(p.done, 0);
+  engine.resume();
+  auto r = engine.wait();
+  EXPECT_EQ(r.status, RunStatus::Finished);
+  p = engine.progress();
+  EXPECT_EQ(p.done, 16);
+  EXPECT_EQ(p.total, 16);
+  EXPECT_FALSE(p.running);
+}
