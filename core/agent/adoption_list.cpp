@@ -2,6 +2,7 @@
 // flow items (`- {id: m1, adopted: no, rationale: ...}`) or a flow list (`adoption: [{...}, {...}]`).
 // Unquoted commas inside a rationale are kept: a flow map is split only before a known key.
 #include "core/agent/response_parser.hpp"
+#include "core/agent/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,37 +11,11 @@ namespace sf::agent {
 
 namespace {
 
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool is_blank(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); });
-}
-
-int indent_of(std::string_view s) {
-  int w = 0;
-  for (char c : s) {
-    if (c == ' ') ++w;
-    else if (c == '\t') w = (w / 4 + 1) * 4;
-    else break;
-  }
-  return w;
-}
-
-std::size_t indent_chars(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  return i;
-}
+using text::indent_chars;
+using text::indent_of;
+using text::is_blank;
+using text::lower;
+using text::trim;
 
 // Removes one pair of matching surrounding quotes or backticks.
 std::string unquote(std::string s) {

@@ -1,4 +1,5 @@
 #include "core/agent/response_parser.hpp"
+#include "core/agent/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,38 +9,16 @@ namespace sf::agent {
 
 namespace {
 
+using text::indent_chars;
+using text::indent_of;
+using text::is_blank;
+using text::lower;
+using text::trim;
+
 struct Line {
   int no = 0;        // 1-based response line
   std::string text;  // without the line end
 };
-
-bool is_blank(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); });
-}
-
-// Indentation width: a space is 1 column, a tab advances to the next multiple of 4.
-int indent_of(std::string_view s) {
-  int w = 0;
-  for (char c : s) {
-    if (c == ' ') ++w;
-    else if (c == '\t') w = (w / 4 + 1) * 4;
-    else break;
-  }
-  return w;
-}
-
-std::size_t indent_chars(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  return i;
-}
-
-std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
 
 std::vector<Line> split_lines(std::string_view text) {
   std::vector<Line> out;
