@@ -22,7 +22,8 @@ int count_crossings(const std::vector<std::vector<int>>& rows, const std::vector
   for (std::size_t r = 0; r + 1 < rows.size(); ++r) {
     std::vector<std::pair<int, int>> es;
     for (int v : rows[r])
-      for (int w : vs[static_cast<std::size_t>(v)].down) es.emplace_back(pos[static_cast<std::size_t>(v)], pos[static_cast<std::size_t>(w)]);
+      for (int w : vs[static_cast<std::size_t>(v)].down)
+        es.emplace_back(pos[static_cast<std::size_t>(v)], pos[static_cast<std::size_t>(w)]);
     for (std::size_t i = 0; i < es.size(); ++i)
       for (std::size_t j = i + 1; j < es.size(); ++j)
         if ((es[i].first - es[j].first) * (es[i].second - es[j].second) < 0) ++total;
@@ -31,7 +32,8 @@ int count_crossings(const std::vector<std::vector<int>>& rows, const std::vector
 }
 
 // Places one row as close as possible to `desired` keeping the order and the minimum separations.
-void place_row(const std::vector<int>& row, std::vector<Vertex>& vs, const std::vector<double>& desired, double gap) {
+void place_row(const std::vector<int>& row, std::vector<Vertex>& vs, const std::vector<double>& desired,
+               double gap) {
   const std::size_t n = row.size();
   if (n == 0) return;
   auto sep = [&](std::size_t i) {  // between row[i] and row[i+1]
@@ -148,13 +150,15 @@ LayoutResult layered_layout(const LayoutInput& in) {
     vs[v].up.push_back(prev);
   }
   std::vector<std::vector<int>> rows(static_cast<std::size_t>(max_row) + 1);
-  for (std::size_t v = 0; v < vs.size(); ++v) rows[static_cast<std::size_t>(vs[v].row)].push_back(static_cast<int>(v));
+  for (std::size_t v = 0; v < vs.size(); ++v)
+    rows[static_cast<std::size_t>(vs[v].row)].push_back(static_cast<int>(v));
 
   // 4. Crossing reduction: barycentre sweeps, keeping the best ordering seen.
   std::vector<int> pos(vs.size());
   auto index_rows = [&] {
     for (const auto& row : rows)
-      for (std::size_t k = 0; k < row.size(); ++k) pos[static_cast<std::size_t>(row[k])] = static_cast<int>(k);
+      for (std::size_t k = 0; k < row.size(); ++k)
+        pos[static_cast<std::size_t>(row[k])] = static_cast<int>(k);
   };
   index_rows();
   auto best_rows = rows;
@@ -245,10 +249,13 @@ LayoutResult layered_layout(const LayoutInput& in) {
     auto [u, v] = fe[i];
     auto& path = res.edge_paths[i];
     path.push_back({vs[u].x, vs[u].y + vs[u].h / 2});
-    for (int d : chains[i]) path.push_back({vs[static_cast<std::size_t>(d)].x, vs[static_cast<std::size_t>(d)].y});
+    for (int d : chains[i])
+      path.push_back({vs[static_cast<std::size_t>(d)].x, vs[static_cast<std::size_t>(d)].y});
     path.push_back({vs[v].x, vs[v].y - vs[v].h / 2});
-    if (!chains[i].empty()) res.label_centers[i] = path[1];
-    else res.label_centers[i] = {(path.front().x + path.back().x) / 2, (path.front().y + path.back().y) / 2};
+    if (!chains[i].empty())
+      res.label_centers[i] = path[1];
+    else
+      res.label_centers[i] = {(path.front().x + path.back().x) / 2, (path.front().y + path.back().y) / 2};
     if (reversed[i]) std::reverse(path.begin(), path.end());
   }
   return res;

@@ -13,9 +13,10 @@ struct LayoutPoint {
 };
 
 struct LayoutInput {
-  std::vector<std::pair<double, double>> node_sizes;   // (width, height) per node
-  std::vector<std::pair<int, int>> edges;              // (from, to) node indices; self-loops are ignored
-  std::vector<std::pair<double, double>> label_sizes;  // (width, height) per edge; empty or missing => no label
+  std::vector<std::pair<double, double>> node_sizes;  // (width, height) per node
+  std::vector<std::pair<int, int>> edges;             // (from, to) node indices; self-loops are ignored
+  std::vector<std::pair<double, double>>
+      label_sizes;        // (width, height) per edge; empty or missing => no label
   double node_gap = 24;   // horizontal space between neighbours in a layer
   double layer_gap = 28;  // vertical space between a node row and a label row
 };

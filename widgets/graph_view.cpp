@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QFontMetricsF>
 #include <QGraphicsPathItem>
+#include <QGraphicsPolygonItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QPainter>
@@ -50,9 +51,15 @@ class NodeItem : public QGraphicsItem {
     QColor fill, border(QStringLiteral("#555555"));
     Qt::PenStyle style = Qt::SolidLine;
     switch (node_.kind) {
-      case GraphNode::Kind::Input: fill = QColor(QStringLiteral("#dbeafe")); break;
-      case GraphNode::Kind::Primitive: fill = QColor(QStringLiteral("#fffbea")); break;
-      case GraphNode::Kind::Output: fill = QColor(QStringLiteral("#dcfce7")); break;
+      case GraphNode::Kind::Input:
+        fill = QColor(QStringLiteral("#dbeafe"));
+        break;
+      case GraphNode::Kind::Primitive:
+        fill = QColor(QStringLiteral("#fffbea"));
+        break;
+      case GraphNode::Kind::Output:
+        fill = QColor(QStringLiteral("#dcfce7"));
+        break;
       case GraphNode::Kind::Unused:
         fill = QColor(QStringLiteral("#fee2e2"));
         border = GraphView::violationColor();
@@ -96,16 +103,17 @@ QPainterPath edge_path(const std::vector<LayoutPoint>& pts) {
     const double dy = (b.y - a.y) / 2;
     path.cubicTo(a.x, a.y + dy, b.x, b.y - dy, b.x, b.y);
   }
-  // Arrow head at the end, pointing along the last tangent (vertical by construction).
-  if (pts.size() >= 2) {
-    const auto& e = pts.back();
-    const double dir = pts.back().y >= pts[pts.size() - 2].y ? 1.0 : -1.0;
-    QPolygonF head;
-    head << QPointF(e.x, e.y) << QPointF(e.x - 4, e.y - 8 * dir) << QPointF(e.x + 4, e.y - 8 * dir)
-         << QPointF(e.x, e.y);
-    path.addPolygon(head);
-  }
   return path;
+}
+
+// A filled arrow head at the end of a path, pointing along its last (vertical) segment.
+QPolygonF arrow_head(const std::vector<LayoutPoint>& pts) {
+  QPolygonF head;
+  if (pts.size() < 2) return head;
+  const auto& e = pts.back();
+  const double dir = e.y >= pts[pts.size() - 2].y ? 1.0 : -1.0;
+  head << QPointF(e.x, e.y) << QPointF(e.x - 4, e.y - 8 * dir) << QPointF(e.x + 4, e.y - 8 * dir);
+  return head;
 }
 
 }  // namespace
@@ -126,15 +134,21 @@ GraphView::~GraphView() {
   disconnect(scene_, nullptr, this, nullptr);
 }
 
-QColor GraphView::violationColor() { return QColor(QStringLiteral("#d00000")); }
-QColor GraphView::edgeColor() { return QColor(QStringLiteral("#6b7280")); }
+QColor GraphView::violationColor() {
+  return QColor(QStringLiteral("#d00000"));
+}
+QColor GraphView::edgeColor() {
+  return QColor(QStringLiteral("#6b7280"));
+}
 
 void GraphView::setGraph(DataflowGraph graph) {
   graph_ = std::move(graph);
   rebuildScene();
 }
 
-void GraphView::clearGraph() { setGraph({}); }
+void GraphView::clearGraph() {
+  setGraph({});
+}
 
 void GraphView::rebuildScene() {
   syncing_ = true;
@@ -182,6 +196,9 @@ void GraphView::rebuildScene() {
     if (e.violation)
       tip += QStringLiteral("\n") + tr("Affinity violation: every stream must be used exactly once");
     path->setToolTip(tip);
+    auto* head = new QGraphicsPolygonItem(arrow_head(layout_.edge_paths[i]), path);
+    head->setPen(Qt::NoPen);
+    head->setBrush(color);
     edges_.push_back(path);
 
     const QString text = QString::fromStdString(e.label());
@@ -212,17 +229,18 @@ int GraphView::selectedNode() const {
 
 QGraphicsItem* GraphView::nodeItem(int node) const {
   return node >= 0 && static_cast<std::size_t>(node) < nodes_.size() ? nodes_[static_cast<std::size_t>(node)]
-                                                                      : nullptr;
+                                                                     : nullptr;
 }
 
 QGraphicsPathItem* GraphView::edgeItem(int edge) const {
   return edge >= 0 && static_cast<std::size_t>(edge) < edges_.size() ? edges_[static_cast<std::size_t>(edge)]
-                                                                      : nullptr;
+                                                                     : nullptr;
 }
 
 QGraphicsItem* GraphView::edgeLabelItem(int edge) const {
-  return edge >= 0 && static_cast<std::size_t>(edge) < labels_.size() ? labels_[static_cast<std::size_t>(edge)]
-                                                                       : nullptr;
+  return edge >= 0 && static_cast<std::size_t>(edge) < labels_.size()
+             ? labels_[static_cast<std::size_t>(edge)]
+             : nullptr;
 }
 
 void GraphView::onSelectionChanged() {
@@ -248,8 +266,12 @@ void GraphView::zoomToFit() {
   if (!scene_->items().isEmpty()) fitInView(scene_->sceneRect(), Qt::KeepAspectRatio);
 }
 
-void GraphView::zoomIn() { scale(1.25, 1.25); }
-void GraphView::zoomOut() { scale(0.8, 0.8); }
+void GraphView::zoomIn() {
+  scale(1.25, 1.25);
+}
+void GraphView::zoomOut() {
+  scale(0.8, 0.8);
+}
 
 void GraphView::wheelEvent(QWheelEvent* event) {
   if (event->modifiers() & Qt::ControlModifier) {

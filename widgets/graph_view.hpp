@@ -1,7 +1,8 @@
 // The dataflow graph pane (issue 8, item 3): a QGraphicsView showing a DataflowGraph snapshot with a layered
-// top-to-bottom layout. Nodes are primitive applications (plus task inputs, outputs and unused-stream markers),
-// edges are streams labelled with their shape and type; affinity violations are drawn in red. Selecting a node
-// emits statementActivated(line); selectStatementAtLine(line) selects the node of that statement (no signal).
+// top-to-bottom layout. Nodes are primitive applications (plus task inputs, outputs and unused-stream
+// markers), edges are streams labelled with their shape and type; affinity violations are drawn in red.
+// Selecting a node emits statementActivated(line); selectStatementAtLine(line) selects the node of that
+// statement (no signal).
 #pragma once
 
 #include <QGraphicsView>

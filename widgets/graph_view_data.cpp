@@ -27,8 +27,10 @@ std::string compact_scalar(const step::ScalarType& s) {
 
 std::string format_kwval(const step::KwVal& v) {
   switch (v.kind) {
-    case step::KwVal::Kind::Int: return std::to_string(v.integer);
-    case step::KwVal::Kind::Name: return v.name;
+    case step::KwVal::Kind::Int:
+      return std::to_string(v.integer);
+    case step::KwVal::Kind::Name:
+      return v.name;
     case step::KwVal::Kind::IntList: {
       std::string s = "[";
       for (std::size_t i = 0; i < v.list.size(); ++i) {
@@ -99,15 +101,16 @@ class Builder {
       defs_[in.name] = d;
     }
     // Pointers into input_types_ are taken after it stops growing.
-    for (std::size_t i = 0; i < task_.inputs.size(); ++i) defs_[task_.inputs[i].name].types = {&input_types_[i]};
+    for (std::size_t i = 0; i < task_.inputs.size(); ++i)
+      defs_[task_.inputs[i].name].types = {&input_types_[i]};
 
     int out_index = 0;
     for (std::size_t si = 0; si < prog_.stmts.size(); ++si) {
       const Statement& st = prog_.stmts[si];
-      const step::TypedStatement* ts =
-          typed_ && si < typed_->stmts.size() ? &typed_->stmts[si] : nullptr;
+      const step::TypedStatement* ts = typed_ && si < typed_->stmts.size() ? &typed_->stmts[si] : nullptr;
       switch (st.kind) {
-        case Statement::Kind::FnList: break;
+        case Statement::Kind::FnList:
+          break;
         case Statement::Kind::Return:
           for (const Ref& r : st.returns) {
             GraphNode n;
@@ -193,7 +196,9 @@ class Builder {
 
   void use_ref(const Ref& r, int to) {
     switch (r.kind) {
-      case Ref::Kind::Name: use_name(r.name, to); break;
+      case Ref::Kind::Name:
+        use_name(r.name, to);
+        break;
       case Ref::Kind::Index: {
         auto it = defs_.find(r.name);
         if (it == defs_.end() || !it->second.list) break;
@@ -253,7 +258,7 @@ class Builder {
   }
 
   void finish() {
-    std::map<std::string, int> count;        // uses per key
+    std::map<std::string, int> count;         // uses per key
     std::map<std::string, int> whole, parts;  // per list: whole-list uses, element uses
     for (const Use& u : uses_) {
       ++count[u.key];
@@ -302,7 +307,9 @@ class Builder {
 
 }  // namespace
 
-std::string GraphEdge::label() const { return type.empty() ? stream : stream + ": " + type; }
+std::string GraphEdge::label() const {
+  return type.empty() ? stream : stream + ": " + type;
+}
 
 int DataflowGraph::violation_count() const {
   int n = 0;

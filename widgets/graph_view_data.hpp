@@ -25,11 +25,11 @@ struct GraphNode {
 };
 
 struct GraphEdge {
-  int from = -1, to = -1;  // node indices
-  std::string stream;      // "T2", "L[1]", or a stream-list name "L" (whole-list use)
-  std::string type;        // "[N, M] of B[D]" (compact), empty when the program is not typed
-  std::string full_type;   // "[N, M] of Buffer(fp32, [D])", empty when not typed
-  bool violation = false;  // part of an affinity violation (A-MULTI, A-LIST, A-DEAD)
+  int from = -1, to = -1;     // node indices
+  std::string stream;         // "T2", "L[1]", or a stream-list name "L" (whole-list use)
+  std::string type;           // "[N, M] of B[D]" (compact), empty when the program is not typed
+  std::string full_type;      // "[N, M] of Buffer(fp32, [D])", empty when not typed
+  bool violation = false;     // part of an affinity violation (A-MULTI, A-LIST, A-DEAD)
   std::string label() const;  // "T2: [N, M] of B[D]" or just "T2"
 };
 
@@ -54,6 +54,7 @@ DataflowGraph build_dataflow_graph(const step::Program& prog, const step::TypedP
 // Parses and checks `impl` (names, then types even when the affine rule fails) and builds its graph.
 // On a parse or name error the graph is empty and the diagnostics explain why.
 DataflowGraph dataflow_graph_from_impl(const step::TaskDoc& task, std::string_view impl,
-                                       const std::vector<Location>& line_starts, Diagnostics* diags = nullptr);
+                                       const std::vector<Location>& line_starts,
+                                       Diagnostics* diags = nullptr);
 
 }  // namespace sf::widgets

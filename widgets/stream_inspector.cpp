@@ -113,7 +113,9 @@ void StreamInspector::setSnapshot(InspectorSnapshot snapshot) {
   }
 }
 
-void StreamInspector::clear() { setSnapshot({}); }
+void StreamInspector::clear() {
+  setSnapshot({});
+}
 
 bool StreamInspector::selectStream(const QString& name) {
   if (!snap_) return false;
@@ -137,7 +139,9 @@ bool StreamInspector::selectOutput(const QString& name) {
   return false;
 }
 
-void StreamInspector::setMismatchesOnly(bool on) { mismatches_only_->setChecked(on); }
+void StreamInspector::setMismatchesOnly(bool on) {
+  mismatches_only_->setChecked(on);
+}
 
 void StreamInspector::showStream(int row) {
   if (row == current_stream_) return;
@@ -169,17 +173,23 @@ void StreamInspector::showOutput(int row) {
   summary_->setStyleSheet(o.pass() ? QStringLiteral("color: #15803d;") : QStringLiteral("color: #b91c1c;"));
 }
 
-QString StreamInspector::tokenText() const { return token_text_->toPlainText(); }
-QString StreamInspector::outputSummary() const { return summary_->text(); }
+QString StreamInspector::tokenText() const {
+  return token_text_->toPlainText();
+}
+QString StreamInspector::outputSummary() const {
+  return summary_->text();
+}
 
 QString StreamInspector::currentStream() const {
-  return snap_ && current_stream_ >= 0 ? QString::fromStdString(snap_->streams[static_cast<std::size_t>(current_stream_)].name)
-                                       : QString();
+  return snap_ && current_stream_ >= 0
+             ? QString::fromStdString(snap_->streams[static_cast<std::size_t>(current_stream_)].name)
+             : QString();
 }
 
 QString StreamInspector::currentOutput() const {
-  return snap_ && current_output_ >= 0 ? QString::fromStdString(snap_->outputs[static_cast<std::size_t>(current_output_)].name)
-                                       : QString();
+  return snap_ && current_output_ >= 0
+             ? QString::fromStdString(snap_->outputs[static_cast<std::size_t>(current_output_)].name)
+             : QString();
 }
 
 }  // namespace sf::widgets

@@ -35,7 +35,7 @@ class StreamInspector : public QWidget {
   TokenTableModel* tokenModel() const { return tokens_; }
   OutputListModel* outputModel() const { return outputs_; }
   OutputCompareModel* compareModel() const { return compare_; }
-  QString tokenText() const;     // the token sequence of the selected stream ("1 2 S1 3 4 S1 D")
+  QString tokenText() const;      // the token sequence of the selected stream ("1 2 S1 3 4 S1 D")
   QString outputSummary() const;  // the §12 message of the selected output
   QString currentStream() const;
   QString currentOutput() const;

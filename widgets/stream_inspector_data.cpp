@@ -13,8 +13,8 @@ ValueStatus compare_value(float out, double ref, double atol, double rtol) {
 }
 
 std::map<std::string, step::StreamType, std::less<>> stream_types(const step::Program& prog,
-                                                                   const step::TypedProgram& typed,
-                                                                   const step::TaskDoc& task) {
+                                                                  const step::TypedProgram& typed,
+                                                                  const step::TaskDoc& task) {
   std::map<std::string, step::StreamType, std::less<>> m;
   for (const auto& in : task.inputs) m[in.name] = step::StreamType{in.dtype, in.dims};
   for (std::size_t i = 0; i < prog.stmts.size() && i < typed.stmts.size(); ++i) {
@@ -22,7 +22,8 @@ std::map<std::string, step::StreamType, std::less<>> stream_types(const step::Pr
     const auto& ts = typed.stmts[i];
     if (st.kind != step::Statement::Kind::Assign && st.kind != step::Statement::Kind::Comprehension) continue;
     if (ts.list_result && st.targets.size() == 1) {
-      for (std::size_t k = 0; k < ts.outs.size(); ++k) m[st.targets[0] + "[" + std::to_string(k) + "]"] = ts.outs[k];
+      for (std::size_t k = 0; k < ts.outs.size(); ++k)
+        m[st.targets[0] + "[" + std::to_string(k) + "]"] = ts.outs[k];
     } else if (ts.outs.size() == st.targets.size()) {
       for (std::size_t k = 0; k < ts.outs.size(); ++k) m[st.targets[k]] = ts.outs[k];
     }
@@ -35,8 +36,10 @@ InspectedOutput compare_output(std::string name, const sim::StreamValue& out, st
   InspectedOutput o;
   o.name = std::move(name);
   o.value.dims = out.dims;
-  if (field < out.fields.size()) o.value.fields.push_back(out.fields[field]);
-  else o.value.fields.push_back(sim::Field{});
+  if (field < out.fields.size())
+    o.value.fields.push_back(out.fields[field]);
+  else
+    o.value.fields.push_back(sim::Field{});
   o.reference = std::move(reference);
   o.atol = atol;
   o.rtol = rtol;
@@ -70,11 +73,13 @@ InspectorSnapshot make_inspector_snapshot(const step::TaskDoc& task, const step:
   for (const auto& in : task.inputs) order.push_back(in.name);
   if (prog) {
     for (const auto& st : prog->stmts) {
-      if (st.kind != step::Statement::Kind::Assign && st.kind != step::Statement::Kind::Comprehension) continue;
+      if (st.kind != step::Statement::Kind::Assign && st.kind != step::Statement::Kind::Comprehension)
+        continue;
       for (const auto& t : st.targets) {
         order.push_back(t);
         for (const auto& [name, v] : run.streams)  // list elements "t[i]" in index order
-          if (name.size() > t.size() + 2 && name.compare(0, t.size() + 1, t + "[") == 0) order.push_back(name);
+          if (name.size() > t.size() + 2 && name.compare(0, t.size() + 1, t + "[") == 0)
+            order.push_back(name);
       }
     }
   }
@@ -121,8 +126,8 @@ InspectorSnapshot make_inspector_snapshot(const step::TaskDoc& task, const step:
       std::vector<double> ref =
           ref_field < reference->fields.size() ? reference->fields[ref_field] : std::vector<double>{};
       if (k < run.outputs.size()) {
-        snap.outputs.push_back(
-            compare_output(std::move(name), run.outputs[k], f, std::move(ref), task.verify.atol, task.verify.rtol));
+        snap.outputs.push_back(compare_output(std::move(name), run.outputs[k], f, std::move(ref),
+                                              task.verify.atol, task.verify.rtol));
       } else {
         snap.outputs.push_back(compare_output(std::move(name), sim::StreamValue{}, f, std::move(ref),
                                               task.verify.atol, task.verify.rtol));

@@ -1,6 +1,6 @@
-// Value snapshot shown by the stream inspector (Qt-free): the named streams of one simulation and every output
-// field next to its reference. Built from core results by make_inspector_snapshot; the widget never runs the
-// engine.
+// Value snapshot shown by the stream inspector (Qt-free): the named streams of one simulation and every
+// output field next to its reference. Built from core results by make_inspector_snapshot; the widget never
+// runs the engine.
 #pragma once
 
 #include <cstdint>
@@ -24,13 +24,13 @@ struct InspectedStream {
 };
 
 struct InspectedOutput {
-  std::string name;              // "S0", or "S0.1" for field 1 of a tuple output
-  sim::StreamValue value;        // the program's output, this field only
+  std::string name;               // "S0", or "S0.1" for field 1 of a tuple output
+  sim::StreamValue value;         // the program's output, this field only
   std::vector<double> reference;  // the reference full tensor of this field (double, as evaluated)
   double atol = 1e-5, rtol = 1.3e-6;
-  sim::CompareStats stats;       // over min(program size, reference size) values
-  bool size_mismatch = false;    // the program produced a different number of values than the reference
-  std::string summary;           // pass_message / mismatch_message (spec §12 texts)
+  sim::CompareStats stats;     // over min(program size, reference size) values
+  bool size_mismatch = false;  // the program produced a different number of values than the reference
+  std::string summary;         // pass_message / mismatch_message (spec §12 texts)
   bool pass() const { return !size_mismatch && stats.ok(); }
 };
 
@@ -46,8 +46,8 @@ ValueStatus compare_value(float out, double ref, double atol, double rtol);
 
 // The declared type of every stream value of a (typed) program: inputs, targets, "L[i]" list elements.
 std::map<std::string, step::StreamType, std::less<>> stream_types(const step::Program& prog,
-                                                                   const step::TypedProgram& typed,
-                                                                   const step::TaskDoc& task);
+                                                                  const step::TypedProgram& typed,
+                                                                  const step::TaskDoc& task);
 
 // Builds a snapshot from a run (with RunOptions::keep_streams for the stream list) and, when available, the
 // reference of the same input set. `typed`/`prog` (may be null) supply type texts and the stream order.

@@ -10,11 +10,17 @@ namespace sf::widgets {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
-QString dims_text(const std::vector<std::int64_t>& dims) { return qs(sim::format_ints(dims)); }
+QString dims_text(const std::vector<std::int64_t>& dims) {
+  return qs(sim::format_ints(dims));
+}
 
-QString number(double v) { return qs(sim::format_number(v)); }
+QString number(double v) {
+  return qs(sim::format_number(v));
+}
 
 }  // namespace
 
@@ -30,17 +36,23 @@ int StreamListModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() || !snap_ ? 0 : static_cast<int>(snap_->streams.size());
 }
 
-int StreamListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int StreamListModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant StreamListModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !snap_) return {};
   const auto& s = snap_->streams[static_cast<std::size_t>(index.row())];
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
-      case NameColumn: return qs(s.name);
-      case TypeColumn: return qs(s.type);
-      case DimsColumn: return dims_text(s.value.dims);
-      case ElementsColumn: return QVariant::fromValue<qlonglong>(s.value.positions());
+      case NameColumn:
+        return qs(s.name);
+      case TypeColumn:
+        return qs(s.type);
+      case DimsColumn:
+        return dims_text(s.value.dims);
+      case ElementsColumn:
+        return QVariant::fromValue<qlonglong>(s.value.positions());
     }
   } else if (role == Qt::ToolTipRole) {
     return qs(s.name) + (s.type.empty() ? QString() : QStringLiteral(": ") + qs(s.type));
@@ -51,17 +63,22 @@ QVariant StreamListModel::data(const QModelIndex& index, int role) const {
 QVariant StreamListModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case NameColumn: return tr("Stream");
-    case TypeColumn: return tr("Type");
-    case DimsColumn: return tr("Dims");
-    case ElementsColumn: return tr("Elements");
+    case NameColumn:
+      return tr("Stream");
+    case TypeColumn:
+      return tr("Type");
+    case DimsColumn:
+      return tr("Dims");
+    case ElementsColumn:
+      return tr("Elements");
   }
   return {};
 }
 
 // ---- TokenTableModel ----
 
-void TokenTableModel::setStream(const sim::StreamValue* value, std::shared_ptr<const InspectorSnapshot> keep) {
+void TokenTableModel::setStream(const sim::StreamValue* value,
+                                std::shared_ptr<const InspectorSnapshot> keep) {
   beginResetModel();
   keep_ = std::move(keep);
   value_ = value;
@@ -73,7 +90,9 @@ std::int64_t TokenTableModel::dataRows() const {
   return std::min(value_->positions(), kMaxRows);
 }
 
-bool TokenTableModel::truncated() const { return value_ && value_->positions() > kMaxRows; }
+bool TokenTableModel::truncated() const {
+  return value_ && value_->positions() > kMaxRows;
+}
 
 int TokenTableModel::stopLevel(std::int64_t p) const {
   if (!value_ || p < 0 || p >= value_->positions()) return -1;
@@ -91,7 +110,9 @@ int TokenTableModel::rowCount(const QModelIndex& parent) const {
   return static_cast<int>(dataRows()) + (truncated() ? 0 : 1);  // + the done token
 }
 
-int TokenTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int TokenTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant TokenTableModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !value_) return {};
@@ -100,13 +121,17 @@ QVariant TokenTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::DisplayRole) {
     if (done) {
       switch (index.column()) {
-        case IndexColumn: return QVariant::fromValue<qlonglong>(row);
-        case StopColumn: return QStringLiteral("D");
-        default: return QString();
+        case IndexColumn:
+          return QVariant::fromValue<qlonglong>(row);
+        case StopColumn:
+          return QStringLiteral("D");
+        default:
+          return QString();
       }
     }
     switch (index.column()) {
-      case IndexColumn: return QVariant::fromValue<qlonglong>(row);
+      case IndexColumn:
+        return QVariant::fromValue<qlonglong>(row);
       case PositionColumn: {
         QStringList parts;
         std::int64_t p = row;
@@ -116,7 +141,8 @@ QVariant TokenTableModel::data(const QModelIndex& index, int role) const {
         }
         return QStringLiteral("(") + parts.join(QStringLiteral(", ")) + QStringLiteral(")");
       }
-      case ValueColumn: return qs(sim::format_element(*value_, row));
+      case ValueColumn:
+        return qs(sim::format_element(*value_, row));
       case StopColumn: {
         int k = stopLevel(row);
         return k > 0 ? QStringLiteral("S%1").arg(k) : QString();
@@ -131,10 +157,14 @@ QVariant TokenTableModel::data(const QModelIndex& index, int role) const {
 QVariant TokenTableModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case IndexColumn: return tr("#");
-    case PositionColumn: return tr("Position (i0, …)");
-    case ValueColumn: return tr("Value");
-    case StopColumn: return tr("Stop");
+    case IndexColumn:
+      return tr("#");
+    case PositionColumn:
+      return tr("Position (i0, …)");
+    case ValueColumn:
+      return tr("Value");
+    case StopColumn:
+      return tr("Stop");
   }
   return {};
 }
@@ -151,19 +181,23 @@ int OutputListModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() || !snap_ ? 0 : static_cast<int>(snap_->outputs.size());
 }
 
-int OutputListModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int OutputListModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant OutputListModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !snap_) return {};
   const auto& o = snap_->outputs[static_cast<std::size_t>(index.row())];
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
-      case NameColumn: return qs(o.name);
+      case NameColumn:
+        return qs(o.name);
       case StatusColumn:
         if (o.size_mismatch) return tr("size differs");
         if (o.stats.ref_nan) return tr("reference NaN");
         return o.pass() ? tr("pass") : tr("%n mismatch(es)", nullptr, static_cast<int>(o.stats.bad));
-      case MaxAbsColumn: return number(o.stats.max_abs);
+      case MaxAbsColumn:
+        return number(o.stats.max_abs);
     }
   } else if (role == Qt::ToolTipRole) {
     return qs(o.summary);
@@ -176,18 +210,24 @@ QVariant OutputListModel::data(const QModelIndex& index, int role) const {
 QVariant OutputListModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case NameColumn: return tr("Output");
-    case StatusColumn: return tr("Status");
-    case MaxAbsColumn: return tr("Max abs error");
+    case NameColumn:
+      return tr("Output");
+    case StatusColumn:
+      return tr("Status");
+    case MaxAbsColumn:
+      return tr("Max abs error");
   }
   return {};
 }
 
 // ---- OutputCompareModel ----
 
-QColor OutputCompareModel::mismatchBackground() { return QColor(QStringLiteral("#fecaca")); }
+QColor OutputCompareModel::mismatchBackground() {
+  return QColor(QStringLiteral("#fecaca"));
+}
 
-void OutputCompareModel::setOutput(const InspectedOutput* out, std::shared_ptr<const InspectorSnapshot> keep) {
+void OutputCompareModel::setOutput(const InspectedOutput* out,
+                                   std::shared_ptr<const InspectorSnapshot> keep) {
   beginResetModel();
   keep_ = std::move(keep);
   out_ = out;
@@ -196,8 +236,8 @@ void OutputCompareModel::setOutput(const InspectedOutput* out, std::shared_ptr<c
     const auto& data = out_->value.fields.front().data;
     const std::int64_t n = compared();
     for (std::int64_t k = 0; k < n && static_cast<std::int64_t>(bad_.size()) < kMaxRows; ++k)
-      if (compare_value(data[static_cast<std::size_t>(k)], out_->reference[static_cast<std::size_t>(k)], out_->atol,
-                        out_->rtol) != ValueStatus::Ok)
+      if (compare_value(data[static_cast<std::size_t>(k)], out_->reference[static_cast<std::size_t>(k)],
+                        out_->atol, out_->rtol) != ValueStatus::Ok)
         bad_.push_back(k);
   }
   endResetModel();
@@ -228,10 +268,13 @@ ValueStatus OutputCompareModel::status(std::int64_t ft) const {
 
 int OutputCompareModel::rowCount(const QModelIndex& parent) const {
   if (parent.isValid() || !out_) return 0;
-  return static_cast<int>(mismatches_only_ ? static_cast<std::int64_t>(bad_.size()) : std::min(compared(), kMaxRows));
+  return static_cast<int>(mismatches_only_ ? static_cast<std::int64_t>(bad_.size())
+                                           : std::min(compared(), kMaxRows));
 }
 
-int OutputCompareModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int OutputCompareModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant OutputCompareModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !out_) return {};
@@ -242,19 +285,26 @@ QVariant OutputCompareModel::data(const QModelIndex& index, int role) const {
   const ValueStatus st = status(k);
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
-      case IndexColumn: return QVariant::fromValue<qlonglong>(k);
-      case PositionColumn: return qs(sim::format_position(k, out_->value.dims, out_->value.fields.front().esh));
-      case ProgramColumn: return number(out);
-      case ReferenceColumn: return number(static_cast<double>(static_cast<float>(ref)));
+      case IndexColumn:
+        return QVariant::fromValue<qlonglong>(k);
+      case PositionColumn:
+        return qs(sim::format_position(k, out_->value.dims, out_->value.fields.front().esh));
+      case ProgramColumn:
+        return number(out);
+      case ReferenceColumn:
+        return number(static_cast<double>(static_cast<float>(ref)));
       case ErrorColumn: {
         const double r = static_cast<double>(static_cast<float>(ref));
         return std::isfinite(out) && std::isfinite(r) ? number(std::fabs(out - r)) : QStringLiteral("inf");
       }
       case StatusColumn:
         switch (st) {
-          case ValueStatus::Ok: return tr("ok");
-          case ValueStatus::Mismatch: return tr("mismatch");
-          case ValueStatus::RefNaN: return tr("reference NaN");
+          case ValueStatus::Ok:
+            return tr("ok");
+          case ValueStatus::Mismatch:
+            return tr("mismatch");
+          case ValueStatus::RefNaN:
+            return tr("reference NaN");
         }
     }
   } else if (role == Qt::BackgroundRole && st != ValueStatus::Ok) {
@@ -266,12 +316,18 @@ QVariant OutputCompareModel::data(const QModelIndex& index, int role) const {
 QVariant OutputCompareModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case IndexColumn: return tr("Index");
-    case PositionColumn: return tr("Position");
-    case ProgramColumn: return tr("Program");
-    case ReferenceColumn: return tr("Reference");
-    case ErrorColumn: return tr("|Error|");
-    case StatusColumn: return tr("Status");
+    case IndexColumn:
+      return tr("Index");
+    case PositionColumn:
+      return tr("Position");
+    case ProgramColumn:
+      return tr("Program");
+    case ReferenceColumn:
+      return tr("Reference");
+    case ErrorColumn:
+      return tr("|Error|");
+    case StatusColumn:
+      return tr("Status");
   }
   return {};
 }

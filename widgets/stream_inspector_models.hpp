@@ -71,8 +71,15 @@ class OutputListModel : public QAbstractTableModel {
 class OutputCompareModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { IndexColumn, PositionColumn, ProgramColumn, ReferenceColumn, ErrorColumn, StatusColumn,
-                ColumnCount };
+  enum Column {
+    IndexColumn,
+    PositionColumn,
+    ProgramColumn,
+    ReferenceColumn,
+    ErrorColumn,
+    StatusColumn,
+    ColumnCount
+  };
   static constexpr std::int64_t kMaxRows = 1000000;
   using QAbstractTableModel::QAbstractTableModel;
   void setOutput(const InspectedOutput* out, std::shared_ptr<const InspectorSnapshot> keep);

@@ -25,9 +25,10 @@ class TaskFilterProxy : public QSortFilterProxyModel {
     if (needle.isEmpty()) return true;
     const QModelIndex i = sourceModel()->index(row, 0, parent);
     if (!sourceModel()->data(i, TaskBrowserModel::IsTaskRole).toBool()) return false;  // groups: via children
-    const QString hay = sourceModel()->data(i, TaskBrowserModel::TaskIdRole).toString() + QLatin1Char('\n') +
-                        sourceModel()->data(i, Qt::ToolTipRole).toString() + QLatin1Char('\n') +
-                        sourceModel()->data(sourceModel()->index(row, TaskBrowserModel::TagsColumn, parent)).toString();
+    const QString hay =
+        sourceModel()->data(i, TaskBrowserModel::TaskIdRole).toString() + QLatin1Char('\n') +
+        sourceModel()->data(i, Qt::ToolTipRole).toString() + QLatin1Char('\n') +
+        sourceModel()->data(sourceModel()->index(row, TaskBrowserModel::TagsColumn, parent)).toString();
     return hay.contains(needle, Qt::CaseInsensitive);
   }
 
@@ -70,9 +71,13 @@ void TaskBrowser::setTasks(std::vector<TaskEntry> tasks) {
   for (int c = 1; c < TaskBrowserModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
 }
 
-void TaskBrowser::setTaskStatus(const QString& id, bool solved, double rate) { model_->setTaskStatus(id, solved, rate); }
+void TaskBrowser::setTaskStatus(const QString& id, bool solved, double rate) {
+  model_->setTaskStatus(id, solved, rate);
+}
 
-void TaskBrowser::clearStatuses() { model_->clearStatuses(); }
+void TaskBrowser::clearStatuses() {
+  model_->clearStatuses();
+}
 
 void TaskBrowser::setFilterText(const QString& text) {
   if (filter_->text() != text) filter_->setText(text);  // re-enters through textChanged

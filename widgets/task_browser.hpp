@@ -1,6 +1,6 @@
-// The task browser pane (issue 8, item 5): groups -> tasks with their tags and, when a campaign is open, their
-// status (solved, success rate). A filter box matches ids, titles and tags. Activating a task (double click,
-// Enter) emits taskActivated(id).
+// The task browser pane (issue 8, item 5): groups -> tasks with their tags and, when a campaign is open,
+// their status (solved, success rate). A filter box matches ids, titles and tags. Activating a task (double
+// click, Enter) emits taskActivated(id).
 #pragma once
 
 #include <QWidget>

@@ -15,9 +15,13 @@ namespace {
 // Internal ids: 0 for group rows, group index + 1 for task rows (their parent).
 constexpr quintptr kGroupId = 0;
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
-QString percent(double rate) { return QString::number(std::lround(rate * 100)) + QStringLiteral("%"); }
+QString percent(double rate) {
+  return QString::number(std::lround(rate * 100)) + QStringLiteral("%");
+}
 
 }  // namespace
 
@@ -67,7 +71,8 @@ bool TaskBrowserModel::setTaskStatus(const QString& id, bool solved, double rate
       for (std::size_t g = 0; g < groups_.size(); ++g) {
         const QModelIndex gi = index(static_cast<int>(g), 0);
         if (!groups_[g].tasks.empty())
-          Q_EMIT dataChanged(index(0, 0, gi), index(static_cast<int>(groups_[g].tasks.size()) - 1, ColumnCount - 1, gi));
+          Q_EMIT dataChanged(index(0, 0, gi),
+                             index(static_cast<int>(groups_[g].tasks.size()) - 1, ColumnCount - 1, gi));
       }
     }
     return true;
@@ -122,7 +127,9 @@ int TaskBrowserModel::rowCount(const QModelIndex& parent) const {
   return static_cast<int>(groups_[static_cast<std::size_t>(parent.row())].tasks.size());
 }
 
-int TaskBrowserModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int TaskBrowserModel::columnCount(const QModelIndex&) const {
+  return ColumnCount;
+}
 
 Qt::ItemFlags TaskBrowserModel::flags(const QModelIndex& index) const {
   if (!index.isValid()) return Qt::NoItemFlags;
@@ -133,19 +140,24 @@ Qt::ItemFlags TaskBrowserModel::flags(const QModelIndex& index) const {
 
 QVariant TaskBrowserModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-  if (index.internalId() == kGroupId) return groupData(groups_[static_cast<std::size_t>(index.row())], index.column(), role);
+  if (index.internalId() == kGroupId)
+    return groupData(groups_[static_cast<std::size_t>(index.row())], index.column(), role);
   const auto& g = groups_[static_cast<std::size_t>(index.internalId() - 1)];
   return taskData(g.tasks[static_cast<std::size_t>(index.row())], index.column(), role);
 }
 
 QVariant TaskBrowserModel::groupData(const Group& g, int column, int role) const {
   switch (role) {
-    case GroupRole: return g.name;
-    case IsTaskRole: return false;
+    case GroupRole:
+      return g.name;
+    case IsTaskRole:
+      return false;
     case Qt::DisplayRole:
       switch (column) {
-        case NameColumn: return g.name;
-        case TagsColumn: return tr("%n task(s)", nullptr, static_cast<int>(g.tasks.size()));
+        case NameColumn:
+          return g.name;
+        case TagsColumn:
+          return tr("%n task(s)", nullptr, static_cast<int>(g.tasks.size()));
         case SolvedColumn: {
           if (status_.isEmpty()) return {};
           int solved = 0;
@@ -179,11 +191,16 @@ QVariant TaskBrowserModel::taskData(const TaskEntry& t, int column, int role) co
   auto it = status_.constFind(id);
   const bool known = it != status_.constEnd();
   switch (role) {
-    case TaskIdRole: return id;
-    case GroupRole: return qs(t.group);
-    case IsTaskRole: return true;
-    case SolvedRole: return known ? QVariant(it->solved) : QVariant();
-    case RateRole: return known && !std::isnan(it->rate) ? QVariant(it->rate) : QVariant();
+    case TaskIdRole:
+      return id;
+    case GroupRole:
+      return qs(t.group);
+    case IsTaskRole:
+      return true;
+    case SolvedRole:
+      return known ? QVariant(it->solved) : QVariant();
+    case RateRole:
+      return known && !std::isnan(it->rate) ? QVariant(it->rate) : QVariant();
     case Qt::ToolTipRole: {
       QString tip = id + QStringLiteral("\n") + qs(t.title);
       if (!t.origin.empty()) tip += QStringLiteral("\n") + tr("Paper task: %1").arg(qs(t.origin));
@@ -203,7 +220,8 @@ QVariant TaskBrowserModel::taskData(const TaskEntry& t, int column, int role) co
         case SolvedColumn:
           if (!known) return status_.isEmpty() ? QVariant() : QVariant(tr("—"));
           return it->solved ? tr("solved") : tr("unsolved");
-        case RateColumn: return known && !std::isnan(it->rate) ? QVariant(percent(it->rate)) : QVariant();
+        case RateColumn:
+          return known && !std::isnan(it->rate) ? QVariant(percent(it->rate)) : QVariant();
       }
       break;
     case Qt::ForegroundRole:
@@ -217,10 +235,14 @@ QVariant TaskBrowserModel::taskData(const TaskEntry& t, int column, int role) co
 QVariant TaskBrowserModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case NameColumn: return tr("Task");
-    case TagsColumn: return tr("Tags");
-    case SolvedColumn: return tr("Status");
-    case RateColumn: return tr("Success rate");
+    case NameColumn:
+      return tr("Task");
+    case TagsColumn:
+      return tr("Tags");
+    case SolvedColumn:
+      return tr("Status");
+    case RateColumn:
+      return tr("Success rate");
   }
   return {};
 }

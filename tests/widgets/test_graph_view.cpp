@@ -136,7 +136,8 @@ TEST(GraphData, ReusedStreamIsAViolationOnEveryUse) {
             GraphNode::Kind::Unused);
   EXPECT_FALSE(g.edges[static_cast<std::size_t>(find_edge(g, "E1"))].violation);
   EXPECT_EQ(g.violation_count(), 3);
-  // Return of a tuple-typed stream where the task wants a buffer is a type error: no types, graph still drawn.
+  // Return of a tuple-typed stream where the task wants a buffer is a type error: no types, graph still
+  // drawn.
   pf.impl = "P = step.Scan(fn=fn_sum, b=1).apply(E0)\nZ = step.Zip().apply((P, E1))\nreturn Z\n";
   auto g2 = graph_of(pf);
   ASSERT_EQ(g2.edges.size(), 4u);

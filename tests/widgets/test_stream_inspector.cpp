@@ -46,9 +46,11 @@ TEST(StreamInspectorData, CompareOutputCountsAndMessages) {
   EXPECT_FALSE(bad.pass());
   EXPECT_EQ(bad.stats.bad, 1);
   EXPECT_EQ(bad.stats.first_bad, 2);
-  EXPECT_EQ(bad.summary.rfind("output S0: 1 of 4 values differ (atol 1e-05, rtol 1.3e-06)", 0), 0u) << bad.summary;
+  EXPECT_EQ(bad.summary.rfind("output S0: 1 of 4 values differ (atol 1e-05, rtol 1.3e-06)", 0), 0u)
+      << bad.summary;
   EXPECT_TRUE(s.outputs[1].pass());
-  EXPECT_EQ(s.outputs[1].summary.rfind("output S1: all 4 values within tolerance", 0), 0u) << s.outputs[1].summary;
+  EXPECT_EQ(s.outputs[1].summary.rfind("output S1: all 4 values within tolerance", 0), 0u)
+      << s.outputs[1].summary;
   EXPECT_EQ(compare_value(3.0f, 3.5, 1e-5, 1.3e-6), ValueStatus::Mismatch);
   EXPECT_EQ(compare_value(3.0f, 3.0000001, 1e-5, 1.3e-6), ValueStatus::Ok);
   EXPECT_EQ(compare_value(3.0f, std::nan(""), 1e-5, 1.3e-6), ValueStatus::RefNaN);
@@ -67,7 +69,8 @@ TEST(StreamInspector, TokenViewOfTheSelectedStream) {
   QAbstractItemModelTester t2(w.tokenModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
   w.setSnapshot(hand_snapshot());
   ASSERT_EQ(w.streamModel()->rowCount(), 2);
-  EXPECT_EQ(w.streamModel()->index(0, StreamListModel::DimsColumn).data().toString(), QStringLiteral("[3, 2]"));
+  EXPECT_EQ(w.streamModel()->index(0, StreamListModel::DimsColumn).data().toString(),
+            QStringLiteral("[3, 2]"));
   EXPECT_EQ(w.streamModel()->index(0, StreamListModel::ElementsColumn).data().toLongLong(), 6);
   ASSERT_TRUE(w.selectStream(QStringLiteral("X")));
   EXPECT_EQ(w.tokenText(), QStringLiteral("1 2 3 S1 4 5 6 S1 D"));
@@ -100,16 +103,20 @@ TEST(StreamInspector, OutputsAgainstReferenceWithMismatchesHighlighted) {
   // The first failing output is shown first.
   EXPECT_EQ(w.currentOutput(), QStringLiteral("S0"));
   EXPECT_TRUE(w.outputSummary().startsWith(QStringLiteral("output S0: 1 of 4 values differ")));
-  EXPECT_EQ(w.outputModel()->index(0, OutputListModel::StatusColumn).data().toString(), QStringLiteral("1 mismatch(es)"));
-  EXPECT_EQ(w.outputModel()->index(1, OutputListModel::StatusColumn).data().toString(), QStringLiteral("pass"));
+  EXPECT_EQ(w.outputModel()->index(0, OutputListModel::StatusColumn).data().toString(),
+            QStringLiteral("1 mismatch(es)"));
+  EXPECT_EQ(w.outputModel()->index(1, OutputListModel::StatusColumn).data().toString(),
+            QStringLiteral("pass"));
   auto* c = w.compareModel();
   ASSERT_EQ(c->rowCount(), 4);
   EXPECT_EQ(c->index(2, OutputCompareModel::ProgramColumn).data().toString(), QStringLiteral("3"));
   EXPECT_EQ(c->index(2, OutputCompareModel::ReferenceColumn).data().toString(), QStringLiteral("3.5"));
   EXPECT_EQ(c->index(2, OutputCompareModel::ErrorColumn).data().toString(), QStringLiteral("0.5"));
   EXPECT_EQ(c->index(2, OutputCompareModel::StatusColumn).data().toString(), QStringLiteral("mismatch"));
-  EXPECT_EQ(c->index(2, OutputCompareModel::PositionColumn).data().toString(), QStringLiteral("[2] element 0"));
-  EXPECT_EQ(c->index(2, 0).data(Qt::BackgroundRole).value<QBrush>().color(), OutputCompareModel::mismatchBackground());
+  EXPECT_EQ(c->index(2, OutputCompareModel::PositionColumn).data().toString(),
+            QStringLiteral("[2] element 0"));
+  EXPECT_EQ(c->index(2, 0).data(Qt::BackgroundRole).value<QBrush>().color(),
+            OutputCompareModel::mismatchBackground());
   EXPECT_FALSE(c->index(1, 0).data(Qt::BackgroundRole).isValid());
   w.setMismatchesOnly(true);
   ASSERT_EQ(c->rowCount(), 1);
@@ -127,7 +134,8 @@ TEST(StreamInspector, OutputsAgainstReferenceWithMismatchesHighlighted) {
 TEST(StreamInspector, SnapshotOfARealRun) {
   Diagnostics d;
   auto cat = bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  auto pf = verify::load_program_file(std::string(SF_TEST_DATA_DIR) + "/solutions/rope/neox_halves.yaml", &cat, d);
+  auto pf =
+      verify::load_program_file(std::string(SF_TEST_DATA_DIR) + "/solutions/rope/neox_halves.yaml", &cat, d);
   ASSERT_TRUE(pf);
   auto checked = verify::check_program(pf->task, pf->impl, pf->impl_line_starts);
   ASSERT_TRUE(checked.ok());

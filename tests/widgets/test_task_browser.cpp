@@ -34,7 +34,8 @@ TEST(TaskBrowserModel, GroupsTasksAndTags) {
   ASSERT_EQ(m.rowCount(rope), 2);
   EXPECT_EQ(m.index(0, 0, rope).data().toString(), QStringLiteral("gptj_interleaved"));
   EXPECT_EQ(m.index(1, TaskBrowserModel::TagsColumn, rope).data().toString(), QStringLiteral("C, Once"));
-  EXPECT_EQ(m.index(1, 0, rope).data(TaskBrowserModel::TaskIdRole).toString(), QStringLiteral("rope/neox_halves"));
+  EXPECT_EQ(m.index(1, 0, rope).data(TaskBrowserModel::TaskIdRole).toString(),
+            QStringLiteral("rope/neox_halves"));
   EXPECT_EQ(m.index(1, TaskBrowserModel::TagsColumn).data().toString(), QStringLiteral("2 task(s)"));
   // No campaign: blank status columns.
   EXPECT_FALSE(m.index(1, TaskBrowserModel::SolvedColumn, rope).data().isValid());
@@ -50,10 +51,12 @@ TEST(TaskBrowserModel, CampaignStatusAndGroupAggregates) {
   EXPECT_FALSE(m.setTaskStatus(QStringLiteral("rope/unknown"), true, 1.0));
   const QModelIndex rope = m.indexOfGroup(QStringLiteral("rope"));
   const QModelIndex neox = m.indexOfTask(QStringLiteral("rope/neox_halves"));
-  EXPECT_EQ(neox.sibling(neox.row(), TaskBrowserModel::SolvedColumn).data().toString(), QStringLiteral("solved"));
+  EXPECT_EQ(neox.sibling(neox.row(), TaskBrowserModel::SolvedColumn).data().toString(),
+            QStringLiteral("solved"));
   EXPECT_EQ(neox.sibling(neox.row(), TaskBrowserModel::RateColumn).data().toString(), QStringLiteral("75%"));
   EXPECT_DOUBLE_EQ(neox.data(TaskBrowserModel::RateRole).toDouble(), 0.75);
-  EXPECT_EQ(rope.sibling(rope.row(), TaskBrowserModel::SolvedColumn).data().toString(), QStringLiteral("1/2"));
+  EXPECT_EQ(rope.sibling(rope.row(), TaskBrowserModel::SolvedColumn).data().toString(),
+            QStringLiteral("1/2"));
   // Mean of 0.75 and 0.125 = 0.4375 -> 44%.
   EXPECT_EQ(rope.sibling(rope.row(), TaskBrowserModel::RateColumn).data().toString(), QStringLiteral("44%"));
   const QModelIndex norm = m.indexOfTask(QStringLiteral("norm/layernorm_buffer"));
@@ -62,7 +65,8 @@ TEST(TaskBrowserModel, CampaignStatusAndGroupAggregates) {
   m.setTaskStatus(QStringLiteral("norm/layernorm_buffer"), true, 1.5);
   m.setTasks(sample());
   const QModelIndex norm2 = m.indexOfTask(QStringLiteral("norm/layernorm_buffer"));
-  EXPECT_EQ(norm2.sibling(norm2.row(), TaskBrowserModel::RateColumn).data().toString(), QStringLiteral("100%"));
+  EXPECT_EQ(norm2.sibling(norm2.row(), TaskBrowserModel::RateColumn).data().toString(),
+            QStringLiteral("100%"));
   m.clearStatuses();
   EXPECT_FALSE(m.hasStatus());
   const QModelIndex norm3 = m.indexOfTask(QStringLiteral("norm/layernorm_buffer"));
@@ -79,9 +83,11 @@ TEST(TaskBrowser, CatalogueFilterAndActivation) {
   EXPECT_EQ(m->rowCount(), 9);  // nine groups under resources/benchmark
   const QModelIndex norm = m->indexOfTask(QStringLiteral("norm/layernorm_buffer"));
   ASSERT_TRUE(norm.isValid());
-  EXPECT_EQ(norm.sibling(norm.row(), TaskBrowserModel::TagsColumn).data().toString(), QStringLiteral("C, Reuse"));
+  EXPECT_EQ(norm.sibling(norm.row(), TaskBrowserModel::TagsColumn).data().toString(),
+            QStringLiteral("C, Reuse"));
   const QModelIndex neox = m->indexOfTask(QStringLiteral("rope/neox_halves"));
-  EXPECT_EQ(neox.sibling(neox.row(), TaskBrowserModel::TagsColumn).data().toString(), QStringLiteral("C, Once"));
+  EXPECT_EQ(neox.sibling(neox.row(), TaskBrowserModel::TagsColumn).data().toString(),
+            QStringLiteral("C, Once"));
   EXPECT_EQ(m->rowCount(m->indexOfGroup(QStringLiteral("rope"))), 3);
 
   w.setFilterText(QStringLiteral("layernorm"));
