@@ -33,8 +33,10 @@ int cmd_synth(const SynthOpts& o) {
     return 2;
   }
   std::vector<const step::TaskDoc*> tasks;
-  if (o.task == "all") {
-    for (const auto& t : cat.tasks()) tasks.push_back(&t);
+  if (o.task == "all" || o.task == "paper") {
+    for (const auto& t : cat.tasks()) {
+      if (o.task == "all" || t.group != "extra") tasks.push_back(&t);
+    }
   } else if (const auto* t = cat.find(o.task)) {
     tasks.push_back(t);
   } else {
@@ -60,46 +62,75 @@ int cmd_synth(const SynthOpts& o) {
   }
   verify::Verifier ver;
   synth::Synthesizer syn(ver);
-  nlohmann::json all = nlohmann::json::array();
-  int total_ok = 0;
-  for (const auto* t : tasks) {
-    auto g = synth::mine_guidance(demos);
-    synth::SynthOptions so;
-    so.max_evaluations = o.budget;
-    so.time_limit_s = o.time_limit;
+  struct TaskRun {
     int successes = 0;
     std::int64_t cand = 0, pruned = 0;
     int depth = 0;
     double secs = 0;
     std::string first_impl;
+  };
+  // n samples of one task with the given demonstrations (sample 0 at temperature 0)
+  auto run_task = [&](const step::TaskDoc& t, const std::vector<synth::Demonstration>& ds_) {
+    TaskRun tr;
+    auto g = synth::mine_guidance(ds_);
+    synth::SynthOptions so;
+    so.max_evaluations = o.budget;
+    so.time_limit_s = o.time_limit;
     for (int i = 0; i < o.n; ++i) {
       so.seed = o.seed * 1000003ULL + static_cast<std::uint64_t>(i);
-      so.temperature = i == 0 ? 0.0 : o.temperature;  // sample 0 is the deterministic one
-      auto r = syn.run(*t, g, so);
-      successes += r.found ? 1 : 0;
-      cand += r.stats.candidates;
-      pruned += r.stats.pruned;
-      depth = std::max(depth, r.stats.depth);
-      secs += r.stats.seconds;
-      if (r.found && first_impl.empty()) first_impl = r.impl;
+      so.temperature = i == 0 ? 0.0 : o.temperature;
+      auto r = syn.run(t, g, so);
+      tr.successes += r.found ? 1 : 0;
+      tr.cand += r.stats.candidates;
+      tr.pruned += r.stats.pruned;
+      tr.depth = std::max(tr.depth, r.stats.depth);
+      tr.secs += r.stats.seconds;
+      if (r.found && tr.first_impl.empty()) tr.first_impl = r.impl;
     }
-    if (o.demos_from_solved && !first_impl.empty()) demos.push_back({t, first_impl});
-    total_ok += successes > 0 ? 1 : 0;
-    double sps = o.n > 0 ? secs / o.n : 0.0;
-    if (o.json) {
-      all.push_back({{"task", t->id}, {"n", o.n}, {"successes", successes}, {"seconds_per_sample", sps},
-                     {"candidates", cand}, {"pruned", pruned}, {"depth", depth}, {"program", first_impl}});
-    } else {
-      std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f s/sample\n", t->id.c_str(),
-                  successes, o.n, static_cast<long long>(cand), static_cast<long long>(pruned), depth, sps);
-      if (o.show && !first_impl.empty()) std::printf("%s\n", first_impl.c_str());
+    return tr;
+  };
+  auto report = [&](const char* label, const std::vector<TaskRun>& runs, nlohmann::json& out) {
+    int solved = 0;
+    double pass1 = 0;
+    for (std::size_t k = 0; k < tasks.size(); ++k) {
+      const auto& tr = runs[k];
+      const auto* t = tasks[k];
+      solved += tr.successes > 0 ? 1 : 0;
+      pass1 += o.n > 0 ? double(tr.successes) / o.n : 0.0;
+      double sps = o.n > 0 ? tr.secs / o.n : 0.0;
+      if (o.json) {
+        out.push_back({{"task", t->id}, {"n", o.n}, {"successes", tr.successes}, {"seconds_per_sample", sps},
+                       {"candidates", tr.cand}, {"pruned", tr.pruned}, {"depth", tr.depth},
+                       {"demos", label}, {"program", tr.first_impl}});
+      } else {
+        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f s/sample\n", t->id.c_str(),
+                    tr.successes, o.n, static_cast<long long>(tr.cand), static_cast<long long>(tr.pruned), tr.depth,
+                    sps);
+        if (o.show && !tr.first_impl.empty()) std::printf("%s\n", tr.first_impl.c_str());
+      }
     }
+    if (!o.json && tasks.size() > 1) {
+      std::printf("[%s] solved (at least one success, pass@%d): %d of %zu tasks; pass@1 (mean c/n): %.2f tasks\n",
+                  label, o.n, solved, tasks.size(), pass1);
+    }
+  };
+  nlohmann::json all = nlohmann::json::array();
+  std::vector<TaskRun> runs;
+  for (const auto* t : tasks) runs.push_back(run_task(*t, demos));
+  report(demos.empty() ? "none" : "file", runs, all);
+  if (o.demos_from_solved) {
+    // leave-one-out: every other task's program found in the first pass is a demonstration
+    std::vector<TaskRun> runs2;
+    for (std::size_t k = 0; k < tasks.size(); ++k) {
+      std::vector<synth::Demonstration> loo;
+      for (std::size_t j = 0; j < tasks.size(); ++j) {
+        if (j != k && !runs[j].first_impl.empty()) loo.push_back({tasks[j], runs[j].first_impl});
+      }
+      runs2.push_back(run_task(*tasks[k], loo));
+    }
+    report("from-solved", runs2, all);
   }
-  if (o.json) {
-    std::cout << (all.size() == 1 ? all[0].dump(2) : all.dump(2)) << "\n";
-  } else if (tasks.size() > 1) {
-    std::printf("solved (at least one success): %d of %zu tasks\n", total_ok, tasks.size());
-  }
+  if (o.json) std::cout << (all.size() == 1 ? all[0].dump(2) : all.dump(2)) << "\n";
   return 0;
 }
 
@@ -108,11 +139,11 @@ int cmd_synth(const SynthOpts& o) {
 void add_synth_commands(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<SynthOpts>();
   auto* c = app.add_subcommand("synth", "Run the built-in offline synthesizer on a benchmark task (or all)");
-  c->add_option("--task", o->task, "task id, or 'all'")->required();
+  c->add_option("--task", o->task, "task id, 'all', or 'paper' (the 26 paper tasks)")->required();
   c->add_option("-n", o->n, "samples per task (sample 0 at temperature 0)");
   auto* d = c->add_option("--demos", o->demos, "a solution file (task: + impl:) used as demonstration");
   c->add_flag("--demos-from-solved", o->demos_from_solved,
-              "with --task all: programs found for earlier tasks become demonstrations for later ones")
+              "a second pass in which the programs found (first pass) for every other task are demonstrations")
       ->excludes(d);
   c->add_flag("--json", o->json, "print one JSON object (an array for several tasks)");
   c->add_flag("--show", o->show, "print the first program found");

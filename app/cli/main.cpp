@@ -2,11 +2,13 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/commands.hpp"
+#include "core/synth/provider.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"stepforge-cli: check, simulate and verify STeP programs; benchmark tasks; campaigns"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "stepforge-cli 0.1.0");
+  sf::synth::register_builtin_provider();  // `--backend builtin` = the offline synthesizer
   int exit_code = 0;
   sf::cli::add_program_commands(app, exit_code);
   sf::cli::add_task_commands(app, exit_code);

@@ -28,6 +28,9 @@ struct Experience {
   std::string rule;
   std::string evidence;
   std::string code_example;
+  // Optional machine-readable pattern: primitive names joined by '>' along a dataflow chain
+  // ("Bufferize>Repeat>Streamify"); printed as `pattern:` (core/synth reports adoption truthfully from it).
+  std::string pattern;
 };
 
 // A hot (resident) rule: always in context.

@@ -100,6 +100,7 @@ std::string user_text(const PromptInput& in, std::size_t demos_used) {
     for (const auto& e : in.experiences) {
       out += "- id: " + e.id + "\n  rule: " + trim_right(e.rule) + "\n";
       if (!e.evidence.empty()) out += "  evidence: " + trim_right(e.evidence) + "\n";
+      if (!e.pattern.empty()) out += "  pattern: " + trim_right(e.pattern) + "\n";
       if (!e.code_example.empty())
         out += "  example:\n  ```\n" + indent_lines(trim_right(e.code_example), 2) + "\n  ```\n";
     }

@@ -1,5 +1,7 @@
 #include "core/synth/op.hpp"
 
+#include <algorithm>
+
 #include "core/sim/kernels.hpp"
 
 namespace sf::synth {
@@ -15,6 +17,12 @@ std::string Op::key() const {
   s += "(";
   switch (prim) {
     case Prim::Map: s += "fn=" + fn->func_name; break;
+    case Prim::Merge: {
+      s += "fn=" + fn->func_name + ", experts=[";
+      for (std::size_t i = 0; i < experts.size(); ++i) s += (i ? ", " : "") + experts[i]->func_name;
+      s += "]";
+      break;
+    }
     case Prim::Accum:
     case Prim::Scan: s += "fn=" + fn->func_name + ", b=" + std::to_string(k); break;
     case Prim::Bufferize: s += "a=" + std::to_string(k); break;
@@ -53,8 +61,29 @@ std::optional<StreamType> apply_type(const Op& op, const std::vector<const Strea
   const StreamType& x = *args[0];
   const int r = x.rank();
   const bool multi = args.size() > 1;
-  if (multi && op.prim != Prim::Map && op.prim != Prim::Accum && op.prim != Prim::Scan) return std::nullopt;
+  if (multi && op.prim != Prim::Map && op.prim != Prim::Accum && op.prim != Prim::Scan && op.prim != Prim::Merge)
+    return std::nullopt;
   switch (op.prim) {
+    case Prim::Merge: {  // composite Partition -> Map per expert -> Merge
+      if (args.size() < 2 || !op.fn || !op.fn->stateful() || op.experts.empty()) return std::nullopt;
+      const StreamType& c = *args.back();
+      if (c.dtype.is_tuple() || !c.dtype.scalar().multihot || c.dtype.scalar().is_buffer()) return std::nullopt;
+      std::vector<const StreamType*> data(args.begin(), args.end() - 1);
+      auto in = zipped(data);
+      if (!in) return std::nullopt;
+      const StreamType& xd = *data[0];
+      const int rc = c.rank(), rx = xd.rank();
+      if (rc > rx) return std::nullopt;
+      const auto p = static_cast<std::size_t>(rx - rc);
+      if (!std::equal(c.dims.begin(), c.dims.end(), xd.dims.begin() + static_cast<std::ptrdiff_t>(p)))
+        return std::nullopt;
+      const step::DType& t = op.experts[0]->output;
+      for (const auto* e : op.experts) {
+        if (e->stateful() || !(e->input == *in) || !(e->output == t)) return std::nullopt;
+      }
+      if (!(op.fn->input == t)) return std::nullopt;
+      return StreamType{op.fn->output, xd.dims};
+    }
     case Prim::Map:
     case Prim::Accum:
     case Prim::Scan: {
@@ -121,11 +150,34 @@ std::optional<StreamType> apply_type(const Op& op, const std::vector<const Strea
 
 std::optional<sim::StreamValue> apply_value(const Op& op, const std::vector<const sim::StreamValue*>& args,
                                             const StreamType& out_type, const step::SizeBinding& sizes,
-                                            sim::ElementFn* fn, sim::Budget& budget) {
+                                            sim::ElementFn* fn, sim::Budget& budget,
+                                            const std::vector<sim::ElementFn*>& expert_fns) {
   sim::StreamValue out;
   sim::Status st;
   const sim::StreamValue* x = args[0];
   sim::StreamValue zipped_val;
+  if (op.prim == Prim::Merge) {
+    if (!fn || expert_fns.size() != op.experts.size() || args.size() < 2) return std::nullopt;
+    const sim::StreamValue& sel = *args.back();
+    std::vector<const sim::StreamValue*> data(args.begin(), args.end() - 1);
+    if (data.size() > 1) {
+      if (!sim::zip(data, zipped_val).ok()) return std::nullopt;
+      x = &zipped_val;
+    }
+    if (sel.fields.empty() || sel.fields[0].esh.size() != 1 ||
+        sel.fields[0].esh[0] != static_cast<std::int64_t>(expert_fns.size()))
+      return std::nullopt;
+    std::vector<sim::StreamValue> parts, mapped(expert_fns.size());
+    if (!sim::partition(*x, sel, static_cast<int>(expert_fns.size()), budget, parts).ok()) return std::nullopt;
+    if (parts.size() != expert_fns.size()) return std::nullopt;
+    std::vector<const sim::StreamValue*> ins;
+    for (std::size_t e = 0; e < parts.size(); ++e) {
+      if (!sim::map(parts[e], *expert_fns[e], budget, mapped[e]).ok()) return std::nullopt;
+      ins.push_back(&mapped[e]);
+    }
+    if (!sim::merge(ins, sel, *fn, "experts", budget, out).ok()) return std::nullopt;
+    return out;
+  }
   if (args.size() > 1) {
     st = sim::zip(args, zipped_val);
     if (!st.ok()) return std::nullopt;

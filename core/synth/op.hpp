@@ -20,15 +20,20 @@ struct Op {
   int k = 0;              // Bufferize a, Accum/Scan/Promote b
   step::Dim n;            // Repeat n, Reshape S
   std::vector<int> L;     // Flatten lo..hi, Reshape indices
+  // Prim::Merge is the composite Partition -> per-expert Map -> Merge(fn) move: the last argument is the
+  // Multihot selector, the others are zipped into the routed data; experts[e] maps lane e's chunks.
+  std::vector<const step::FnDecl*> experts;
   std::string key() const;  // "Bufferize(a=1)", "Map(fn=f)" (fns by name, dims by text)
 };
 
 // The result type of `op` on the argument types, or nullopt when the checker would reject it.
 std::optional<step::StreamType> apply_type(const Op& op, const std::vector<const step::StreamType*>& args);
 
-// Evaluates op on concrete values. fn: the ElementFn of op.fn (nullptr if none). nullopt on any kernel error.
+// Evaluates op on concrete values. fn: the ElementFn of op.fn (nullptr if none); expert_fns: those of
+// op.experts (composite only). nullopt on any kernel error (e.g. a lane count that is not the list length).
 std::optional<sim::StreamValue> apply_value(const Op& op, const std::vector<const sim::StreamValue*>& args,
                                             const step::StreamType& out_type, const step::SizeBinding& sizes,
-                                            sim::ElementFn* fn, sim::Budget& budget);
+                                            sim::ElementFn* fn, sim::Budget& budget,
+                                            const std::vector<sim::ElementFn*>& expert_fns = {});
 
 }  // namespace sf::synth

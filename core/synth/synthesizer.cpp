@@ -1,5 +1,6 @@
 #include "core/synth/synthesizer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -33,6 +34,8 @@ struct Node {
   int cost = 0, depth = 0;
   std::uint64_t mask = 0;  // task inputs used
 };
+
+constexpr std::size_t kMaxMacros = 16;
 
 struct WeightedOp {
   Op op;
@@ -91,6 +94,11 @@ class Search {
   // Types, evaluates and keeps one application; returns the node id or -1. hidden: not added to the pool.
   int try_apply(const Op& op, const std::vector<int>& args, int cost, bool hidden = false);
   void check_outputs(int id);
+  // Goal-directed completion: the one- and two-step chains (Streamify, Map of a stateless fn, and both
+  // orders) from a new value whose typed result is exactly an output's type are evaluated at no cost.
+  void finish_toward_outputs(int id);
+  bool is_output_type(const StreamType& t) const;
+  bool finishing_ = false;
   bool try_finish();
   std::string emit(const std::vector<int>& outs);
   void apply_macro(const Macro& m, int v, int cost);
@@ -105,7 +113,13 @@ class Search {
   std::vector<Node> nodes_;
   std::vector<std::vector<int>> by_cost_;
   std::unordered_set<std::uint64_t> seen_;
-  std::vector<WeightedOp> unary_, multi_;
+  std::vector<WeightedOp> unary_, multi_, composite_;
+  void build_composites();
+  // Calls f(args) for every list of kept nodes (at most max_parts) whose fields concatenate to `want`
+  // from field `pos` on and whose costs sum to `cost`.
+  void field_combos(const std::vector<step::ScalarType>& want, std::size_t pos, int cost, int max_parts,
+                    std::vector<int>& cur, const std::function<void(const std::vector<int>&)>& f);
+  void enumerate_composites(int c);
   std::vector<Macro> macros_;
   std::vector<std::vector<int>> matches_;  // per output
   std::set<std::string> tried_;
@@ -161,10 +175,115 @@ void Search::build_ops() {
       }
     }
   }
+  build_composites();
+  std::size_t nfrag = 0;
   for (const auto& f : g_.fragments) {
+    if (++nfrag > kMaxMacros) break;  // the most frequent ones (fragments are sorted)
     int c = std::max(2, static_cast<int>(f.steps.size()) - (f.count > 1 ? 1 : 0));
     macros_.push_back({&f, false, weight(c, "")});
     macros_.push_back({&f, true, weight(c, "")});
+  }
+}
+
+void Search::build_composites() {
+  // lane counts of the Multihot values the task can have (inputs and fn outputs)
+  std::set<std::int64_t> lanes;
+  auto note = [&](const step::DType& t) {
+    for (const auto& f : t.fields) {
+      if (!f.multihot) continue;
+      if (auto v = f.lanes.eval(task_.sizes)) lanes.insert(*v);
+    }
+  };
+  for (const auto& in : task_.inputs) note(in.dtype);
+  for (const auto& f : task_.fns) note(f.output);
+  if (lanes.empty()) return;
+  // stateless fns grouped by signature; a group of >= 2 is an expert family
+  std::vector<std::vector<const step::FnDecl*>> groups;
+  for (const auto& f : task_.fns) {
+    if (f.stateful()) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      return g[0]->input == f.input && g[0]->output == f.output;
+    });
+    if (it == groups.end()) {
+      groups.push_back({&f});
+    } else {
+      it->push_back(&f);
+    }
+  }
+  for (const auto& g : groups) {
+    if (g.size() < 2 || g.size() > 5) continue;
+    for (std::int64_t n : lanes) {
+      if (n < 2 || n > static_cast<std::int64_t>(g.size())) continue;
+      // ordered selections of n distinct experts, in declaration order first
+      std::vector<std::vector<const step::FnDecl*>> lists;
+      std::vector<const step::FnDecl*> cur;
+      std::vector<bool> used(g.size(), false);
+      std::function<void()> pick = [&] {
+        if (static_cast<std::int64_t>(cur.size()) == n) {
+          lists.push_back(cur);
+          return;
+        }
+        for (std::size_t i = 0; i < g.size(); ++i) {
+          if (used[i]) continue;
+          used[i] = true;
+          cur.push_back(g[i]);
+          pick();
+          cur.pop_back();
+          used[i] = false;
+        }
+      };
+      pick();
+      for (const auto& merge : task_.fns) {
+        if (!merge.stateful() || !(merge.input == g[0]->output)) continue;
+        for (std::size_t k = 0; k < lists.size(); ++k) {
+          Op op{Prim::Merge, &merge, 0, {}, {}};
+          op.experts = lists[k];
+          // the declaration order is the most natural expert list; other orders cost one more
+          composite_.push_back({op, weight(k == 0 ? 3 : 4, "Merge")});
+        }
+      }
+    }
+  }
+}
+
+void Search::field_combos(const std::vector<step::ScalarType>& want, std::size_t pos, int cost, int max_parts,
+                          std::vector<int>& cur, const std::function<void(const std::vector<int>&)>& f) {
+  if (pos == want.size()) {
+    if (cost == 0) f(cur);
+    return;
+  }
+  if (max_parts == 0 || cost < 1) return;
+  for (int c1 = 1; c1 <= cost && budget_left(); ++c1) {
+    for (int a : by_cost_[static_cast<std::size_t>(c1)]) {
+      const auto& fa = nodes_[static_cast<std::size_t>(a)].type.dtype.fields;
+      if (pos + fa.size() > want.size() ||
+          !std::equal(fa.begin(), fa.end(), want.begin() + static_cast<std::ptrdiff_t>(pos)))
+        continue;
+      cur.push_back(a);
+      field_combos(want, pos + fa.size(), cost - c1, max_parts - 1, cur, f);
+      cur.pop_back();
+      if (!budget_left()) return;
+    }
+  }
+}
+
+void Search::enumerate_composites(int c) {
+  for (const auto& w : composite_) {
+    int rest = c - w.cost;
+    const auto& want = w.op.experts[0]->input.fields;
+    for (int cs = 1; cs < rest && budget_left(); ++cs) {
+      for (int sel : by_cost_[static_cast<std::size_t>(cs)]) {
+        const auto& st = nodes_[static_cast<std::size_t>(sel)].type.dtype;
+        if (st.is_tuple() || !st.scalar().multihot || st.scalar().is_buffer()) continue;
+        std::vector<int> cur;
+        field_combos(want, 0, rest - cs, 2, cur, [&](const std::vector<int>& data) {
+          std::vector<int> args = data;
+          args.push_back(sel);
+          try_apply(w.op, args, c);
+        });
+        if (!budget_left()) return;
+      }
+    }
   }
 }
 
@@ -190,8 +309,10 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
   std::vector<const sim::StreamValue*> vs;
   for (int a : args) vs.push_back(&nodes_[static_cast<std::size_t>(a)].value);
   sim::ElementFn* fn = op.fn ? fns_.at(op.fn->func_name).get() : nullptr;
+  std::vector<sim::ElementFn*> efs;
+  for (const auto* e : op.experts) efs.push_back(fns_.at(e->func_name).get());
   budget_.used_total = 0;
-  auto val = apply_value(op, vs, *t, prep_->inputs.sizes, fn, budget_);
+  auto val = apply_value(op, vs, *t, prep_->inputs.sizes, fn, budget_, efs);
   if (!val) return -1;
   std::uint64_t h = hash_value(*t, *val);
   if (!hidden) {
@@ -218,8 +339,45 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
   if (!hidden) {
     by_cost_[static_cast<std::size_t>(cost)].push_back(id);
     check_outputs(id);
+    if (!finishing_) finish_toward_outputs(id);
   }
   return id;
+}
+
+bool Search::is_output_type(const StreamType& t) const {
+  for (const auto& o : task_.outputs) {
+    if (t.dtype == o.dtype && t.dims == o.dims) return true;
+  }
+  return false;
+}
+
+void Search::finish_toward_outputs(int id) {
+  finishing_ = true;
+  std::vector<Op> steps{Op{Prim::Streamify, nullptr, 0, {}, {}}};
+  for (const auto& f : task_.fns) {
+    if (!f.stateful()) steps.push_back(Op{Prim::Map, &f, 0, {}, {}});
+  }
+  const int cost = nodes_[static_cast<std::size_t>(id)].cost;
+  for (const auto& s1 : steps) {
+    auto t1 = apply_type(s1, {&nodes_[static_cast<std::size_t>(id)].type});
+    if (!t1) continue;
+    if (is_output_type(*t1)) {
+      int f1 = try_apply(s1, {id}, cost, true);
+      if (f1 >= 0) check_outputs(f1);
+      continue;
+    }
+    int f1 = -2;  // evaluated once, when a second step reaches an output type
+    for (const auto& s2 : steps) {
+      if (s1.prim == Prim::Streamify && s2.prim == Prim::Streamify) continue;
+      auto t2 = apply_type(s2, {&*t1});
+      if (!t2 || !is_output_type(*t2)) continue;
+      if (f1 == -2) f1 = try_apply(s1, {id}, cost, true);
+      if (f1 < 0) break;
+      int f2 = try_apply(s2, {f1}, cost, true);
+      if (f2 >= 0) check_outputs(f2);
+    }
+  }
+  finishing_ = false;
 }
 
 void Search::check_outputs(int id) {
@@ -266,6 +424,29 @@ std::string Search::emit(const std::vector<int>& outs) {
     std::vector<std::string> an;
     for (int a : n.args) an.push_back(go(a));
     std::string arg;
+    if (n.op.prim == Prim::Merge) {  // composite: fn list, Partition, comprehension, Merge
+      std::string sel = an.back();
+      an.pop_back();
+      std::string data = an[0];
+      if (an.size() > 1) {
+        data = fresh();
+        text += data + " = step.Zip().apply((" + an[0];
+        for (std::size_t i = 1; i < an.size(); ++i) text += ", " + an[i];
+        text += "))\n";
+      }
+      std::string fl = fresh(), tp = fresh(), tm = fresh(), name = fresh();
+      std::string ef = "ef", es = "es";
+      while (tn.contains(ef) || tn.contains(es)) ef += "_", es += "_";
+      text += fl + " = [";
+      for (std::size_t i = 0; i < n.op.experts.size(); ++i) text += (i ? ", " : "") + n.op.experts[i]->func_name;
+      text += "]\n";
+      const auto& lanes = nodes_[static_cast<std::size_t>(n.args.back())].type.dtype.scalar().lanes;
+      text += tp + " = step.Partition(N=" + lanes.str() + ").apply((" + data + ", " + sel + "))\n";
+      text += tm + " = [step.Map(fn=" + ef + ").apply(" + es + ") for " + ef + ", " + es + " in zip(" + fl + ", " +
+              tp + ")]\n";
+      text += name + " = step.Merge(fn=" + n.op.fn->func_name + ").apply((" + tm + ", " + sel + "))\n";
+      return names[id] = name;
+    }
     if (an.size() == 1) {
       arg = an[0];
     } else {
@@ -414,13 +595,18 @@ SynthResult Search::run() {
         for (int c2 = 1; c1 + c2 <= rest; ++c2) {
           int c3 = rest - c1 - c2;
           for (int a : by_cost_[static_cast<std::size_t>(c1)]) {
-            const auto& fa = nodes_[static_cast<std::size_t>(a)].type.dtype.fields;
-            if (fa.size() >= fields.size() || !std::equal(fa.begin(), fa.end(), fields.begin())) continue;
+            // by value: try_apply grows nodes_, so references into it do not survive the inner loop
+            const std::size_t na = nodes_[static_cast<std::size_t>(a)].type.dtype.fields.size();
+            {
+              const auto& fa = nodes_[static_cast<std::size_t>(a)].type.dtype.fields;
+              if (na >= fields.size() || !std::equal(fa.begin(), fa.end(), fields.begin())) continue;
+            }
             for (int b : by_cost_[static_cast<std::size_t>(c2)]) {
               if (!budget_left()) break;
               const auto& fb = nodes_[static_cast<std::size_t>(b)].type.dtype.fields;
-              std::size_t used = fa.size() + fb.size();
-              if (used > fields.size() || !std::equal(fb.begin(), fb.end(), fields.begin() + fa.size())) continue;
+              std::size_t used = na + fb.size();
+              if (used > fields.size() || !std::equal(fb.begin(), fb.end(), fields.begin() + static_cast<std::ptrdiff_t>(na)))
+                continue;
               if (used == fields.size()) {
                 if (c3 == 0) try_apply(w.op, {a, b}, c);
                 continue;
@@ -438,6 +624,7 @@ SynthResult Search::run() {
         }
       }
     }
+    enumerate_composites(c);
     if (nodes_.size() > kept && try_finish()) return finish();
   }
   try_finish();

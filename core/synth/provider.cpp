@@ -1,0 +1,161 @@
+#include "core/synth/provider.hpp"
+
+#include <memory>
+#include <string_view>
+
+#include "core/llm/builtin_backend.hpp"
+#include "core/step/task.hpp"
+#include "core/verify/verifier.hpp"
+
+namespace sf::synth {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+// Sections of a prompt: "## Title" lines at column 0 start a section; text before the first is dropped.
+std::vector<std::pair<std::string, std::string>> sections(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t pos = 0;
+  bool in_fence = false;
+  while (pos < text.size()) {
+    std::size_t e = text.find('\n', pos);
+    if (e == std::string::npos) e = text.size();
+    std::string_view line(text.data() + pos, e - pos);
+    if (line.starts_with("```")) in_fence = !in_fence;
+    if (!in_fence && line.starts_with("## ")) {
+      out.emplace_back(std::string(trim(line.substr(3))), std::string());
+    } else if (!out.empty()) {
+      out.back().second.append(line).push_back('\n');
+    }
+    pos = e + 1;
+  }
+  return out;
+}
+
+// The contents of every ```yaml fenced block (fences at column 0).
+std::vector<std::string> yaml_blocks(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  std::string* cur = nullptr;
+  while (pos < text.size()) {
+    std::size_t e = text.find('\n', pos);
+    if (e == std::string::npos) e = text.size();
+    std::string_view line(text.data() + pos, e - pos);
+    if (cur == nullptr && line.starts_with("```yaml")) {
+      out.emplace_back();
+      cur = &out.back();
+    } else if (cur != nullptr && line.starts_with("```")) {
+      cur = nullptr;
+    } else if (cur != nullptr) {
+      cur->append(line).push_back('\n');
+    }
+    pos = e + 1;
+  }
+  if (cur != nullptr) out.pop_back();  // unterminated fence: not a block
+  return out;
+}
+
+std::vector<MemoryPattern> experiences(const std::string& text) {
+  std::vector<MemoryPattern> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t e = text.find('\n', pos);
+    if (e == std::string::npos) e = text.size();
+    std::string_view line(text.data() + pos, e - pos);
+    if (line.starts_with("- id:")) {
+      out.push_back({std::string(trim(line.substr(5))), ""});
+    } else if (!out.empty() && line.starts_with("  pattern:")) {
+      out.back().pattern = std::string(trim(line.substr(10)));
+    }
+    pos = e + 1;
+  }
+  return out;
+}
+
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
+  PromptContents pc;
+  for (const auto& m : messages) {
+    if (m.role != "user") continue;
+    for (const auto& [title, body] : sections(m.content)) {
+      if (title == "Task") {
+        auto b = yaml_blocks(body);
+        if (!b.empty()) pc.task_text = b.front();
+      } else if (title == "Demonstrations") {
+        for (auto& b : yaml_blocks(body)) pc.demo_texts.push_back(std::move(b));
+      } else if (title == "Retrieved experiences") {
+        pc.memory = experiences(body);
+      }
+    }
+  }
+  return pc;
+}
+
+SynthOptions options_for(const llm::ChatRequest& request) {
+  SynthOptions o;
+  o.temperature = request.temperature > 0 ? request.temperature : 0.0;
+  o.seed = mix64(request.seed.value_or(0) ^ mix64(static_cast<std::uint64_t>(request.sample_index)));
+  return o;
+}
+
+llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelToken& cancel) {
+  if (cancel.cancelled()) return llm::ChatResult::failure("cancelled", "request cancelled");
+  PromptContents pc = parse_prompt(request.messages);
+  if (pc.task_text.empty()) {
+    return llm::ChatResult::failure("provider", "synth: the prompt has no `## Task` section with a ```yaml block");
+  }
+  Diagnostics ds;
+  auto task = step::load_task_text(pc.task_text, "task", ds);
+  if (!task) {
+    std::string msg = "synth: the task document of the prompt does not load";
+    if (!ds.empty()) msg += ": " + ds.front().message;
+    return llm::ChatResult::failure("provider", msg);
+  }
+  std::vector<std::unique_ptr<step::TaskDoc>> demo_tasks;
+  std::vector<Demonstration> demos;
+  for (const auto& text : pc.demo_texts) {
+    Diagnostics dd;
+    auto d = step::load_task_text(text, "demonstration", dd);
+    if (!d || !d->impl) continue;  // an unreadable demonstration is ignored, like a confusing example
+    demo_tasks.push_back(std::make_unique<step::TaskDoc>(std::move(*d)));
+    demos.push_back({demo_tasks.back().get(), *demo_tasks.back()->impl});
+  }
+  Guidance g = mine_guidance(demos, pc.memory);
+  verify::Verifier verifier;
+  Synthesizer syn(verifier);
+  SynthResult r = syn.run(*task, g, options_for(request));
+  if (cancel.cancelled()) return llm::ChatResult::failure("cancelled", "request cancelled");
+  llm::ChatResponse resp;
+  if (r.found) {
+    resp.text = r.response;
+  } else {
+    resp.text = "The built-in synthesizer found no program within its budget (" +
+                std::to_string(r.stats.candidates) + " candidates, depth " + std::to_string(r.stats.depth) +
+                ").\n";
+    if (!r.adoption.empty()) {
+      resp.text += "\n```yaml\nadoption:\n";
+      for (const auto& a : r.adoption) resp.text += "  - {id: " + a.id + ", adopted: no, rationale: \"no program\"}\n";
+      resp.text += "```\n";
+    }
+  }
+  resp.finish_reason = "stop";
+  resp.latency_s = r.stats.seconds;
+  return llm::ChatResult::success(std::move(resp));
+}
+
+void register_builtin_provider() { llm::register_builtin_provider(kProviderName, synth_chat); }
+
+}  // namespace sf::synth

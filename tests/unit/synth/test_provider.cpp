@@ -1,0 +1,102 @@
+// The synthesizer behind the builtin LLM seam: it reads the proposer's prompt (built by
+// core/agent/prompt_builder) and answers like an LLM (impl + truthful adoption).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/agent/prompt_builder.hpp"
+#include "core/agent/response_parser.hpp"
+#include "core/bench/catalogue.hpp"
+#include "core/llm/builtin_backend.hpp"
+#include "core/synth/provider.hpp"
+#include "core/verify/verifier.hpp"
+
+namespace sf::synth {
+namespace {
+
+const bench::Catalogue& catalogue() {
+  static bench::Catalogue c = [] {
+    Diagnostics d;
+    return bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
+  }();
+  return c;
+}
+
+agent::PromptInput prompt_for(const step::TaskDoc& t) {
+  agent::PromptInput in;
+  in.manual_text = "(manual)";
+  in.task_text = t.raw_text_without_impl;
+  return in;
+}
+
+TEST(SynthProvider, ParsesThePromptSections) {
+  const auto* t = catalogue().find("extra/exclusive_cumsum");
+  ASSERT_NE(t, nullptr);
+  auto in = prompt_for(*t);
+  in.demos.push_back({"x/demo", "id: x/demo\n", "E1 = step.Identity().apply(E0)\nreturn E1\n"});
+  in.experiences.push_back({"exp-1", "use scan", "", "", "Scan>Map"});
+  in.experiences.push_back({"exp-2", "no pattern here", "evidence", "", ""});
+  auto pc = parse_prompt(agent::build_messages(in));
+  EXPECT_EQ(pc.task_text.substr(0, 15), t->raw_text_without_impl.substr(0, 15));
+  ASSERT_EQ(pc.demo_texts.size(), 1u);
+  EXPECT_NE(pc.demo_texts[0].find("impl: |\n  E1 = step.Identity().apply(E0)"), std::string::npos);
+  ASSERT_EQ(pc.memory.size(), 2u);
+  EXPECT_EQ(pc.memory[0].id, "exp-1");
+  EXPECT_EQ(pc.memory[0].pattern, "Scan>Map");
+  EXPECT_EQ(pc.memory[1].id, "exp-2");
+  EXPECT_EQ(pc.memory[1].pattern, "");
+}
+
+TEST(SynthProvider, AnswersLikeAnLlmThroughTheBuiltinBackend) {
+  const auto* t = catalogue().find("extra/exclusive_cumsum");
+  ASSERT_NE(t, nullptr);
+  register_builtin_provider();
+  ASSERT_TRUE(llm::has_builtin_provider("synth"));
+  auto in = prompt_for(*t);
+  in.experiences.push_back({"exp-scan", "running sums are a Scan", "", "", "Scan"});
+  in.experiences.push_back({"exp-rep", "broadcast with Repeat", "", "", "Bufferize>Repeat>Streamify"});
+  llm::ChatRequest req;
+  req.messages = agent::build_messages(in);
+  req.temperature = 0.0;
+  llm::BuiltinBackend backend("synth");
+  auto r = backend.chat(req, llm::CancelToken());
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  auto parsed = agent::parse_response(r.response->text, {"exp-scan", "exp-rep"});
+  ASSERT_TRUE(parsed.impl) << r.response->text;
+  verify::Verifier v;
+  EXPECT_TRUE(v.verify(*t, *parsed.impl).pass) << *parsed.impl;  // the full task: alt sizes, both seeds
+  EXPECT_TRUE(parsed.adoption_complete());
+  // truthful adoption: the program of an exclusive cumsum uses a Scan, and no broadcast chain
+  EXPECT_EQ(parsed.adopted("exp-scan"), std::optional<bool>(true)) << *parsed.impl;
+  EXPECT_EQ(parsed.adopted("exp-rep"), std::optional<bool>(false)) << *parsed.impl;
+  // deterministic at temperature 0: the same request gives the same answer
+  auto r2 = backend.chat(req, llm::CancelToken());
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2.response->text, r.response->text);
+}
+
+TEST(SynthProvider, APromptWithoutATaskIsAProviderError) {
+  llm::ChatRequest req;
+  req.messages = {{"system", "manual"}, {"user", "## Demonstrations\n\nnothing\n"}};
+  auto r = synth_chat(req, llm::CancelToken());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "provider");
+  req.messages[1].content = "## Task\n\n```yaml\nid: [unclosed\n```\n";
+  r = synth_chat(req, llm::CancelToken());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "provider");
+}
+
+TEST(SynthProvider, SampleIndexAndSeedChangeTheSearchSeed) {
+  llm::ChatRequest a, b, c;
+  b.sample_index = 1;
+  c.seed = 7;
+  EXPECT_NE(options_for(a).seed, options_for(b).seed);
+  EXPECT_NE(options_for(a).seed, options_for(c).seed);
+  EXPECT_EQ(options_for(a).seed, options_for(llm::ChatRequest{}).seed);
+  a.temperature = 0.7;
+  EXPECT_DOUBLE_EQ(options_for(a).temperature, 0.7);
+}
+
+}  // namespace
+}  // namespace sf::synth
