@@ -1,0 +1,75 @@
+// stepforge: the workbench. `stepforge [FILE]` opens a task document or solution file;
+// `stepforge --screenshot OUT.png [FILE]` verifies FILE (or the bundled demo) and saves a PNG of the window.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+#include "widgets/engine_bridge.hpp"
+#include "widgets/main_window.hpp"
+#include "widgets/step_editor.hpp"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("StepForge"));
+  QApplication::setApplicationName(QStringLiteral("stepforge"));
+  QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+
+  QCommandLineParser cli;
+  cli.setApplicationDescription(QApplication::translate("main", "StepForge workbench"));
+  cli.addHelpOption();
+  cli.addVersionOption();
+  QCommandLineOption shot(QStringLiteral("screenshot"),
+                          QApplication::translate("main", "Verify the document, save a PNG of the window, exit."),
+                          QStringLiteral("FILE"));
+  QCommandLineOption task(QStringLiteral("task"), QApplication::translate("main", "Start a new buffer for a bundled task."),
+                          QStringLiteral("ID"));
+  cli.addOptions({shot, task});
+  cli.addPositionalArgument(QStringLiteral("file"), QApplication::translate("main", "Task document or solution file."));
+  cli.process(app);
+
+  sf::widgets::MainWindow w;
+  const QStringList files = cli.positionalArguments();
+  if (!files.isEmpty()) {
+    if (!w.openFile(files.front())) std::fprintf(stderr, "stepforge: cannot open %s\n", qPrintable(files.front()));
+  } else if (cli.isSet(task)) {
+    w.newFromTask(cli.value(task));
+  } else {
+    w.setDocument(sf::widgets::MainWindow::demoDocument());
+  }
+
+  if (!cli.isSet(shot)) {
+    w.show();
+    return app.exec();
+  }
+  // Screenshot mode: a fixed size, Verify and Simulate, then grab once both results (and a check) are shown.
+  w.resize(1400, 860);
+  w.show();
+  const QString out = cli.value(shot);
+  int pending = 2;
+  bool finishing = false;
+  auto finish = [&](bool ok) {
+    if (finishing) return;
+    finishing = true;
+    QTimer::singleShot(300, &app, [&, ok] {
+      bool saved = w.saveScreenshot(out);
+      if (!saved) std::fprintf(stderr, "stepforge: cannot write %s\n", qPrintable(out));
+      app.exit(saved && ok ? 0 : 1);
+    });
+  };
+  auto done = [&] {
+    if (--pending == 0) finish(true);
+  };
+  QObject::connect(&w, &sf::widgets::MainWindow::verified, &app, done);
+  QObject::connect(&w, &sf::widgets::MainWindow::simulated, &app, done);
+  QTimer::singleShot(100, &app, [&] {
+    w.simulate();
+    w.verifyProgram();
+  });
+  QTimer::singleShot(120000, &app, [&] {
+    std::fprintf(stderr, "stepforge: timed out waiting for the verification\n");
+    finish(false);
+  });
+  return app.exec();
+}

@@ -1,0 +1,84 @@
+// End to end: the main window offscreen loads a solution, verifies it and saves a non-blank screenshot.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QImage>
+#include <QSet>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include "test_support.hpp"
+#include "widgets/engine_bridge.hpp"
+#include "widgets/issues_model.hpp"
+#include "widgets/main_window.hpp"
+#include "widgets/step_editor.hpp"
+
+using namespace sf::widgets;
+
+TEST(MainWindow, VerifiesASolutionAndSavesAScreenshot) {
+  MainWindow w;
+  w.resize(1200, 800);
+  w.show();
+  const QString file = QStringLiteral(SF_TEST_DATA_DIR "/solutions/gemm_easy/batched_matvec.yaml");
+  ASSERT_TRUE(w.openFile(file));
+  EXPECT_TRUE(w.windowTitle().startsWith(QStringLiteral("batched_matvec.yaml")));
+  QSignalSpy checked(w.editor(), &StepEditor::checked);
+  QSignalSpy verified(&w, &MainWindow::verified);
+  w.verifyProgram();
+  ASSERT_TRUE(verified.wait(120000));
+  auto s = verified.at(0).at(0).value<VerifySnapshot>();
+  EXPECT_TRUE(s.pass);
+  EXPECT_EQ(s.taskId, QStringLiteral("gemm_easy/batched_matvec"));
+  EXPECT_TRUE(w.verifySummary().startsWith(QStringLiteral("PASS"))) << w.verifySummary().toStdString();
+  EXPECT_EQ(w.verifySetsModel()->rowCount(), 4);
+  if (checked.isEmpty()) {
+    ASSERT_TRUE(checked.wait(30000));
+  }
+  EXPECT_EQ(w.issuesModel()->errorCount(), 0);
+
+  QTemporaryDir dir;
+  const QString png = dir.filePath(QStringLiteral("shot.png"));
+  ASSERT_TRUE(w.saveScreenshot(png));
+  QImage img(png);
+  ASSERT_FALSE(img.isNull());
+  EXPECT_GE(img.width(), 600);
+  QSet<QRgb> colours;
+  for (int y = 0; y < img.height(); y += 4)
+    for (int x = 0; x < img.width(); x += 4) colours.insert(img.pixel(x, y));
+  EXPECT_GT(colours.size(), 20) << "the screenshot looks blank";
+}
+
+TEST(MainWindow, NewFromTaskSaveAndSettings) {
+  QTemporaryDir dir;
+  {
+    MainWindow w;
+    ASSERT_TRUE(w.newFromTask(QStringLiteral("norm/rmsnorm_streaming")));
+    EXPECT_TRUE(w.editor()->text().contains(QStringLiteral("id: norm/rmsnorm_streaming")));
+    EXPECT_TRUE(w.editor()->text().endsWith(QStringLiteral("impl: |\n  \n")));
+    EXPECT_FALSE(w.newFromTask(QStringLiteral("no/such_task")));
+    w.editor()->setCursorPosition(0, 0);
+    w.editor()->insert(QStringLiteral("# ü\n"));
+    const QString path = dir.filePath(QStringLiteral("doc.yaml"));
+    ASSERT_TRUE(w.saveTo(path));
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+    EXPECT_TRUE(f.readAll().startsWith("# \xc3\xbc\n"));  // UTF-8 on disk
+    w.close();
+  }
+  QSettings s;
+  EXPECT_EQ(s.value(QStringLiteral("settings/version")).toInt(), MainWindow::kSettingsVersion);
+  EXPECT_FALSE(s.value(QStringLiteral("window/state")).toByteArray().isEmpty());
+}
+
+TEST(MainWindow, InsertCopiesRewritesTheBuffer) {
+  MainWindow w;
+  w.setDocument(test::demoWith(QStringLiteral("apply((E0, E4))"),
+                               QStringLiteral("apply((E0, E4))\n  X = step.Identity().apply(E0)")));
+  QSignalSpy rewritten(w.bridge(), &EngineBridge::rewriteFinished);
+  w.insertCopies();
+  ASSERT_TRUE(rewritten.wait(30000));
+  EXPECT_TRUE(w.editor()->text().contains(QStringLiteral("E0_0, E0_r1 = step.Copy().apply(E0)")));
+  w.editor()->undo();  // one undoable edit
+  EXPECT_FALSE(w.editor()->text().contains(QStringLiteral("step.Copy()")));
+}

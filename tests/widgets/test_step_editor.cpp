@@ -1,0 +1,178 @@
+// The STeP lexer's styling, completion and call tips, and the editor's live diagnostics.
+#include <gtest/gtest.h>
+
+#include <QSignalSpy>
+
+#include "test_support.hpp"
+#include "widgets/engine_bridge.hpp"
+#include "widgets/manual_index.hpp"
+#include "widgets/step_apis.hpp"
+#include "widgets/step_editor.hpp"
+#include "widgets/step_lexer.hpp"
+
+using namespace sf::widgets;
+using sf::widgets::test::columnOf;
+using sf::widgets::test::demoWith;
+using sf::widgets::test::lineOf;
+
+namespace {
+
+int styleAt(StepEditor& ed, int line, int column) {
+  return static_cast<int>(ed.SendScintilla(QsciScintillaBase::SCI_GETSTYLEAT,
+                                           static_cast<unsigned long>(ed.positionOf(line, column))));
+}
+
+}  // namespace
+
+TEST(StepLexer, StylesImplCodeAndYaml) {
+  StepEditor ed;
+  StepLexer::Names names;
+  names.fns = {"fn_mul", "fn_add"};
+  names.streams = {"E0", "E1", "E2"};
+  names.sizes = {"M", "N", "K"};
+  ed.stepLexer()->setNames(names);
+  const QString doc = demoWith();
+  ed.setText(doc);
+  ed.SendScintilla(QsciScintillaBase::SCI_COLOURISE, 0UL, -1L);
+
+  const int l2 = lineOf(doc, QStringLiteral("E2 = step.Bufferize"));
+  EXPECT_EQ(styleAt(ed, l2, columnOf(doc, l2, QStringLiteral("E2"))), StepLexer::Stream);
+  EXPECT_EQ(styleAt(ed, l2, columnOf(doc, l2, QStringLiteral("step"))), StepLexer::Keyword);
+  EXPECT_EQ(styleAt(ed, l2, columnOf(doc, l2, QStringLiteral("Bufferize"))), StepLexer::Primitive);
+  EXPECT_EQ(styleAt(ed, l2, columnOf(doc, l2, QStringLiteral("a="))), StepLexer::Parameter);
+  EXPECT_EQ(styleAt(ed, l2, columnOf(doc, l2, QStringLiteral("1)"))), StepLexer::Number);
+  EXPECT_EQ(styleAt(ed, l2, columnOf(doc, l2, QStringLiteral("("))), StepLexer::Operator);
+  EXPECT_EQ(styleAt(ed, l2, columnOf(doc, l2, QStringLiteral("# the"))), StepLexer::Comment);
+  const int l3 = lineOf(doc, QStringLiteral("E3 = step.Repeat"));
+  EXPECT_EQ(styleAt(ed, l3, columnOf(doc, l3, QStringLiteral("M)"))), StepLexer::Size);
+  const int l6 = lineOf(doc, QStringLiteral("E6 = step.Map"));
+  EXPECT_EQ(styleAt(ed, l6, columnOf(doc, l6, QStringLiteral("fn_mul"))), StepLexer::Fn);
+
+  const int impl = lineOf(doc, QStringLiteral("impl: |"));
+  EXPECT_EQ(styleAt(ed, impl, 1), StepLexer::Key);
+  EXPECT_EQ(styleAt(ed, lineOf(doc, QStringLiteral("title:")), 10), StepLexer::Text);
+  // Inside a fn body: the fn language (a number, not YAML text).
+  const int body = lineOf(doc, QStringLiteral("return state0 + in0"));
+  EXPECT_EQ(styleAt(ed, body, columnOf(doc, body, QStringLiteral("return"))), StepLexer::Keyword);
+  // A flow mapping's keys are keys.
+  const int in0 = lineOf(doc, QStringLiteral("{name: E0"));
+  EXPECT_EQ(styleAt(ed, in0, columnOf(doc, in0, QStringLiteral("dtype"))), StepLexer::Key);
+}
+
+TEST(StepLexer, BlockContextFollowsIndentation) {
+  StepLexer lex;
+  StepLexer::LineState st;
+  lex.styleLine("impl: |", st);
+  EXPECT_EQ(st.ctx, StepLexer::Impl);
+  EXPECT_EQ(st.indent, 0);
+  auto s = lex.styleLine("  A = step.Map(fn=f).apply(E0)  # c", st);
+  EXPECT_EQ(s[4], StepLexer::Operator);   // '='
+  EXPECT_EQ(s[6], StepLexer::Keyword);    // step
+  EXPECT_EQ(s[11], StepLexer::Primitive); // Map
+  EXPECT_EQ(s[15], StepLexer::Parameter); // fn
+  EXPECT_EQ(s[34], StepLexer::Comment);
+  lex.styleLine("", st);
+  EXPECT_EQ(st.ctx, StepLexer::Impl);  // a blank line does not end the block
+  s = lex.styleLine("meta: {len: 2}", st);
+  EXPECT_EQ(st.ctx, StepLexer::Yaml);
+  EXPECT_EQ(s[0], StepLexer::Key);
+  EXPECT_EQ(s[12], StepLexer::Number);
+  // Encoding round trip of the line state.
+  StepLexer::LineState x{StepLexer::FnCode, 4};
+  auto y = StepLexer::LineState::decode(x.encode());
+  EXPECT_EQ(y.ctx, StepLexer::FnCode);
+  EXPECT_EQ(y.indent, 4);
+}
+
+TEST(StepApis, CompletesPrimitivesParametersAndStreamsSoFar) {
+  StepLexer lex;
+  StepApis apis(&lex, ManualIndex::loadBundled());
+  apis.setTaskNames({{QStringLiteral("E0"), QStringLiteral("E1")}, {QStringLiteral("fn_add")}, {QStringLiteral("M")}});
+  auto prims = apis.completions(QStringLiteral("Re"), QStringLiteral("X = step.Re"), {}, true);
+  EXPECT_EQ(prims, (QStringList{QStringLiteral("Repeat"), QStringLiteral("RepeatRef"), QStringLiteral("Reshape")}));
+  auto params = apis.completions(QString(), QStringLiteral("X = step.Accum("), {}, false);
+  ASSERT_GE(params.size(), 2);
+  EXPECT_EQ(params[0], QStringLiteral("fn="));
+  EXPECT_EQ(params[1], QStringLiteral("b="));
+  const QStringList above{QStringLiteral("  E2 = step.Bufferize(a=1).apply(E1)"),
+                          QStringLiteral("  A, B = step.Copy().apply(E2)"), QStringLiteral("  # E9 = comment")};
+  auto streams = apis.completions(QStringLiteral("E"), QStringLiteral("E3 = step.Map(fn=fn_add).apply(E"), above, false);
+  EXPECT_TRUE(streams.contains(QStringLiteral("E2")));
+  EXPECT_TRUE(streams.contains(QStringLiteral("E0")));
+  EXPECT_FALSE(streams.contains(QStringLiteral("E9")));
+  EXPECT_EQ(StepApis::definedStreams(above), (QStringList{QStringLiteral("E2"), QStringLiteral("A"), QStringLiteral("B")}));
+  QList<int> shifts;
+  auto tips = apis.callTips({QStringLiteral("step"), QStringLiteral("Accum")}, 0, QsciScintilla::CallTipsNoContext, shifts);
+  ASSERT_EQ(tips.size(), 1);
+  EXPECT_TRUE(tips[0].startsWith(QStringLiteral("step.Accum(fn=f, b=k).apply(X)"))) << tips[0].toStdString();
+  EXPECT_TRUE(tips[0].contains(QStringLiteral("1 ≤ k ≤ r")));
+}
+
+TEST(ManualIndex, BundledManualHasChaptersAndEverySignature) {
+  auto m = ManualIndex::loadBundled();
+  EXPECT_GE(m.chapters().size(), 15);
+  for (const QString& p : StepApis::primitives()) EXPECT_FALSE(m.signature(p).call.isEmpty()) << p.toStdString();
+  EXPECT_EQ(m.signature(QStringLiteral("Copy")).call, QStringLiteral("A, B = step.Copy().apply(X)"));
+}
+
+TEST(StepEditor, LiveCheckMarksTheBadUse) {
+  EngineBridge b;
+  StepEditor ed;
+  ed.setDebounceMs(50);
+  ed.attachBridge(&b);
+  QSignalSpy spy(&ed, &StepEditor::checked);
+  const QString doc = demoWith(QStringLiteral("apply((E0, E4))"), QStringLiteral("apply((E0, E0))"));
+  ed.setText(doc);
+  ASSERT_TRUE(spy.wait(30000));
+  const int line = lineOf(doc, QStringLiteral("E5 = step.Zip"));
+  const int col = columnOf(doc, line, QStringLiteral("E0"), 2);
+  EXPECT_TRUE(ed.markersAtLine(line - 1) & (1 << StepEditor::ErrorMarker));
+  EXPECT_TRUE(ed.markersAtLine(line - 2) & (1 << StepEditor::ErrorMarker));   // E4 is now dead (A-DEAD)
+  EXPECT_FALSE(ed.markersAtLine(line) & (1 << StepEditor::ErrorMarker));      // E6 is fine
+  const int pos = ed.positionOf(line, col);
+  auto ind = [&](int p) {
+    return ed.SendScintilla(QsciScintillaBase::SCI_INDICATORVALUEAT, static_cast<unsigned long>(StepEditor::ErrorIndicator),
+                            static_cast<long>(p));
+  };
+  EXPECT_EQ(ind(pos), 1);
+  EXPECT_EQ(ind(pos + 1), 1);
+  EXPECT_EQ(ind(pos - 3), 0);  // the first E0 is fine
+  // Fixing the program clears the squiggle after the next (debounced) check.
+  ed.setText(demoWith());
+  ASSERT_TRUE(spy.wait(30000));
+  EXPECT_FALSE(ed.markersAtLine(line - 1) & (1 << StepEditor::ErrorMarker));
+  EXPECT_EQ(ind(pos), 0);
+  // Each stream's type is annotated on its line.
+  const int l2 = lineOf(doc, QStringLiteral("E2 = step.Bufferize"));
+  EXPECT_EQ(ed.annotation(l2 - 1), QStringLiteral("E2: [N] of Buffer(fp32, [K])"));
+}
+
+TEST(StepEditor, StaleResultsAreIgnoredAndUtf8ColumnsAreBytes) {
+  StepEditor ed;
+  ed.setText(QStringLiteral("# é x\nab cd\n"));
+  // The core reports byte columns: 'x' is at byte column 6 (é is two bytes), line 2 starts at byte 7.
+  EXPECT_EQ(ed.positionOf(1, 6), 5);
+  EXPECT_EQ(ed.positionOf(2, 4), 10);
+  EXPECT_EQ(ed.positionOf(2, 99), 12);  // clamped to the line end
+  CheckSnapshot s;
+  s.issues.push_back({sf::Severity::Warning, QStringLiteral("W-X"), QStringLiteral("w"), 2, 4});
+  ed.showIssues(s.issues);
+  EXPECT_TRUE(ed.markersAtLine(1) & (1 << StepEditor::WarningMarker));
+  EXPECT_EQ(ed.SendScintilla(QsciScintillaBase::SCI_INDICATORVALUEAT,
+                             static_cast<unsigned long>(StepEditor::WarningIndicator), 10L),
+            1);
+}
+
+TEST(StepEditor, PaletteSwitchesTheLexerColours) {
+  StepEditor ed;
+  QPalette dark;
+  dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x20));
+  ed.setPalette(dark);
+  EXPECT_TRUE(ed.stepLexer()->dark());
+  EXPECT_LT(ed.stepLexer()->paper(StepLexer::Default).lightness(), 80);
+  QPalette light;
+  light.setColor(QPalette::Window, QColor(0xf0, 0xf0, 0xf0));
+  ed.setPalette(light);
+  EXPECT_FALSE(ed.stepLexer()->dark());
+  EXPECT_GT(ed.stepLexer()->paper(StepLexer::Default).lightness(), 200);
+}

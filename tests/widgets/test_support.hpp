@@ -1,0 +1,33 @@
+// Helpers shared by the widget tests.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include "widgets/main_window.hpp"
+
+namespace sf::widgets::test {
+
+// The demo document (bundled gemm_easy/batched_matvec + a correct impl) with `from` replaced by `to`.
+inline QString demoWith(const QString& from = {}, const QString& to = {}) {
+  QString t = MainWindow::demoDocument();
+  if (!from.isEmpty()) t.replace(from, to);
+  return t;
+}
+
+// 1-based line of the first line containing `needle`, and 1-based byte column of the n-th occurrence on it.
+inline int lineOf(const QString& text, const QString& needle) {
+  const QStringList lines = text.split(QLatin1Char('\n'));
+  for (int i = 0; i < lines.size(); ++i)
+    if (lines[i].contains(needle)) return i + 1;
+  return 0;
+}
+
+inline int columnOf(const QString& text, int line, const QString& needle, int nth = 1) {
+  const QByteArray l = text.split(QLatin1Char('\n')).value(line - 1).toUtf8();
+  int from = -1;
+  for (int k = 0; k < nth; ++k) from = static_cast<int>(l.indexOf(needle.toUtf8(), from + 1));
+  return from + 1;
+}
+
+}  // namespace sf::widgets::test

@@ -1,0 +1,121 @@
+#include "widgets/engine_bridge.hpp"
+
+#include "widgets/engine_worker.hpp"
+
+namespace sf::widgets {
+
+namespace {
+
+void registerTypes() {
+  static const bool done = [] {
+    qRegisterMetaType<sf::widgets::JobKind>("sf::widgets::JobKind");
+    qRegisterMetaType<sf::widgets::RewriteKind>("sf::widgets::RewriteKind");
+    qRegisterMetaType<sf::widgets::CheckSnapshot>("sf::widgets::CheckSnapshot");
+    qRegisterMetaType<sf::widgets::SimulateSnapshot>("sf::widgets::SimulateSnapshot");
+    qRegisterMetaType<sf::widgets::VerifySnapshot>("sf::widgets::VerifySnapshot");
+    qRegisterMetaType<sf::widgets::RewriteSnapshot>("sf::widgets::RewriteSnapshot");
+    return true;
+  }();
+  (void)done;
+}
+
+std::size_t idx(JobKind k) { return static_cast<std::size_t>(k); }
+
+}  // namespace
+
+EngineBridge::EngineBridge(QObject* parent) : QObject(parent), control_(std::make_shared<JobControl>()) {
+  registerTypes();
+  thread_.setObjectName(QStringLiteral("StepForge engine"));
+  worker_ = new EngineWorker(control_);
+  worker_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+
+  connect(this, &EngineBridge::checkQueued, worker_, &EngineWorker::check, Qt::QueuedConnection);
+  connect(this, &EngineBridge::simulateQueued, worker_, &EngineWorker::simulate, Qt::QueuedConnection);
+  connect(this, &EngineBridge::verifyQueued, worker_, &EngineWorker::verify, Qt::QueuedConnection);
+  connect(this, &EngineBridge::rewriteQueued, worker_, &EngineWorker::rewrite, Qt::QueuedConnection);
+
+  connect(worker_, &EngineWorker::checkFinished, this, [this](const CheckSnapshot& s) {
+    if (deliverable(JobKind::Check, s.seq)) emit checkFinished(s);
+  });
+  connect(worker_, &EngineWorker::simulateFinished, this, [this](const SimulateSnapshot& s) {
+    if (deliverable(JobKind::Simulate, s.seq)) emit simulateFinished(s);
+  });
+  connect(worker_, &EngineWorker::verifyFinished, this, [this](const VerifySnapshot& s) {
+    if (deliverable(JobKind::Verify, s.seq)) emit verifyFinished(s);
+  });
+  connect(worker_, &EngineWorker::rewriteFinished, this, [this](const RewriteSnapshot& s) {
+    if (deliverable(JobKind::Rewrite, s.seq)) emit rewriteFinished(s);
+  });
+  connect(worker_, &EngineWorker::progress, this,
+          [this](JobKind k, quint64 seq, int done, int total, const QString& what) {
+            if (control_->alive(k, seq)) emit progress(k, seq, done, total, what);
+          });
+  thread_.start();
+}
+
+EngineBridge::~EngineBridge() {
+  for (int k = 0; k < kJobKinds; ++k) control_->cancelled[static_cast<std::size_t>(k)] = nextSeq_;
+  thread_.quit();
+  // A running job is bounded by the verifier's time limit; queued ones are skipped as cancelled.
+  thread_.wait();
+}
+
+quint64 EngineBridge::begin(JobKind kind) {
+  quint64 seq = ++nextSeq_;
+  control_->latest[idx(kind)] = seq;
+  setBusy(kind, true);
+  return seq;
+}
+
+quint64 EngineBridge::requestCheck(const QString& text, const QString& path, quint64 revision) {
+  quint64 seq = begin(JobKind::Check);
+  emit checkQueued(seq, revision, text, path);
+  return seq;
+}
+
+quint64 EngineBridge::requestSimulate(const QString& text, const QString& path) {
+  quint64 seq = begin(JobKind::Simulate);
+  emit simulateQueued(seq, text, path);
+  return seq;
+}
+
+quint64 EngineBridge::requestVerify(const QString& text, const QString& path) {
+  quint64 seq = begin(JobKind::Verify);
+  emit verifyQueued(seq, text, path);
+  return seq;
+}
+
+quint64 EngineBridge::requestRewrite(RewriteKind kind, const QString& text, const QString& path, quint64 revision) {
+  quint64 seq = begin(JobKind::Rewrite);
+  emit rewriteQueued(seq, revision, kind, text, path);
+  return seq;
+}
+
+void EngineBridge::cancel(JobKind kind) {
+  if (!busy_[idx(kind)]) return;
+  quint64 seq = control_->latest[idx(kind)];
+  control_->cancelled[idx(kind)] = seq;
+  setBusy(kind, false);
+  emit cancelled(kind, seq);
+}
+
+void EngineBridge::cancelAll() {
+  for (int k = 0; k < kJobKinds; ++k) cancel(static_cast<JobKind>(k));
+}
+
+bool EngineBridge::isBusy(JobKind kind) const { return busy_[idx(kind)]; }
+
+bool EngineBridge::deliverable(JobKind kind, quint64 seq) {
+  if (!control_->alive(kind, seq)) return false;
+  setBusy(kind, false);
+  return true;
+}
+
+void EngineBridge::setBusy(JobKind kind, bool busy) {
+  if (busy_[idx(kind)] == busy) return;
+  busy_[idx(kind)] = busy;
+  emit busyChanged(kind, busy);
+}
+
+}  // namespace sf::widgets

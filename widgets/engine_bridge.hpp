@@ -1,0 +1,66 @@
+// EngineBridge: the GUI's only door to the engine. The engine runs in a worker thread owned by the bridge;
+// requests go down as queued signals, results come back as immutable value snapshots (engine_types.hpp),
+// progress is throttled to ~10 updates/s, a newer request of a kind supersedes an older one (its result is
+// never delivered), and every request can be cancelled. No method ever waits on the engine.
+#pragma once
+
+#include <memory>
+
+#include <QObject>
+#include <QThread>
+
+#include "widgets/engine_types.hpp"
+
+namespace sf::widgets {
+
+struct JobControl;
+class EngineWorker;
+
+class EngineBridge : public QObject {
+  Q_OBJECT
+ public:
+  explicit EngineBridge(QObject* parent = nullptr);
+  ~EngineBridge() override;
+
+  // Each returns the request's sequence number (increasing, shared by all kinds). `path` is the document's
+  // file (for diagnostics); `revision` is echoed back so the caller can drop results for stale text.
+  quint64 requestCheck(const QString& text, const QString& path = {}, quint64 revision = 0);
+  quint64 requestSimulate(const QString& text, const QString& path = {});
+  quint64 requestVerify(const QString& text, const QString& path = {});
+  quint64 requestRewrite(RewriteKind kind, const QString& text, const QString& path = {}, quint64 revision = 0);
+
+  // Cancels the pending or running request of `kind`: its result is dropped and cancelled() is emitted at once.
+  void cancel(JobKind kind);
+  void cancelAll();
+  // True between a request and its result (or its cancellation / supersession by a later result).
+  bool isBusy(JobKind kind) const;
+
+ signals:
+  void checkFinished(const sf::widgets::CheckSnapshot& s);
+  void simulateFinished(const sf::widgets::SimulateSnapshot& s);
+  void verifyFinished(const sf::widgets::VerifySnapshot& s);
+  void rewriteFinished(const sf::widgets::RewriteSnapshot& s);
+  void progress(sf::widgets::JobKind kind, quint64 seq, int done, int total, const QString& what);
+  void cancelled(sf::widgets::JobKind kind, quint64 seq);
+  void busyChanged(sf::widgets::JobKind kind, bool busy);
+
+  // Internal: queued to the worker.
+  void checkQueued(quint64 seq, quint64 revision, const QString& text, const QString& path);
+  void simulateQueued(quint64 seq, const QString& text, const QString& path);
+  void verifyQueued(quint64 seq, const QString& text, const QString& path);
+  void rewriteQueued(quint64 seq, quint64 revision, sf::widgets::RewriteKind kind, const QString& text,
+                     const QString& path);
+
+ private:
+  quint64 begin(JobKind kind);
+  bool deliverable(JobKind kind, quint64 seq);  // still the live request; clears busy when it is
+  void setBusy(JobKind kind, bool busy);
+
+  std::shared_ptr<JobControl> control_;
+  QThread thread_;
+  EngineWorker* worker_ = nullptr;  // lives in thread_, deleted when it finishes
+  quint64 nextSeq_ = 0;
+  bool busy_[kJobKinds] = {};
+};
+
+}  // namespace sf::widgets

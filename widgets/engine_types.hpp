@@ -1,0 +1,122 @@
+// Value snapshots exchanged between the GUI and the engine thread (EngineBridge). Every snapshot is an
+// immutable value: the GUI may keep it, copy it and read it from any thread. Heavy core results are shared
+// through std::shared_ptr<const ...> so copying a snapshot stays cheap.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+// Core headers use `slots` as a member name; Qt defines it as a macro. Include them with the macro out of the
+// way (they are include-guarded, so later includes are harmless whatever the order).
+#pragma push_macro("slots")
+#undef slots
+#include "core/common/diagnostic.hpp"
+#include "core/sim/simulator.hpp"
+#include "core/step/task.hpp"
+#include "core/verify/checker.hpp"
+#include "core/verify/verifier.hpp"
+#include "widgets/graph_view_data.hpp"
+#pragma pop_macro("slots")
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace sf::widgets {
+
+enum class JobKind { Check = 0, Simulate = 1, Verify = 2, Rewrite = 3 };
+inline constexpr int kJobKinds = 4;
+QString jobKindName(JobKind k);
+
+enum class RewriteKind { Format, InsertCopies };
+
+// One diagnostic as shown in the issues pane (file-relative 1-based line:column; 0 = unknown).
+struct IssueRow {
+  Severity severity = Severity::Error;
+  QString code;
+  QString message;
+  int line = 0;
+  int column = 0;
+};
+QVector<IssueRow> toIssueRows(const Diagnostics& ds);
+
+// The inferred type of one stream defined by the program (for inline annotations).
+struct StreamAnnotation {
+  QString name;  // stream (or stream list) name
+  int line = 0;  // file line of the defining statement's first token
+  QString type;  // "[N] of Buffer(fp32, [K])"
+};
+
+// A task with a type-checked program. Built in place by the engine: `result` points into `task`.
+struct CheckedProgram {
+  step::TaskDoc task;
+  std::string impl;
+  std::vector<Location> implLineStarts;
+  verify::CheckResult result;
+};
+
+struct CheckSnapshot {
+  quint64 seq = 0;
+  quint64 revision = 0;        // the editor revision the request was made for
+  bool documentLoaded = false; // the document parsed and names a known task
+  bool ok = false;             // every static check passed
+  QString taskId;
+  QVector<IssueRow> issues;
+  QVector<StreamAnnotation> streams;
+  QStringList inputs, parameters, outputs, fns, sizes, programStreams;  // names for completion and highlighting
+  std::shared_ptr<const CheckedProgram> program;                // null when the document did not load
+  std::shared_ptr<const DataflowGraph> graph;                   // set when the impl parsed
+};
+
+struct SimulateSnapshot {
+  quint64 seq = 0;
+  bool ok = false;
+  QString taskId;
+  QString binding;  // "M=5, N=7"
+  quint64 seed = 0;
+  double seconds = 0;
+  QVector<IssueRow> issues;
+  std::shared_ptr<const CheckedProgram> program;
+  std::shared_ptr<const sim::RunResult> run;  // keep_streams: every named stream
+  std::shared_ptr<const verify::Verifier::Prepared> prepared;  // inputs and reference of the input set
+};
+
+struct VerifySetRow {
+  QString binding;
+  quint64 seed = 0;
+  bool alt = false;
+  bool pass = false;
+  double maxAbsError = 0;
+};
+
+struct VerifySnapshot {
+  quint64 seq = 0;
+  bool pass = false;
+  QString taskId;
+  QString stage;  // failing stage name ("" on pass)
+  QString code;   // first error code ("" on pass)
+  QVector<IssueRow> issues;
+  QVector<VerifySetRow> sets;
+  double maxAbsError = 0, maxRelError = 0, seconds = 0;
+  int programLength = 0;
+  QString canonicalKey;
+};
+
+struct RewriteSnapshot {
+  quint64 seq = 0;
+  quint64 revision = 0;
+  RewriteKind kind = RewriteKind::Format;
+  bool ok = false;
+  QString text;  // the whole rewritten document (ok only)
+  QVector<IssueRow> issues;
+};
+
+}  // namespace sf::widgets
+
+Q_DECLARE_METATYPE(sf::widgets::JobKind)
+Q_DECLARE_METATYPE(sf::widgets::RewriteKind)
+Q_DECLARE_METATYPE(sf::widgets::CheckSnapshot)
+Q_DECLARE_METATYPE(sf::widgets::SimulateSnapshot)
+Q_DECLARE_METATYPE(sf::widgets::VerifySnapshot)
+Q_DECLARE_METATYPE(sf::widgets::RewriteSnapshot)

@@ -1,0 +1,152 @@
+#include "widgets/engine_worker.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/step/printer.hpp"
+#include "widgets/engine_jobs.hpp"
+
+namespace sf::widgets {
+
+namespace {
+
+QString bindingText(const step::SizeBinding& b) {
+  QStringList parts;
+  for (const auto& [k, v] : b) parts << QStringLiteral("%1=%2").arg(QString::fromStdString(k)).arg(v);
+  return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace
+
+EngineWorker::EngineWorker(std::shared_ptr<JobControl> control, QObject* parent)
+    : QObject(parent), control_(std::move(control)) {}
+
+const bench::Catalogue* EngineWorker::catalogue() {
+  if (!catalogue_) {
+    Diagnostics ignored;  // a broken bundled task is reported by `stepforge-cli tasks validate`
+    catalogue_ = bench::Catalogue::load(bench::resource_dir(), ignored);
+  }
+  return &*catalogue_;
+}
+
+void EngineWorker::report(ProgressThrottle& t, JobKind kind, quint64 seq, int done, int total, const QString& what) {
+  if (t.admit(done >= total)) emit progress(kind, seq, done, total, what);
+}
+
+void EngineWorker::check(quint64 seq, quint64 revision, const QString& text, const QString& path) {
+  if (!control_->alive(JobKind::Check, seq)) return;  // superseded while queued
+  CheckSnapshot s = makeCheckSnapshot(text.toStdString(), path.toStdString(), catalogue());
+  s.seq = seq;
+  s.revision = revision;
+  if (control_->alive(JobKind::Check, seq)) emit checkFinished(s);
+}
+
+void EngineWorker::simulate(quint64 seq, const QString& text, const QString& path) {
+  const JobKind k = JobKind::Simulate;
+  if (!control_->alive(k, seq)) return;
+  ProgressThrottle throttle;
+  SimulateSnapshot s;
+  s.seq = seq;
+  report(throttle, k, seq, 0, 3, tr("checking"));
+  Diagnostics diags;
+  auto p = loadAndCheck(text.toStdString(), path.toStdString(), catalogue(), diags);
+  if (p) diags.insert(diags.end(), p->result.diags.begin(), p->result.diags.end());
+  if (!p || !p->result.ok()) {
+    s.issues = toIssueRows(diags);
+    report(throttle, k, seq, 3, 3, tr("failed"));
+    if (control_->alive(k, seq)) emit simulateFinished(s);
+    return;
+  }
+  s.taskId = QString::fromStdString(p->task.id);
+  const step::SizeBinding sizes = p->task.bindings().front();
+  s.binding = bindingText(sizes);
+  s.seed = p->task.verify.seeds.empty() ? 42 : p->task.verify.seeds.front();
+  if (!control_->alive(k, seq)) return;
+  report(throttle, k, seq, 1, 3, tr("generating inputs and reference"));
+  auto prep = verifier_.prepare(p->task, sizes, s.seed, diags);
+  if (!control_->alive(k, seq)) return;
+  if (!prep) {
+    s.issues = toIssueRows(diags);
+    report(throttle, k, seq, 3, 3, tr("failed"));
+    emit simulateFinished(s);
+    return;
+  }
+  report(throttle, k, seq, 2, 3, tr("simulating"));
+  sim::RunOptions ro;
+  ro.keep_streams = true;
+  auto t0 = std::chrono::steady_clock::now();
+  auto run = std::make_shared<sim::RunResult>(
+      sim::run_program(*p->result.program, *p->result.typed, prep->compiled, prep->inputs, ro));
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (run->error) diags.push_back(*run->error);
+  s.ok = !run->error;
+  s.issues = toIssueRows(diags);
+  s.program = p;
+  s.run = std::move(run);
+  s.prepared = prep;
+  report(throttle, k, seq, 3, 3, tr("done"));
+  if (control_->alive(k, seq)) emit simulateFinished(s);
+}
+
+void EngineWorker::verify(quint64 seq, const QString& text, const QString& path) {
+  const JobKind k = JobKind::Verify;
+  if (!control_->alive(k, seq)) return;
+  ProgressThrottle throttle;
+  VerifySnapshot s;
+  s.seq = seq;
+  Diagnostics diags;
+  auto p = loadAndCheck(text.toStdString(), path.toStdString(), catalogue(), diags);
+  if (!p) {
+    s.stage = QStringLiteral("document");
+    s.code = diags.empty() ? QString() : QString::fromStdString(diags.front().code);
+    s.issues = toIssueRows(diags);
+    if (control_->alive(k, seq)) emit verifyFinished(s);
+    return;
+  }
+  s.taskId = QString::fromStdString(p->task.id);
+  // The expensive part of a verification is generating the inputs and the reference of each input set; it is
+  // done here set by set (the verifier caches it), so a cancel takes effect between sets.
+  if (p->result.ok()) {
+    const auto bindings = p->task.bindings();
+    const int total = static_cast<int>(bindings.size() * p->task.verify.seeds.size()) + 1;
+    int done = 0;
+    for (const auto& b : bindings) {
+      for (auto seed : p->task.verify.seeds) {
+        if (!control_->alive(k, seq)) return;
+        report(throttle, k, seq, done, total, tr("input set %1 of %2").arg(done + 1).arg(total - 1));
+        Diagnostics ignored;  // reported again by verify()
+        verifier_.prepare(p->task, b, seed, ignored);
+        ++done;
+      }
+    }
+    if (!control_->alive(k, seq)) return;
+    report(throttle, k, seq, done, total, tr("simulating and comparing"));
+  }
+  verify::Report r = verifier_.verify(p->task, p->impl, p->implLineStarts);
+  s.pass = r.pass;
+  s.stage = r.stage ? QString(QLatin1String(stage_name(*r.stage))) : QString();
+  s.code = QString::fromStdString(r.code);
+  s.issues = toIssueRows(r.diags);
+  for (const auto& set : r.sets) {
+    double mx = 0;
+    for (const auto& o : set.outputs) mx = std::max(mx, o.stats.max_abs);
+    s.sets.push_back({bindingText(set.sizes), set.seed, set.alt, set.pass, mx});
+  }
+  s.maxAbsError = r.max_abs_error;
+  s.maxRelError = r.max_rel_error;
+  s.seconds = r.seconds;
+  s.programLength = r.program_length;
+  s.canonicalKey = QString::fromStdString(r.canonical_key);
+  report(throttle, k, seq, 1, 1, tr("done"));
+  if (control_->alive(k, seq)) emit verifyFinished(s);
+}
+
+void EngineWorker::rewrite(quint64 seq, quint64 revision, RewriteKind kind, const QString& text, const QString& path) {
+  if (!control_->alive(JobKind::Rewrite, seq)) return;
+  RewriteSnapshot s = rewriteDocument(kind, text.toStdString(), path.toStdString(), catalogue());
+  s.seq = seq;
+  s.revision = revision;
+  if (control_->alive(JobKind::Rewrite, seq)) emit rewriteFinished(s);
+}
+
+}  // namespace sf::widgets

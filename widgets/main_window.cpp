@@ -1,0 +1,430 @@
+#include "widgets/main_window.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDirIterator>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "core/bench/catalogue.hpp"
+#include "widgets/engine_bridge.hpp"
+#include "widgets/graph_view.hpp"
+#include "widgets/issues_model.hpp"
+#include "widgets/manual_browser.hpp"
+#include "widgets/manual_index.hpp"
+#include "widgets/step_editor.hpp"
+
+namespace sf::widgets {
+
+namespace {
+
+QString benchmarkDir() { return QString::fromStdString(bench::resource_dir()) + QStringLiteral("/benchmark"); }
+
+QString readUtf8File(const QString& path, QString* error) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    if (error) *error = f.errorString();
+    return {};
+  }
+  return QString::fromUtf8(f.read(static_cast<qint64>(step::kMaxDocumentBytes) + 1));
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      bridge_(new EngineBridge(this)),
+      editor_(new StepEditor(this)),
+      issues_(new IssuesModel(this)),
+      sets_(new VerifySetsModel(this)) {
+  setObjectName(QStringLiteral("MainWindow"));
+  setCentralWidget(editor_);
+  editor_->attachBridge(bridge_);
+  connect(editor_, &StepEditor::checked, this, &MainWindow::onCheck);
+  connect(editor_, &QsciScintilla::modificationChanged, this, [this](bool) { updateTitle(); });
+  connect(bridge_, &EngineBridge::verifyFinished, this, &MainWindow::onVerify);
+  connect(bridge_, &EngineBridge::simulateFinished, this, &MainWindow::onSimulate);
+  connect(bridge_, &EngineBridge::rewriteFinished, this, &MainWindow::onRewrite);
+  connect(bridge_, &EngineBridge::progress, this,
+          [this](JobKind k, quint64, int done, int total, const QString& what) { onProgress(k, done, total, what); });
+  connect(bridge_, &EngineBridge::cancelled, this, [this](JobKind k, quint64) {
+    statusBar()->showMessage(tr("%1 cancelled").arg(jobKindName(k)), 4000);
+    progress_->hide();
+  });
+  connect(bridge_, &EngineBridge::busyChanged, this, [this](JobKind, bool) {
+    bool any = false;
+    for (auto k : {JobKind::Simulate, JobKind::Verify, JobKind::Rewrite}) any = any || bridge_->isBusy(k);
+    cancelAction_->setEnabled(any);
+    if (!any) progress_->hide();
+  });
+  createDocks();
+  createActions();
+  statusTask_ = new QLabel(this);
+  statusCheck_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setMaximumWidth(220);
+  progress_->hide();
+  statusBar()->addPermanentWidget(statusCheck_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(statusTask_);
+  resize(1280, 820);
+  restoreSettings();
+  updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks() {
+  issuesView_ = new QTreeView(this);
+  issuesView_->setObjectName(QStringLiteral("IssuesView"));
+  issuesView_->setModel(issues_);
+  issuesView_->setRootIsDecorated(false);
+  issuesView_->setAlternatingRowColors(true);
+  issuesView_->header()->setStretchLastSection(true);
+  connect(issuesView_, &QTreeView::activated, this, [this](const QModelIndex& i) {
+    editor_->gotoLocation(i.data(IssuesModel::LineRole).toInt(), i.data(IssuesModel::ColumnRole).toInt());
+  });
+  connect(issuesView_, &QTreeView::clicked, issuesView_, &QTreeView::activated);
+  auto* issuesDock = new QDockWidget(tr("Issues"), this);
+  issuesDock->setObjectName(QStringLiteral("IssuesDock"));
+  issuesDock->setWidget(issuesView_);
+  addDockWidget(Qt::BottomDockWidgetArea, issuesDock);
+
+  auto* verifyPane = new QWidget(this);
+  auto* vl = new QVBoxLayout(verifyPane);
+  verifyLabel_ = new QLabel(tr("Not verified yet (Run → Verify)."), verifyPane);
+  verifyLabel_->setWordWrap(true);
+  verifyLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  setsView_ = new QTableView(verifyPane);
+  setsView_->setModel(sets_);
+  setsView_->horizontalHeader()->setStretchLastSection(true);
+  setsView_->verticalHeader()->hide();
+  vl->addWidget(verifyLabel_);
+  vl->addWidget(setsView_);
+  auto* verifyDock = new QDockWidget(tr("Verification"), this);
+  verifyDock->setObjectName(QStringLiteral("VerificationDock"));
+  verifyDock->setWidget(verifyPane);
+  addDockWidget(Qt::BottomDockWidgetArea, verifyDock);
+  tabifyDockWidget(issuesDock, verifyDock);
+  issuesDock->raise();
+
+  graph_ = new GraphView(this);
+  auto* graphDock = new QDockWidget(tr("Dataflow Graph"), this);
+  graphDock->setObjectName(QStringLiteral("GraphDock"));
+  graphDock->setWidget(graph_);
+  addDockWidget(Qt::RightDockWidgetArea, graphDock);
+  connect(graph_, &GraphView::statementActivated, this, [this](int line) { editor_->gotoLocation(line, 1); });
+  connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) {
+    graph_->selectStatementAtLine(line + 1);
+  });
+}
+
+void MainWindow::createActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* a = file->addAction(tr("&New from Task…"), this, &MainWindow::newFromTaskDialog);
+  a->setShortcut(QKeySequence::New);
+  a = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
+  a->setShortcut(QKeySequence::Open);
+  QAction* save = file->addAction(tr("&Save"), this, [this] { saveDialog(false); });
+  save->setShortcut(QKeySequence::Save);
+  a = file->addAction(tr("Save &As…"), this, [this] { saveDialog(true); });
+  a->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  a = file->addAction(tr("&Quit"), this, &QWidget::close);
+  a->setShortcut(QKeySequence::Quit);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  a = edit->addAction(tr("&Undo"), editor_, &QsciScintilla::undo);
+  a->setShortcut(QKeySequence::Undo);
+  a = edit->addAction(tr("&Redo"), editor_, &QsciScintilla::redo);
+  a->setShortcut(QKeySequence::Redo);
+  edit->addSeparator();
+  QAction* copies = edit->addAction(tr("Insert &Copies"), this, &MainWindow::insertCopies);
+  copies->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+  copies->setToolTip(tr("Fix multiple uses of a stream with Copy chains (the guardian's rewrite)"));
+  QAction* format = edit->addAction(tr("&Format Program"), this, &MainWindow::formatProgram);
+  format->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  QAction* checkA = run->addAction(tr("&Check"), this, &MainWindow::check);
+  checkA->setShortcut(QKeySequence(tr("F5")));
+  QAction* simA = run->addAction(tr("&Simulate"), this, &MainWindow::simulate);
+  simA->setShortcut(QKeySequence(tr("F6")));
+  QAction* verA = run->addAction(tr("&Verify"), this, &MainWindow::verifyProgram);
+  verA->setShortcut(QKeySequence(tr("F7")));
+  cancelAction_ = run->addAction(tr("C&ancel"), this, &MainWindow::cancelAll);
+  cancelAction_->setShortcut(QKeySequence(tr("Ctrl+.")));
+  cancelAction_->setEnabled(false);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  a = help->addAction(tr("STeP &Manual"), this, &MainWindow::showManual);
+  a->setShortcut(QKeySequence::HelpContents);
+  help->addAction(tr("&About StepForge"), this, [this] {
+    QMessageBox::about(this, tr("About StepForge"),
+                       tr("StepForge %1\nA workbench where LLM agents learn to write STeP from their own verified "
+                          "work.").arg(QApplication::applicationVersion()));
+  });
+
+  QToolBar* tb = addToolBar(tr("Program"));
+  tb->setObjectName(QStringLiteral("ProgramToolBar"));
+  tb->addActions({checkA, simA, verA, cancelAction_});
+  tb->addSeparator();
+  tb->addActions({copies, format});
+}
+
+void MainWindow::restoreSettings() {
+  QSettings s;
+  if (s.value(QStringLiteral("settings/version")).toInt() != kSettingsVersion) {
+    s.clear();  // an unknown layout: start from the defaults
+    s.setValue(QStringLiteral("settings/version"), kSettingsVersion);
+  }
+  restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kSettingsVersion);
+}
+
+void MainWindow::saveSettings() const {
+  QSettings s;
+  s.setValue(QStringLiteral("settings/version"), kSettingsVersion);
+  s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  s.setValue(QStringLiteral("window/state"), saveState(kSettingsVersion));
+  s.setValue(QStringLiteral("files/last"), path_);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (!maybeSave()) {
+    e->ignore();
+    return;
+  }
+  saveSettings();
+  bridge_->cancelAll();
+  e->accept();
+}
+
+bool MainWindow::maybeSave() {
+  if (!editor_->isModified() || !isVisible() || QApplication::platformName() == QLatin1String("offscreen")) return true;
+  auto r = QMessageBox::warning(this, tr("Unsaved changes"), tr("The document has unsaved changes. Save them?"),
+                                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+  if (r == QMessageBox::Cancel) return false;
+  if (r == QMessageBox::Save) saveDialog(false);
+  return !editor_->isModified();
+}
+
+void MainWindow::updateTitle() {
+  QString name = path_.isEmpty() ? tr("untitled") : QFileInfo(path_).fileName();
+  setWindowTitle(tr("%1%2 — StepForge").arg(name, editor_->isModified() ? QStringLiteral("*") : QString()));
+}
+
+void MainWindow::setDocument(const QString& text, const QString& path) {
+  path_ = path;
+  editor_->setFilePath(path);
+  editor_->setText(text);
+  editor_->setModified(false);
+  issues_->setIssues({});
+  sets_->setSets({});
+  verifyLabel_->setText(tr("Not verified yet (Run → Verify)."));
+  updateTitle();
+  editor_->checkNow();
+}
+
+bool MainWindow::openFile(const QString& path) {
+  QString err;
+  QString text = readUtf8File(path, &err);
+  if (!err.isEmpty()) {
+    statusBar()->showMessage(tr("Cannot open %1: %2").arg(path, err), 8000);
+    return false;
+  }
+  setDocument(text, path);
+  statusBar()->showMessage(tr("Opened %1").arg(path), 4000);
+  return true;
+}
+
+bool MainWindow::newFromTask(const QString& id) {
+  QString err;
+  QString text = readUtf8File(benchmarkDir() + QLatin1Char('/') + id + QStringLiteral(".yaml"), &err);
+  if (!err.isEmpty()) {
+    statusBar()->showMessage(tr("No bundled task %1").arg(id), 8000);
+    return false;
+  }
+  if (!text.endsWith(QLatin1Char('\n'))) text += QLatin1Char('\n');
+  text += QStringLiteral("impl: |\n  \n");
+  setDocument(text);
+  editor_->setCursorPosition(editor_->lines() - 2, 2);
+  return true;
+}
+
+bool MainWindow::saveTo(const QString& path) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(editor_->text().toUtf8()) < 0 || !f.commit()) {
+    statusBar()->showMessage(tr("Cannot save %1: %2").arg(path, f.errorString()), 8000);
+    return false;
+  }
+  path_ = path;
+  editor_->setFilePath(path);
+  editor_->setModified(false);
+  updateTitle();
+  statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+  return true;
+}
+
+void MainWindow::openDialog() {
+  if (!maybeSave()) return;
+  QString p = QFileDialog::getOpenFileName(this, tr("Open task or solution"), QFileInfo(path_).absolutePath(),
+                                           tr("STeP documents (*.yaml *.yml);;All files (*)"));
+  if (!p.isEmpty()) openFile(p);
+}
+
+void MainWindow::saveDialog(bool saveAs) {
+  QString p = path_;
+  if (saveAs || p.isEmpty())
+    p = QFileDialog::getSaveFileName(this, tr("Save document"), p, tr("STeP documents (*.yaml *.yml)"));
+  if (!p.isEmpty()) saveTo(p);
+}
+
+void MainWindow::newFromTaskDialog() {
+  if (!maybeSave()) return;
+  QStringList ids;
+  QDirIterator it(benchmarkDir(), {QStringLiteral("*.yaml")}, QDir::Files, QDirIterator::Subdirectories);
+  while (it.hasNext()) {
+    QString rel = QDir(benchmarkDir()).relativeFilePath(it.next());
+    ids << rel.left(rel.size() - 5);
+  }
+  ids.sort();
+  bool ok = false;
+  QString id = QInputDialog::getItem(this, tr("New from Task"), tr("Bundled task:"), ids, 0, false, &ok);
+  if (ok && !id.isEmpty()) newFromTask(id);
+}
+
+void MainWindow::check() { editor_->checkNow(); }
+
+void MainWindow::simulate() {
+  bridge_->requestSimulate(editor_->text(), path_);
+  statusBar()->showMessage(tr("Simulating…"));
+}
+
+void MainWindow::verifyProgram() {
+  bridge_->requestVerify(editor_->text(), path_);
+  verifyLabel_->setText(tr("Verifying…"));
+  statusBar()->showMessage(tr("Verifying…"));
+}
+
+void MainWindow::insertCopies() {
+  bridge_->requestRewrite(RewriteKind::InsertCopies, editor_->text(), path_, editor_->revision());
+}
+
+void MainWindow::formatProgram() {
+  bridge_->requestRewrite(RewriteKind::Format, editor_->text(), path_, editor_->revision());
+}
+
+void MainWindow::cancelAll() { bridge_->cancelAll(); }
+
+void MainWindow::showManual() {
+  if (!manual_) {
+    manual_ = new ManualBrowser(ManualIndex::loadBundled(), this);
+    manual_->setAttribute(Qt::WA_DeleteOnClose);
+  }
+  manual_->show();
+  manual_->raise();
+}
+
+void MainWindow::onCheck(const CheckSnapshot& s) {
+  issues_->setIssues(s.issues);
+  statusTask_->setText(s.taskId.isEmpty() ? tr("no task") : tr("task %1").arg(s.taskId));
+  const int e = issues_->errorCount(), w = issues_->warningCount();
+  statusCheck_->setText(s.ok ? (w ? tr("✔ checks pass, %n warning(s)", "", w) : tr("✔ checks pass"))
+                             : tr("✘ %n error(s)", "", e));
+  if (s.graph) graph_->setGraph(*s.graph);
+  else graph_->clearGraph();
+}
+
+QString MainWindow::verifySummary() const { return verifyLabel_->text(); }
+
+void MainWindow::onVerify(const VerifySnapshot& s) {
+  sets_->setSets(s.sets);
+  if (s.pass) {
+    verifyLabel_->setText(tr("PASS — %1: %2 input sets, max abs error %3, max rel error %4, %5 statements (%6 s)")
+                              .arg(s.taskId)
+                              .arg(s.sets.size())
+                              .arg(s.maxAbsError, 0, 'g', 3)
+                              .arg(s.maxRelError, 0, 'g', 3)
+                              .arg(s.programLength)
+                              .arg(s.seconds, 0, 'f', 2));
+  } else {
+    verifyLabel_->setText(tr("FAIL — %1: stage %2, %3").arg(s.taskId, s.stage, s.code));
+    issues_->setIssues(s.issues);
+  }
+  statusBar()->showMessage(s.pass ? tr("Verification passed") : tr("Verification failed (%1)").arg(s.code), 8000);
+  if (auto* d = findChild<QDockWidget*>(QStringLiteral("VerificationDock"))) d->raise();
+  emit verified(s);
+}
+
+void MainWindow::onSimulate(const SimulateSnapshot& s) {
+  if (!s.ok) issues_->setIssues(s.issues);
+  statusBar()->showMessage(s.ok ? tr("Simulated %1 (%2, seed %3) in %4 ms")
+                                      .arg(s.taskId, s.binding)
+                                      .arg(s.seed)
+                                      .arg(s.seconds * 1e3, 0, 'f', 1)
+                                : tr("Simulation failed"),
+                           8000);
+  emit simulated(s);
+}
+
+void MainWindow::onRewrite(const RewriteSnapshot& s) {
+  if (!s.ok) {
+    issues_->setIssues(s.issues);
+    statusBar()->showMessage(tr("The program cannot be rewritten: fix the errors first"), 8000);
+    return;
+  }
+  if (s.revision != editor_->revision()) {
+    statusBar()->showMessage(tr("The document changed during the rewrite; try again"), 8000);
+    return;
+  }
+  if (s.text != editor_->text()) editor_->replaceAllText(s.text);
+  statusBar()->showMessage(s.kind == RewriteKind::Format ? tr("Formatted") : tr("Copies inserted"), 4000);
+}
+
+void MainWindow::onProgress(JobKind k, int done, int total, const QString& what) {
+  if (k == JobKind::Check) return;
+  progress_->setRange(0, std::max(1, total));
+  progress_->setValue(done);
+  progress_->setFormat(jobKindName(k) + QStringLiteral(": ") + what);
+  progress_->setVisible(done < total);
+}
+
+bool MainWindow::saveScreenshot(const QString& path) { return grab().toImage().save(path, "PNG"); }
+
+QString MainWindow::demoDocument() {
+  QString text = readUtf8File(benchmarkDir() + QStringLiteral("/gemm_easy/batched_matvec.yaml"), nullptr);
+  if (!text.endsWith(QLatin1Char('\n'))) text += QLatin1Char('\n');
+  text += QStringLiteral(
+      "impl: |\n"
+      "  E2 = step.Bufferize(a=1).apply(E1)          # the vector of batch n\n"
+      "  E3 = step.Repeat(n=M).apply(E2)             # needed again for every row m\n"
+      "  E4 = step.Streamify().apply(E3)\n"
+      "  E5 = step.Zip().apply((E0, E4))\n"
+      "  E6 = step.Map(fn=fn_mul).apply(E5)\n"
+      "  E7 = step.Accum(fn=fn_add, b=1).apply(E6)   # sum over k\n"
+      "  return E7\n");
+  return text;
+}
+
+}  // namespace sf::widgets

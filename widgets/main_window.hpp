@@ -1,0 +1,103 @@
+// The workbench's main window: the STeP editor in the centre; docks for issues, verification, the dataflow
+// graph (and, when present, the stream inspector and the task browser); actions Check, Simulate, Verify,
+// Insert Copies, Format; open/save (UTF-8); settings with a version key and restored window state;
+// Help → STeP Manual. Everything the engine does goes through EngineBridge.
+#pragma once
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include "widgets/engine_types.hpp"
+
+class QLabel;
+class QProgressBar;
+class QTreeView;
+class QTableView;
+class QAction;
+
+namespace sf::widgets {
+
+class EngineBridge;
+class StepEditor;
+class IssuesModel;
+class VerifySetsModel;
+class GraphView;
+class ManualBrowser;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Reads a task document or solution file (UTF-8). False (with a message in the status bar) on failure.
+  bool openFile(const QString& path);
+  // A new buffer with the bundled task `id` ("group/name") and an empty `impl: |`.
+  bool newFromTask(const QString& id);
+  // A new buffer with `text` (not tied to a file).
+  void setDocument(const QString& text, const QString& path = {});
+  bool saveTo(const QString& path);
+  // Renders the whole window into a PNG.
+  bool saveScreenshot(const QString& path);
+
+  // A bundled task with a correct program, for the screenshot and first start.
+  static QString demoDocument();
+
+  StepEditor* editor() const { return editor_; }
+  EngineBridge* bridge() const { return bridge_; }
+  IssuesModel* issuesModel() const { return issues_; }
+  VerifySetsModel* verifySetsModel() const { return sets_; }
+  QString verifySummary() const;
+
+  static constexpr int kSettingsVersion = 1;
+
+ public slots:
+  void check();
+  void simulate();
+  void verifyProgram();
+  void insertCopies();
+  void formatProgram();
+  void cancelAll();
+  void showManual();
+
+ signals:
+  void verified(const sf::widgets::VerifySnapshot& s);
+  void simulated(const sf::widgets::SimulateSnapshot& s);
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+
+ private:
+  void createActions();
+  void createDocks();
+  void restoreSettings();
+  void saveSettings() const;
+  bool maybeSave();
+  void updateTitle();
+  void onCheck(const CheckSnapshot& s);
+  void onVerify(const VerifySnapshot& s);
+  void onSimulate(const SimulateSnapshot& s);
+  void onRewrite(const RewriteSnapshot& s);
+  void onProgress(JobKind k, int done, int total, const QString& what);
+  void openDialog();
+  void saveDialog(bool saveAs);
+  void newFromTaskDialog();
+
+  EngineBridge* bridge_;
+  StepEditor* editor_;
+  IssuesModel* issues_;
+  VerifySetsModel* sets_;
+  QTreeView* issuesView_ = nullptr;
+  QTableView* setsView_ = nullptr;
+  QLabel* verifyLabel_ = nullptr;
+  GraphView* graph_ = nullptr;
+  QLabel* statusTask_ = nullptr;
+  QLabel* statusCheck_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPointer<ManualBrowser> manual_;
+  QAction* cancelAction_ = nullptr;
+  QString path_;
+  quint64 savedRevision_ = 0;
+};
+
+}  // namespace sf::widgets
