@@ -21,7 +21,7 @@ struct SynthOpts {
   bool demos_from_solved = false, json = false, show = false;
   int n = 64;
   double temperature = 1.0, time_limit = 1.0;
-  std::int64_t budget = 20000;
+  std::int64_t budget = 40000;
   std::uint64_t seed = 0;
 };
 
@@ -84,7 +84,7 @@ int cmd_synth(const SynthOpts& o) {
       tr.cand += r.stats.candidates;
       tr.pruned += r.stats.pruned;
       tr.depth = std::max(tr.depth, r.stats.depth);
-      tr.secs += r.stats.seconds;
+      tr.secs += r.stats.cpu_seconds;
       if (r.found && tr.first_impl.empty()) tr.first_impl = r.impl;
     }
     return tr;
@@ -103,7 +103,7 @@ int cmd_synth(const SynthOpts& o) {
                        {"candidates", tr.cand}, {"pruned", tr.pruned}, {"depth", tr.depth},
                        {"demos", label}, {"program", tr.first_impl}});
       } else {
-        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f s/sample\n", t->id.c_str(),
+        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f CPU s/sample\n", t->id.c_str(),
                     tr.successes, o.n, static_cast<long long>(tr.cand), static_cast<long long>(tr.pruned), tr.depth,
                     sps);
         if (o.show && !tr.first_impl.empty()) std::printf("%s\n", tr.first_impl.c_str());
@@ -149,7 +149,7 @@ void add_synth_commands(CLI::App& app, int& exit_code) {
   c->add_flag("--show", o->show, "print the first program found");
   c->add_option("--temperature", o->temperature, "weight noise of samples 1..n-1");
   c->add_option("--budget", o->budget, "candidate evaluations per sample");
-  c->add_option("--time-limit", o->time_limit, "seconds per sample");
+  c->add_option("--time-limit", o->time_limit, "CPU seconds per sample");
   c->add_option("--seed", o->seed, "base seed");
   c->add_option("--resources", o->resources, "resources directory");
   c->callback([o, &exit_code] { exit_code = cmd_synth(*o); });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -48,6 +49,35 @@ struct Macro {
   int cost = 1;
 };
 
+// CPU time of the calling thread: the per-sample limit does not shrink when other processes share the cores.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// The sizes candidates are evaluated under: about half of each size above 4 (parity kept, values kept
+// distinct), so that a candidate costs a fraction of the main sizes' work. Matches are confirmed by the
+// verifier under the task's own sizes.
+step::SizeBinding search_sizes(const step::SizeBinding& sizes) {
+  step::SizeBinding out;
+  std::set<std::int64_t> taken;
+  for (const auto& [name, v] : sizes) {
+    if (v <= 4) taken.insert(v);
+  }
+  for (const auto& [name, v] : sizes) {
+    std::int64_t w = v;
+    if (v > 4) {
+      w = std::max<std::int64_t>(3, (v + 1) / 2);
+      if ((w % 2) != (v % 2)) ++w;
+      while (taken.contains(w) && w + 2 < v) w += 2;
+    }
+    taken.insert(w);
+    out[name] = w;
+  }
+  return out;
+}
+
 std::uint64_t hash_value(const StreamType& t, const sim::StreamValue& v) {
   std::uint64_t h = 0xCBF29CE484222325ULL;
   auto mix = [&h](const void* p, std::size_t n) {
@@ -88,7 +118,8 @@ class Search {
   void build_ops();
   bool budget_left() {
     if (stats_.candidates >= opt_.max_evaluations) return false;
-    if ((stats_.candidates & 15) == 0 && Clock::now() >= deadline_) timed_out_ = true;
+    if ((stats_.candidates & 15) == 0 && (thread_cpu_seconds() >= cpu_deadline_ || Clock::now() >= deadline_))
+      timed_out_ = true;
     return !timed_out_;
   }
   // Types, evaluates and keeps one application; returns the node id or -1. hidden: not added to the pool.
@@ -126,7 +157,8 @@ class Search {
   std::uint64_t all_inputs_ = 0;
   std::int64_t pool_scalars_ = 0;
   sim::Budget budget_;
-  Clock::time_point deadline_;
+  Clock::time_point deadline_;  // wall-clock safety cap (10 x the limit + 1 s)
+  double cpu_deadline_ = 0;      // thread CPU seconds: the per-sample limit
   bool timed_out_ = false;
   SynthStats stats_;
   SynthResult result_;
@@ -544,14 +576,23 @@ void Search::apply_macro(const Macro& m, int v, int cost) {
 
 SynthResult Search::run() {
   auto t0 = Clock::now();
-  deadline_ = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(opt_.time_limit_s));
+  const double cpu0 = thread_cpu_seconds();
+  cpu_deadline_ = cpu0 + opt_.time_limit_s;
+  deadline_ = t0 + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(10.0 * opt_.time_limit_s + 1.0));
   budget_.deadline = deadline_;
   budget_.max_stream_scalars = opt_.max_value_scalars;
   Diagnostics ds;
   const auto& seeds = task_.verify.seeds;
-  prep_ = ver_.prepare(task_, task_.sizes, seeds.empty() ? 42 : seeds.front(), ds);
+  const std::uint64_t seed0 = seeds.empty() ? 42 : seeds.front();
+  prep_ = ver_.prepare(task_, search_sizes(task_.sizes), seed0, ds);
+  if (!prep_) {  // the reference does not accept the smaller sizes: search on the task's own
+    ds.clear();
+    prep_ = ver_.prepare(task_, task_.sizes, seed0, ds);
+  }
   auto finish = [&] {
     stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    stats_.cpu_seconds = thread_cpu_seconds() - cpu0;
     result_.stats = stats_;
     return result_;
   };

@@ -15,8 +15,9 @@
 namespace sf::synth {
 
 struct SynthOptions {
-  std::int64_t max_evaluations = 20000;  // candidate evaluations per sample
-  double time_limit_s = 1.0;             // wall-clock cap per sample
+  std::int64_t max_evaluations = 40000;  // candidate evaluations per sample
+  double time_limit_s = 1.0;             // CPU seconds (of the searching thread) per sample; the wall
+                                         // clock is capped at 10 x this + 1 s
   int max_cost = 40;                     // highest weighted cost enumerated
   double temperature = 0.0;              // Gumbel noise scale on the op weights (0: deterministic)
   std::uint64_t seed = 0;                // the sample's seed (noise only)
@@ -31,7 +32,8 @@ struct SynthStats {
   std::int64_t verified = 0;       // full programs sent to the verifier
   int depth = 0;                   // deepest kept value (statements from the inputs)
   int cost = 0;                    // highest cost level reached
-  double seconds = 0;
+  double seconds = 0;      // wall clock
+  double cpu_seconds = 0;  // CPU time of the searching thread
 };
 
 struct AdoptionRecord {
