@@ -14,6 +14,7 @@ void registerTypes() {
     qRegisterMetaType<sf::widgets::SimulateSnapshot>("sf::widgets::SimulateSnapshot");
     qRegisterMetaType<sf::widgets::VerifySnapshot>("sf::widgets::VerifySnapshot");
     qRegisterMetaType<sf::widgets::RewriteSnapshot>("sf::widgets::RewriteSnapshot");
+    qRegisterMetaType<sf::widgets::TaskListSnapshot>("sf::widgets::TaskListSnapshot");
     return true;
   }();
   (void)done;
@@ -34,6 +35,8 @@ EngineBridge::EngineBridge(QObject* parent) : QObject(parent), control_(std::mak
   connect(this, &EngineBridge::simulateQueued, worker_, &EngineWorker::simulate, Qt::QueuedConnection);
   connect(this, &EngineBridge::verifyQueued, worker_, &EngineWorker::verify, Qt::QueuedConnection);
   connect(this, &EngineBridge::rewriteQueued, worker_, &EngineWorker::rewrite, Qt::QueuedConnection);
+  connect(this, &EngineBridge::taskListQueued, worker_, &EngineWorker::listTasks, Qt::QueuedConnection);
+  connect(worker_, &EngineWorker::taskListReady, this, &EngineBridge::taskListReady);
 
   connect(worker_, &EngineWorker::checkFinished, this, [this](const CheckSnapshot& s) {
     if (deliverable(JobKind::Check, s.seq)) emit checkFinished(s);
@@ -91,6 +94,8 @@ quint64 EngineBridge::requestRewrite(RewriteKind kind, const QString& text, cons
   emit rewriteQueued(seq, revision, kind, text, path);
   return seq;
 }
+
+void EngineBridge::requestTaskList() { emit taskListQueued(); }
 
 void EngineBridge::cancel(JobKind kind) {
   if (!busy_[idx(kind)]) return;

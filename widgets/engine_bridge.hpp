@@ -29,6 +29,9 @@ class EngineBridge : public QObject {
   quint64 requestVerify(const QString& text, const QString& path = {});
   quint64 requestRewrite(RewriteKind kind, const QString& text, const QString& path = {}, quint64 revision = 0);
 
+  // Loads the bundled catalogue (once) and delivers its tasks with taskListReady.
+  void requestTaskList();
+
   // Cancels the pending or running request of `kind`: its result is dropped and cancelled() is emitted at once.
   void cancel(JobKind kind);
   void cancelAll();
@@ -40,6 +43,7 @@ class EngineBridge : public QObject {
   void simulateFinished(const sf::widgets::SimulateSnapshot& s);
   void verifyFinished(const sf::widgets::VerifySnapshot& s);
   void rewriteFinished(const sf::widgets::RewriteSnapshot& s);
+  void taskListReady(const sf::widgets::TaskListSnapshot& s);
   void progress(sf::widgets::JobKind kind, quint64 seq, int done, int total, const QString& what);
   void cancelled(sf::widgets::JobKind kind, quint64 seq);
   void busyChanged(sf::widgets::JobKind kind, bool busy);
@@ -48,6 +52,7 @@ class EngineBridge : public QObject {
   void checkQueued(quint64 seq, quint64 revision, const QString& text, const QString& path);
   void simulateQueued(quint64 seq, const QString& text, const QString& path);
   void verifyQueued(quint64 seq, const QString& text, const QString& path);
+  void taskListQueued();
   void rewriteQueued(quint64 seq, quint64 revision, sf::widgets::RewriteKind kind, const QString& text,
                      const QString& path);
 

@@ -16,6 +16,7 @@
 #include "core/verify/checker.hpp"
 #include "core/verify/verifier.hpp"
 #include "widgets/graph_view_data.hpp"
+#include "widgets/stream_inspector_data.hpp"
 #pragma pop_macro("slots")
 
 #include <QMetaType>
@@ -80,6 +81,14 @@ struct SimulateSnapshot {
   std::shared_ptr<const CheckedProgram> program;
   std::shared_ptr<const sim::RunResult> run;  // keep_streams: every named stream
   std::shared_ptr<const verify::Verifier::Prepared> prepared;  // inputs and reference of the input set
+  std::shared_ptr<const InspectorSnapshot> inspector;          // for the stream inspector (built by the engine)
+};
+
+struct TaskEntry;  // task_browser_model.hpp
+// The bundled tasks, for the task browser.
+struct TaskListSnapshot {
+  std::shared_ptr<const std::vector<TaskEntry>> tasks;
+  QVector<IssueRow> issues;  // tasks that failed to load
 };
 
 struct VerifySetRow {
@@ -120,3 +129,4 @@ Q_DECLARE_METATYPE(sf::widgets::CheckSnapshot)
 Q_DECLARE_METATYPE(sf::widgets::SimulateSnapshot)
 Q_DECLARE_METATYPE(sf::widgets::VerifySnapshot)
 Q_DECLARE_METATYPE(sf::widgets::RewriteSnapshot)
+Q_DECLARE_METATYPE(sf::widgets::TaskListSnapshot)

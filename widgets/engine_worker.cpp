@@ -5,6 +5,7 @@
 
 #include "core/step/printer.hpp"
 #include "widgets/engine_jobs.hpp"
+#include "widgets/task_browser_model.hpp"
 
 namespace sf::widgets {
 
@@ -23,8 +24,8 @@ EngineWorker::EngineWorker(std::shared_ptr<JobControl> control, QObject* parent)
 
 const bench::Catalogue* EngineWorker::catalogue() {
   if (!catalogue_) {
-    Diagnostics ignored;  // a broken bundled task is reported by `stepforge-cli tasks validate`
-    catalogue_ = bench::Catalogue::load(bench::resource_dir(), ignored);
+    // A broken bundled task is skipped (and listed with the task list; `stepforge-cli tasks validate` too).
+    catalogue_ = bench::Catalogue::load(bench::resource_dir(), catalogueDiags_);
   }
   return &*catalogue_;
 }
@@ -84,6 +85,8 @@ void EngineWorker::simulate(quint64 seq, const QString& text, const QString& pat
   s.program = p;
   s.run = std::move(run);
   s.prepared = prep;
+  s.inspector = std::make_shared<const InspectorSnapshot>(make_inspector_snapshot(
+      p->task, &*p->result.program, &*p->result.typed, *s.run, &prep->reference));
   report(throttle, k, seq, 3, 3, tr("done"));
   if (control_->alive(k, seq)) emit simulateFinished(s);
 }
@@ -139,6 +142,14 @@ void EngineWorker::verify(quint64 seq, const QString& text, const QString& path)
   s.canonicalKey = QString::fromStdString(r.canonical_key);
   report(throttle, k, seq, 1, 1, tr("done"));
   if (control_->alive(k, seq)) emit verifyFinished(s);
+}
+
+void EngineWorker::listTasks() {
+  TaskListSnapshot s;
+  const bench::Catalogue* cat = catalogue();
+  s.tasks = std::make_shared<const std::vector<TaskEntry>>(task_entries(*cat));
+  s.issues = toIssueRows(catalogueDiags_);
+  emit taskListReady(s);
 }
 
 void EngineWorker::rewrite(quint64 seq, quint64 revision, RewriteKind kind, const QString& text, const QString& path) {

@@ -38,8 +38,10 @@ class EngineWorker : public QObject {
   void verify(quint64 seq, const QString& text, const QString& path);
   void rewrite(quint64 seq, quint64 revision, sf::widgets::RewriteKind kind, const QString& text,
                const QString& path);
+  void listTasks();
 
  signals:
+  void taskListReady(const sf::widgets::TaskListSnapshot& s);
   void checkFinished(const sf::widgets::CheckSnapshot& s);
   void simulateFinished(const sf::widgets::SimulateSnapshot& s);
   void verifyFinished(const sf::widgets::VerifySnapshot& s);
@@ -52,6 +54,7 @@ class EngineWorker : public QObject {
 
   std::shared_ptr<JobControl> control_;
   std::optional<bench::Catalogue> catalogue_;
+  Diagnostics catalogueDiags_;
   verify::Verifier verifier_;
 };
 

@@ -30,6 +30,9 @@
 #include "widgets/manual_browser.hpp"
 #include "widgets/manual_index.hpp"
 #include "widgets/step_editor.hpp"
+#include "widgets/stream_inspector.hpp"
+#include "widgets/task_browser.hpp"
+#include "widgets/task_browser_model.hpp"
 
 namespace sf::widgets {
 
@@ -134,6 +137,31 @@ void MainWindow::createDocks() {
   connect(editor_, &QsciScintilla::cursorPositionChanged, this, [this](int line, int) {
     graph_->selectStatementAtLine(line + 1);
   });
+
+  inspector_ = new StreamInspector(this);
+  auto* inspectorDock = new QDockWidget(tr("Stream Inspector"), this);
+  inspectorDock->setObjectName(QStringLiteral("StreamInspectorDock"));
+  inspectorDock->setWidget(inspector_);
+  addDockWidget(Qt::BottomDockWidgetArea, inspectorDock);
+  tabifyDockWidget(verifyDock, inspectorDock);
+  issuesDock->raise();
+
+  tasks_ = new TaskBrowser(this);
+  auto* tasksDock = new QDockWidget(tr("Tasks"), this);
+  tasksDock->setObjectName(QStringLiteral("TasksDock"));
+  tasksDock->setWidget(tasks_);
+  addDockWidget(Qt::LeftDockWidgetArea, tasksDock);
+  connect(tasks_, &TaskBrowser::taskActivated, this, [this](const QString& id) {
+    if (maybeSave()) newFromTask(id);
+  });
+  connect(bridge_, &EngineBridge::taskListReady, this, [this](const TaskListSnapshot& s) {
+    if (s.tasks) tasks_->setTasks(*s.tasks);
+    tasks_->view()->resizeColumnToContents(0);
+  });
+  bridge_->requestTaskList();
+
+  resizeDocks({tasksDock, graphDock}, {300, 400}, Qt::Horizontal);
+  resizeDocks({issuesDock}, {190}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -360,6 +388,7 @@ QString MainWindow::verifySummary() const { return verifyLabel_->text(); }
 
 void MainWindow::onVerify(const VerifySnapshot& s) {
   sets_->setSets(s.sets);
+  setsView_->resizeColumnsToContents();
   if (s.pass) {
     verifyLabel_->setText(tr("PASS — %1: %2 input sets, max abs error %3, max rel error %4, %5 statements (%6 s)")
                               .arg(s.taskId)
@@ -379,6 +408,12 @@ void MainWindow::onVerify(const VerifySnapshot& s) {
 
 void MainWindow::onSimulate(const SimulateSnapshot& s) {
   if (!s.ok) issues_->setIssues(s.issues);
+  if (s.inspector) {
+    inspector_->setSnapshot(*s.inspector);
+    if (auto* d = findChild<QDockWidget*>(QStringLiteral("StreamInspectorDock"))) d->raise();
+  } else {
+    inspector_->clear();
+  }
   statusBar()->showMessage(s.ok ? tr("Simulated %1 (%2, seed %3) in %4 ms")
                                       .arg(s.taskId, s.binding)
                                       .arg(s.seed)
@@ -408,6 +443,14 @@ void MainWindow::onProgress(JobKind k, int done, int total, const QString& what)
   progress_->setValue(done);
   progress_->setFormat(jobKindName(k) + QStringLiteral(": ") + what);
   progress_->setVisible(done < total);
+}
+
+void MainWindow::revealImpl() {
+  const QString t = editor_->text();
+  const int line = static_cast<int>(t.left(t.indexOf(QStringLiteral("\nimpl:")) + 1).count(QLatin1Char('\n')));
+  if (line <= 0) return;
+  editor_->setFirstVisibleLine(std::max(0, line - 4));
+  editor_->setCursorPosition(line + 1, 2);
 }
 
 bool MainWindow::saveScreenshot(const QString& path) { return grab().toImage().save(path, "PNG"); }

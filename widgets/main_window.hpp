@@ -23,6 +23,8 @@ class IssuesModel;
 class VerifySetsModel;
 class GraphView;
 class ManualBrowser;
+class StreamInspector;
+class TaskBrowser;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -47,6 +49,11 @@ class MainWindow : public QMainWindow {
   EngineBridge* bridge() const { return bridge_; }
   IssuesModel* issuesModel() const { return issues_; }
   VerifySetsModel* verifySetsModel() const { return sets_; }
+  StreamInspector* streamInspector() const { return inspector_; }
+  TaskBrowser* taskBrowser() const { return tasks_; }
+  GraphView* graphView() const { return graph_; }
+  // Scrolls the editor so that the impl block is in view.
+  void revealImpl();
   QString verifySummary() const;
 
   static constexpr int kSettingsVersion = 1;
@@ -91,6 +98,8 @@ class MainWindow : public QMainWindow {
   QTableView* setsView_ = nullptr;
   QLabel* verifyLabel_ = nullptr;
   GraphView* graph_ = nullptr;
+  StreamInspector* inspector_ = nullptr;
+  TaskBrowser* tasks_ = nullptr;
   QLabel* statusTask_ = nullptr;
   QLabel* statusCheck_ = nullptr;
   QProgressBar* progress_ = nullptr;

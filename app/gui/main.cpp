@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   QObject::connect(&w, &sf::widgets::MainWindow::verified, &app, done);
   QObject::connect(&w, &sf::widgets::MainWindow::simulated, &app, done);
   QTimer::singleShot(100, &app, [&] {
+    w.revealImpl();
     w.simulate();
     w.verifyProgram();
   });

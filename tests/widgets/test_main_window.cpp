@@ -13,6 +13,9 @@
 #include "widgets/issues_model.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/step_editor.hpp"
+#include "widgets/stream_inspector.hpp"
+#include "widgets/task_browser.hpp"
+#include "widgets/task_browser_model.hpp"
 
 using namespace sf::widgets;
 
@@ -81,4 +84,28 @@ TEST(MainWindow, InsertCopiesRewritesTheBuffer) {
   EXPECT_TRUE(w.editor()->text().contains(QStringLiteral("E0_0, E0_r1 = step.Copy().apply(E0)")));
   w.editor()->undo();  // one undoable edit
   EXPECT_FALSE(w.editor()->text().contains(QStringLiteral("step.Copy()")));
+}
+
+TEST(MainWindow, SimulateFillsTheStreamInspectorAndTheTaskBrowserLists26PlusTasks) {
+  MainWindow w;
+  QSignalSpy tasks(w.bridge(), &EngineBridge::taskListReady);
+  w.setDocument(MainWindow::demoDocument());
+  QSignalSpy simulated(&w, &MainWindow::simulated);
+  w.simulate();
+  ASSERT_TRUE(simulated.wait(60000));
+  ASSERT_TRUE(simulated.at(0).at(0).value<SimulateSnapshot>().ok);
+  ASSERT_NE(w.streamInspector()->snapshot(), nullptr);
+  EXPECT_TRUE(w.streamInspector()->selectStream(QStringLiteral("E4")));
+  ASSERT_EQ(w.streamInspector()->snapshot()->outputs.size(), 1u);
+  EXPECT_TRUE(w.streamInspector()->snapshot()->outputs[0].pass());
+  if (tasks.isEmpty()) {
+    ASSERT_TRUE(tasks.wait(30000));
+  }
+  auto list = tasks.at(0).at(0).value<TaskListSnapshot>();
+  ASSERT_TRUE(list.tasks);
+  EXPECT_GE(list.tasks->size(), 26u);
+  EXPECT_TRUE(w.taskBrowser()->selectTask(QStringLiteral("norm/rmsnorm_streaming")));
+  // Activating a task opens a new buffer for it.
+  emit w.taskBrowser()->taskActivated(QStringLiteral("bmm/row_wise"));
+  EXPECT_TRUE(w.editor()->text().contains(QStringLiteral("id: bmm/row_wise")));
 }
