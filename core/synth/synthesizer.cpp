@@ -129,6 +129,12 @@ class Search {
   // orders) from a new value whose typed result is exactly an output's type are evaluated at no cost.
   void finish_toward_outputs(int id);
   bool is_output_type(const StreamType& t) const;
+  // Shape plausibility (a search heuristic): no size symbol twice among a value's dims and buffer dims
+  // (unless an input or output has that), and at most one dim more than the largest input or output.
+  bool plausible(const StreamType& t) const;
+  static int total_dims(const StreamType& t, bool& dup);
+  int max_dims_ = 0;
+  bool allow_dups_ = false;
   bool finishing_ = false;
   bool try_finish();
   std::string emit(const std::vector<int>& outs);
@@ -327,6 +333,10 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
     ++stats_.type_rejected;
     return -1;
   }
+  if (!plausible(*t)) {
+    ++stats_.type_rejected;
+    return -1;
+  }
   // bound the size before evaluating
   std::int64_t pos = 1;
   for (const auto& d : t->dims) {
@@ -374,6 +384,29 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
     if (!finishing_) finish_toward_outputs(id);
   }
   return id;
+}
+
+int Search::total_dims(const StreamType& t, bool& dup) {
+  std::vector<std::string> seen;
+  auto add = [&](const step::Dim& d) {
+    if (!d.is_symbol()) return;
+    std::string k = d.str();
+    if (std::find(seen.begin(), seen.end(), k) != seen.end()) dup = true;
+    seen.push_back(k);
+  };
+  int n = static_cast<int>(t.dims.size());
+  for (const auto& d : t.dims) add(d);
+  for (const auto& f : t.dtype.fields) {
+    for (const auto& d : f.buffer) add(d);
+    n = std::max(n, static_cast<int>(t.dims.size() + f.buffer.size()));
+  }
+  return n;
+}
+
+bool Search::plausible(const StreamType& t) const {
+  bool dup = false;
+  int n = total_dims(t, dup);
+  return n <= max_dims_ + 1 && (!dup || allow_dups_);
 }
 
 bool Search::is_output_type(const StreamType& t) const {
@@ -598,6 +631,8 @@ SynthResult Search::run() {
   };
   if (!prep_ || task_.inputs.size() > 63) return finish();
   for (const auto& [name, cf] : prep_->compiled.fns) fns_[name] = sim::make_task_fn(cf, task_, prep_->inputs);
+  for (const auto& in : task_.inputs) max_dims_ = std::max(max_dims_, total_dims({in.dtype, in.dims}, allow_dups_));
+  for (const auto& o : task_.outputs) max_dims_ = std::max(max_dims_, total_dims({o.dtype, o.dims}, allow_dups_));
   build_ops();
   by_cost_.assign(static_cast<std::size_t>(opt_.max_cost) + 1, {});
   matches_.assign(task_.outputs.size(), {});

@@ -103,6 +103,36 @@ TEST(Synthesizer, RoutesThroughPartitionMapMerge) {
   }
 }
 
+// Learning from a demonstration: within the same evaluation budget, outer_k_reduce_scalar is solved with
+// the demonstration of outer_k_reduce_buffer (its Promote > Accum > Streamify > Flatten chain becomes a
+// cheap macro) and not without it.
+TEST(Synthesizer, ADemonstratedFragmentSolvesATaskTheBudgetOtherwiseMisses) {
+  const auto* t = catalogue().find("gemm_easy/outer_k_reduce_scalar");
+  const auto* demo_task = catalogue().find("gemm_easy/outer_k_reduce_buffer");
+  ASSERT_NE(t, nullptr);
+  ASSERT_NE(demo_task, nullptr);
+  auto g = mine_guidance({{demo_task, solution_impl("gemm_easy/outer_k_reduce_buffer")}});
+  bool has_chain = false;
+  for (const auto& f : g.fragments) has_chain = has_chain || f.pattern() == "Promote>Accum>Streamify>Flatten";
+  ASSERT_TRUE(has_chain);
+  SynthOptions o;
+  o.max_evaluations = 40000;
+  o.time_limit_s = 60.0;  // the evaluation budget, not the clock, ends the search
+  verify::Verifier v;
+  Synthesizer s(v);
+  auto without = s.run(*t, {}, o);
+  EXPECT_FALSE(without.found) << without.impl;
+  EXPECT_EQ(without.stats.candidates, o.max_evaluations);
+  auto with = s.run(*t, g, o);
+  ASSERT_TRUE(with.found);
+  EXPECT_LT(with.stats.candidates, o.max_evaluations);
+  EXPECT_TRUE(v.verify(*t, with.impl).pass) << with.impl;
+  Diagnostics d;
+  auto prog = step::parse_impl(with.impl, {}, d);
+  ASSERT_TRUE(prog);
+  EXPECT_TRUE(pattern_occurs(*prog, "Promote>Accum>Streamify>Flatten")) << with.impl;
+}
+
 TEST(Synthesizer, MinesChainsFromDemonstrations) {
   const auto* demo_task = catalogue().find("bmm/inner_product");
   ASSERT_NE(demo_task, nullptr);
