@@ -58,7 +58,7 @@ CheckResult check_program(const step::TaskDoc& task, std::string_view impl, cons
     return res;
   }
   Diagnostics affine;
-  step::check_affine(*res.program, names, affine);
+  step::check_affine(*res.program, names, affine, &task.sizes);
   step::TypecheckOptions to;
   to.max_stream_scalars = opt.max_stream_scalars;
   to.max_total_scalars = opt.max_total_scalars;
