@@ -137,7 +137,8 @@ class Search {
   bool allow_dups_ = false;
   bool finishing_ = false;
   bool try_finish();
-  std::string emit(const std::vector<int>& outs);
+  std::string emit(const std::vector<int>& outs);  // with Copies; the Copy-free text goes to last_raw_
+  std::string last_raw_;
   void apply_macro(const Macro& m, int v, int cost);
 
   verify::Verifier& ver_;
@@ -535,6 +536,7 @@ std::string Search::emit(const std::vector<int>& outs) {
   Diagnostics ds;
   auto prog = step::parse_impl(text, {}, ds);
   if (!prog) return {};
+  last_raw_ = step::print_program(*prog);
   return step::print_program(step::insert_copies(*prog, tn));
 }
 
@@ -559,6 +561,7 @@ bool Search::try_finish() {
         if (rep.pass) {
           result_.found = true;
           result_.impl = impl;
+          result_.raw_impl = last_raw_;
           return true;
         }
       }
@@ -741,7 +744,7 @@ SynthResult Synthesizer::run(const step::TaskDoc& task, const Guidance& guidance
                           used ? "the program contains the chain " + m.pattern
                                : "the chain " + m.pattern + " does not occur in the program"});
   }
-  r.response = format_response(r.impl, r.adoption);
+  r.response = format_response(r.raw_impl.empty() ? r.impl : r.raw_impl, r.adoption);
   return r;
 }
 

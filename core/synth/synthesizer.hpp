@@ -45,8 +45,10 @@ struct AdoptionRecord {
 struct SynthResult {
   bool found = false;
   std::string impl;                     // the program (Copies inserted), "" when nothing was found
+  std::string raw_impl;                 // the same program as emitted, without Copies (issue 5 §5)
   std::vector<AdoptionRecord> adoption; // one per retrieved memory item
-  std::string response;                 // the text an LLM would return: ```yaml impl + adoption```
+  std::string response;                 // the text an LLM would return: ```yaml raw_impl + adoption```
+                                        // (a reused stream has no Copy: the guardian inserts them)
   SynthStats stats;
 };
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/agent/guardian.hpp"
 #include "core/agent/prompt_builder.hpp"
 #include "core/agent/response_parser.hpp"
 #include "core/bench/catalogue.hpp"
@@ -63,8 +64,13 @@ TEST(SynthProvider, AnswersLikeAnLlmThroughTheBuiltinBackend) {
   ASSERT_TRUE(r.ok()) << r.error.message;
   auto parsed = agent::parse_response(r.response->text, {"exp-scan", "exp-rep"});
   ASSERT_TRUE(parsed.impl) << r.response->text;
+  // emitted without Copy (E0 feeds the Scan and the subtraction): the guardian's rewrite inserts it
+  EXPECT_EQ(parsed.impl->find("Copy"), std::string::npos) << *parsed.impl;
+  auto guarded = agent::copy_rewrite(*t, *parsed.impl);
+  ASSERT_TRUE(guarded);
+  EXPECT_NE(guarded->find("step.Copy()"), std::string::npos) << *guarded;
   verify::Verifier v;
-  EXPECT_TRUE(v.verify(*t, *parsed.impl).pass) << *parsed.impl;  // the full task: alt sizes, both seeds
+  EXPECT_TRUE(v.verify(*t, *guarded).pass) << *guarded;  // the full task: alt sizes, both seeds
   EXPECT_TRUE(parsed.adoption_complete());
   // truthful adoption: the program of an exclusive cumsum uses a Scan, and no broadcast chain
   EXPECT_EQ(parsed.adopted("exp-scan"), std::optional<bool>(true)) << *parsed.impl;
