@@ -3,6 +3,7 @@
 #include <QEvent>
 #include <QFontDatabase>
 #include <QPalette>
+#include <QRegularExpression>
 
 #include <Qsci/qscistyle.h>
 
@@ -66,7 +67,27 @@ void StepEditor::setup(const ManualIndex& manual) {
     ++revision_;
     if (bridge_) debounce_.start();
   });
+  connect(this, &QsciScintillaBase::SCN_CHARADDED, this, [this](int ch) {
+    if (ch == '(') showPrimitiveCallTip();
+  });
   applyPalette();
+}
+
+bool StepEditor::showPrimitiveCallTip() {
+  int line = 0, index = 0;
+  getCursorPosition(&line, &index);
+  const QString before = text(line).left(index);
+  static const QRegularExpression call(QStringLiteral(R"(step\s*\.\s*([A-Za-z]+)\s*\([^()]*$)"));
+  auto m = call.match(before);
+  if (!m.hasMatch()) return false;
+  QList<int> shifts;
+  const QStringList tips =
+      apis_->callTips({QStringLiteral("step"), m.captured(1), QString()}, 0, QsciScintilla::CallTipsNoContext, shifts);
+  if (tips.isEmpty()) return false;
+  const long at = SendScintilla(SCI_GETCURRENTPOS);
+  const QByteArray tip = tips.front().toUtf8();
+  SendScintilla(SCI_CALLTIPSHOW, static_cast<unsigned long>(at), tip.constData());
+  return true;
 }
 
 void StepEditor::applyPalette() {

@@ -54,6 +54,9 @@ class StepEditor : public QsciScintilla {
   // Byte position of a 1-based line:column (clamped to the line).
   int positionOf(int line, int column) const;
 
+  // Shows the signature of the primitive whose call the cursor is in (after "step.P("); false if none.
+  bool showPrimitiveCallTip();
+
   StepLexer* stepLexer() const { return lexer_; }
   StepApis* stepApis() const { return apis_; }
   void applyPalette();

@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTreeView>
 
 #include "test_support.hpp"
 #include "widgets/engine_bridge.hpp"
@@ -39,6 +40,16 @@ TEST(MainWindow, VerifiesASolutionAndSavesAScreenshot) {
     ASSERT_TRUE(checked.wait(30000));
   }
   EXPECT_EQ(w.issuesModel()->errorCount(), 0);
+
+  // An issue row jumps to its location.
+  w.issuesModel()->setIssues({{sf::Severity::Error, QStringLiteral("X-TEST"), QStringLiteral("here"), 4, 3}});
+  auto* view = w.findChild<QTreeView*>(QStringLiteral("IssuesView"));
+  ASSERT_NE(view, nullptr);
+  emit view->activated(w.issuesModel()->index(0, 0));
+  int line = -1, col = -1;
+  w.editor()->getCursorPosition(&line, &col);
+  EXPECT_EQ(line, 3);
+  EXPECT_EQ(col, 2);
 
   QTemporaryDir dir;
   const QString png = dir.filePath(QStringLiteral("shot.png"));

@@ -5,6 +5,7 @@
 
 #include "test_support.hpp"
 #include "widgets/engine_bridge.hpp"
+#include "widgets/manual_browser.hpp"
 #include "widgets/manual_index.hpp"
 #include "widgets/step_apis.hpp"
 #include "widgets/step_editor.hpp"
@@ -175,4 +176,33 @@ TEST(StepEditor, PaletteSwitchesTheLexerColours) {
   ed.setPalette(light);
   EXPECT_FALSE(ed.stepLexer()->dark());
   EXPECT_GT(ed.stepLexer()->paper(StepLexer::Default).lightness(), 200);
+}
+
+TEST(StepEditor, TypingOffersCompletionAndCallTips) {
+  StepEditor ed;
+  ed.resize(600, 400);
+  ed.show();
+  ed.setText(QStringLiteral("impl: |\n  E2 = step.Ma"));
+  ed.SendScintilla(QsciScintillaBase::SCI_COLOURISE, 0UL, -1L);
+  ed.setCursorPosition(1, 14);
+  ed.autoCompleteFromAPIs();
+  ASSERT_TRUE(ed.isListActive());
+  // The only primitive starting with "Ma" is Map: the list holds exactly it.
+  EXPECT_EQ(ed.SendScintilla(QsciScintillaBase::SCI_AUTOCGETCURRENT), 0);
+  ed.SendScintilla(QsciScintillaBase::SCI_AUTOCCOMPLETE);
+  EXPECT_EQ(ed.text(1), QStringLiteral("  E2 = step.Map"));
+  ed.append(QStringLiteral("("));
+  ed.setCursorPosition(1, 16);
+  EXPECT_TRUE(ed.showPrimitiveCallTip());
+  EXPECT_TRUE(ed.SendScintilla(QsciScintillaBase::SCI_CALLTIPACTIVE));
+  ed.setCursorPosition(0, 3);
+  EXPECT_FALSE(ed.showPrimitiveCallTip());  // not in a primitive call
+}
+
+TEST(ManualBrowser, ShowsChapters) {
+  ManualBrowser b(ManualIndex::loadBundled());
+  EXPECT_GE(b.chapterCount(), 15);
+  ASSERT_TRUE(b.showChapter(QStringLiteral("map")));
+  EXPECT_TRUE(b.currentMarkdown().startsWith(QStringLiteral("# Map")));
+  EXPECT_FALSE(b.showChapter(QStringLiteral("no_such_chapter")));
 }
