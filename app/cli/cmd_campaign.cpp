@@ -48,7 +48,7 @@ void print_table(const learn::CampaignState& st, std::ostream& out) {
                 "tasks", "samples", "new", "solved", "pass@1", "pass@n", "cum@1", "cum@n", "tokens");
   out << line;
   for (const auto& e : r["iterations"]) {
-    const json& it = e["iteration"];
+    const json& it = e["sampled"];
     const json& cu = e["cumulative"];
     std::snprintf(line, sizeof line, "%4d %4d %5zu %5d %7d %4d %6d %9s %9s %9s %9s %10lld\n", e["iteration"].get<int>(),
                   e["step"].get<int>(), e["demos"].size(), e["tasks_sampled"].get<int>(), e["samples"].get<int>(),
@@ -253,6 +253,17 @@ int cmd_bench(int tasks, int n, int threads) {
   return 0;
 }
 
+// Reports of hostile or foreign logs must never crash the CLI.
+template <typename F>
+int guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::exception& ex) {
+    std::cerr << "error: " << ex.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 void add_campaign_commands(CLI::App& app, int& exit_code) {
@@ -268,14 +279,14 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
       ->expected(1, 1)
       ->allow_extra_args(false);
   run->add_flag("--quiet", ro->quiet, "no progress bar");
-  run->callback([ro, &exit_code] { exit_code = cmd_run(*ro); });
+  run->callback([ro, &exit_code] { exit_code = guarded([&] { return cmd_run(*ro); }); });
 
   auto dir = std::make_shared<std::string>();
   auto quiet = std::make_shared<bool>(false);
   auto* res = c->add_subcommand("resume", "continue a campaign after a crash, kill or cancel");
   res->add_option("dir", *dir, "workspace folder")->required();
   res->add_flag("--quiet", *quiet, "no progress bar");
-  res->callback([dir, quiet, &exit_code] { exit_code = cmd_resume(*dir, *quiet); });
+  res->callback([dir, quiet, &exit_code] { exit_code = guarded([&] { return cmd_resume(*dir, *quiet); }); });
 
   auto rdir = std::make_shared<std::string>();
   auto csv = std::make_shared<bool>(false), js = std::make_shared<bool>(false);
@@ -284,14 +295,14 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   auto* f1 = rep->add_flag("--csv", *csv, "learning curve as CSV");
   auto* f2 = rep->add_flag("--json", *js, "the full report as JSON");
   f1->excludes(f2);
-  rep->callback([rdir, csv, js, &exit_code] { exit_code = cmd_report(*rdir, *csv, *js); });
+  rep->callback([rdir, csv, js, &exit_code] { exit_code = guarded([&] { return cmd_report(*rdir, *csv, *js); }); });
 
   auto bt = std::make_shared<int>(26), bn = std::make_shared<int>(64), bth = std::make_shared<int>(2);
   auto* bench = c->add_subcommand("bench", "engine overhead per sample with an instant backend (no model)");
   bench->add_option("--tasks", *bt, "number of tasks")->capture_default_str();
   bench->add_option("--n", *bn, "samples per task")->capture_default_str();
   bench->add_option("--threads", *bth, "worker threads")->capture_default_str();
-  bench->callback([bt, bn, bth, &exit_code] { exit_code = cmd_bench(*bt, *bn, *bth); });
+  bench->callback([bt, bn, bth, &exit_code] { exit_code = guarded([&] { return cmd_bench(*bt, *bn, *bth); }); });
 }
 
 }  // namespace sf::cli

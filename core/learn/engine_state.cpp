@@ -194,7 +194,8 @@ json report_json(const CampaignState& s) {
               {"samples", it.verdicts.size()},
               {"newly_solved", it.summary->newly_solved},
               {"wall_s", it.summary->wall_s}};
-    for (const char* k : {"iteration", "cumulative", "tokens", "cost_usd", "usage_by_role"})
+    if (mm.contains("iteration")) e["sampled"] = mm["iteration"];  // metrics over the tasks sampled
+    for (const char* k : {"cumulative", "tokens", "cost_usd", "usage_by_role"})
       if (mm.contains(k)) e[k] = mm[k];
     its.push_back(e);
   }
@@ -213,7 +214,7 @@ std::string report_csv(const CampaignState& s) {
        "cumulative_pass_at_n,solved,tokens,cost_usd\n";
   json r = report_json(s);
   for (const auto& e : r["iterations"]) {
-    const json& it = e.value("iteration", json::object());
+    const json& it = e.value("sampled", json::object());
     const json& cu = e.value("cumulative", json::object());
     o << e["iteration"].get<int>() << ',' << e["step"].get<int>() << ',' << e["demos"].size() << ','
       << e["tasks_sampled"] << ',' << e["samples"] << ',' << e["newly_solved"] << ','
