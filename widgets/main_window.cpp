@@ -402,7 +402,9 @@ void MainWindow::onVerify(const VerifySnapshot& s) {
     issues_->setIssues(s.issues);
   }
   statusBar()->showMessage(s.pass ? tr("Verification passed") : tr("Verification failed (%1)").arg(s.code), 8000);
-  if (auto* d = findChild<QDockWidget*>(QStringLiteral("VerificationDock"))) d->raise();
+  // A pass shows the input sets; a failure shows its diagnostics.
+  if (auto* d = findChild<QDockWidget*>(s.pass ? QStringLiteral("VerificationDock") : QStringLiteral("IssuesDock")))
+    d->raise();
   emit verified(s);
 }
 
