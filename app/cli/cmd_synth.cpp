@@ -1,10 +1,9 @@
 // synth: the built-in offline proposer (core/synth) on one or every benchmark task.
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_util.hpp"
@@ -99,19 +98,26 @@ int cmd_synth(const SynthOpts& o) {
       pass1 += o.n > 0 ? double(tr.successes) / o.n : 0.0;
       double sps = o.n > 0 ? tr.secs / o.n : 0.0;
       if (o.json) {
-        out.push_back({{"task", t->id}, {"n", o.n}, {"successes", tr.successes}, {"seconds_per_sample", sps},
-                       {"candidates", tr.cand}, {"pruned", tr.pruned}, {"depth", tr.depth},
-                       {"demos", label}, {"program", tr.first_impl}});
+        out.push_back({{"task", t->id},
+                       {"n", o.n},
+                       {"successes", tr.successes},
+                       {"seconds_per_sample", sps},
+                       {"candidates", tr.cand},
+                       {"pruned", tr.pruned},
+                       {"depth", tr.depth},
+                       {"demos", label},
+                       {"program", tr.first_impl}});
       } else {
-        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f CPU s/sample\n", t->id.c_str(),
-                    tr.successes, o.n, static_cast<long long>(tr.cand), static_cast<long long>(tr.pruned), tr.depth,
-                    sps);
+        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f CPU s/sample\n",
+                    t->id.c_str(), tr.successes, o.n, static_cast<long long>(tr.cand),
+                    static_cast<long long>(tr.pruned), tr.depth, sps);
         if (o.show && !tr.first_impl.empty()) std::printf("%s\n", tr.first_impl.c_str());
       }
     }
     if (!o.json && tasks.size() > 1) {
-      std::printf("[%s] solved (at least one success, pass@%d): %d of %zu tasks; pass@1 (mean c/n): %.2f tasks\n",
-                  label, o.n, solved, tasks.size(), pass1);
+      std::printf(
+          "[%s] solved (at least one success, pass@%d): %d of %zu tasks; pass@1 (mean c/n): %.2f tasks\n",
+          label, o.n, solved, tasks.size(), pass1);
     }
   };
   nlohmann::json all = nlohmann::json::array();
@@ -142,8 +148,9 @@ void add_synth_commands(CLI::App& app, int& exit_code) {
   c->add_option("--task", o->task, "task id, 'all', or 'paper' (the 26 paper tasks)")->required();
   c->add_option("-n", o->n, "samples per task (sample 0 at temperature 0)");
   auto* d = c->add_option("--demos", o->demos, "a solution file (task: + impl:) used as demonstration");
-  c->add_flag("--demos-from-solved", o->demos_from_solved,
-              "a second pass in which the programs found (first pass) for every other task are demonstrations")
+  c->add_flag(
+       "--demos-from-solved", o->demos_from_solved,
+       "a second pass in which the programs found (first pass) for every other task are demonstrations")
       ->excludes(d);
   c->add_flag("--json", o->json, "print one JSON object (an array for several tasks)");
   c->add_flag("--show", o->show, "print the first program found");

@@ -14,9 +14,18 @@ namespace {
 
 bool chainable(Prim p) {
   switch (p) {
-    case Prim::Map: case Prim::Accum: case Prim::Scan: case Prim::Bufferize: case Prim::Streamify:
-    case Prim::Promote: case Prim::Repeat: case Prim::Flatten: case Prim::Reshape: return true;
-    default: return false;
+    case Prim::Map:
+    case Prim::Accum:
+    case Prim::Scan:
+    case Prim::Bufferize:
+    case Prim::Streamify:
+    case Prim::Promote:
+    case Prim::Repeat:
+    case Prim::Flatten:
+    case Prim::Reshape:
+      return true;
+    default:
+      return false;
   }
 }
 

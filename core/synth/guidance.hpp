@@ -42,10 +42,10 @@ struct MemoryPattern {
 };
 
 struct Guidance {
-  std::vector<Fragment> fragments;                 // most frequent first
-  std::map<std::string, int> prim_counts;          // "Bufferize" -> n
-  std::map<std::string, int> param_counts;         // "Bufferize(a=1)" -> n (fn-free keys)
-  int statements = 0;                              // primitive statements seen
+  std::vector<Fragment> fragments;          // most frequent first
+  std::map<std::string, int> prim_counts;   // "Bufferize" -> n
+  std::map<std::string, int> param_counts;  // "Bufferize(a=1)" -> n (fn-free keys)
+  int statements = 0;                       // primitive statements seen
   std::vector<MemoryPattern> memory;
   bool empty() const { return statements == 0 && memory.empty(); }
 };

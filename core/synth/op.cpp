@@ -16,7 +16,9 @@ std::string Op::key() const {
   std::string s(step::prim_name(prim));
   s += "(";
   switch (prim) {
-    case Prim::Map: s += "fn=" + fn->func_name; break;
+    case Prim::Map:
+      s += "fn=" + fn->func_name;
+      break;
     case Prim::Merge: {
       s += "fn=" + fn->func_name + ", experts=[";
       for (std::size_t i = 0; i < experts.size(); ++i) s += (i ? ", " : "") + experts[i]->func_name;
@@ -24,10 +26,18 @@ std::string Op::key() const {
       break;
     }
     case Prim::Accum:
-    case Prim::Scan: s += "fn=" + fn->func_name + ", b=" + std::to_string(k); break;
-    case Prim::Bufferize: s += "a=" + std::to_string(k); break;
-    case Prim::Promote: s += "b=" + std::to_string(k); break;
-    case Prim::Repeat: s += "n=" + n.str(); break;
+    case Prim::Scan:
+      s += "fn=" + fn->func_name + ", b=" + std::to_string(k);
+      break;
+    case Prim::Bufferize:
+      s += "a=" + std::to_string(k);
+      break;
+    case Prim::Promote:
+      s += "b=" + std::to_string(k);
+      break;
+    case Prim::Repeat:
+      s += "n=" + n.str();
+      break;
     case Prim::Flatten:
     case Prim::Reshape: {
       s += "L=[";
@@ -36,7 +46,8 @@ std::string Op::key() const {
       if (prim == Prim::Reshape) s += ", S=" + n.str();
       break;
     }
-    default: break;
+    default:
+      break;
   }
   return s + ")";
 }
@@ -61,13 +72,15 @@ std::optional<StreamType> apply_type(const Op& op, const std::vector<const Strea
   const StreamType& x = *args[0];
   const int r = x.rank();
   const bool multi = args.size() > 1;
-  if (multi && op.prim != Prim::Map && op.prim != Prim::Accum && op.prim != Prim::Scan && op.prim != Prim::Merge)
+  if (multi && op.prim != Prim::Map && op.prim != Prim::Accum && op.prim != Prim::Scan &&
+      op.prim != Prim::Merge)
     return std::nullopt;
   switch (op.prim) {
     case Prim::Merge: {  // composite Partition -> Map per expert -> Merge
       if (args.size() < 2 || !op.fn || !op.fn->stateful() || op.experts.empty()) return std::nullopt;
       const StreamType& c = *args.back();
-      if (c.dtype.is_tuple() || !c.dtype.scalar().multihot || c.dtype.scalar().is_buffer()) return std::nullopt;
+      if (c.dtype.is_tuple() || !c.dtype.scalar().multihot || c.dtype.scalar().is_buffer())
+        return std::nullopt;
       std::vector<const StreamType*> data(args.begin(), args.end() - 1);
       auto in = zipped(data);
       if (!in) return std::nullopt;
@@ -144,7 +157,8 @@ std::optional<StreamType> apply_type(const Op& op, const std::vector<const Strea
       y.dims.insert(y.dims.begin() + j, op.n);
       return y;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -168,7 +182,8 @@ std::optional<sim::StreamValue> apply_value(const Op& op, const std::vector<cons
         sel.fields[0].esh[0] != static_cast<std::int64_t>(expert_fns.size()))
       return std::nullopt;
     std::vector<sim::StreamValue> parts, mapped(expert_fns.size());
-    if (!sim::partition(*x, sel, static_cast<int>(expert_fns.size()), budget, parts).ok()) return std::nullopt;
+    if (!sim::partition(*x, sel, static_cast<int>(expert_fns.size()), budget, parts).ok())
+      return std::nullopt;
     if (parts.size() != expert_fns.size()) return std::nullopt;
     std::vector<const sim::StreamValue*> ins;
     for (std::size_t e = 0; e < parts.size(); ++e) {
@@ -184,31 +199,44 @@ std::optional<sim::StreamValue> apply_value(const Op& op, const std::vector<cons
     x = &zipped_val;
   }
   switch (op.prim) {
-    case Prim::Map: st = sim::map(*x, *fn, budget, out); break;
-    case Prim::Accum: st = sim::accum(*x, op.k, *fn, budget, out); break;
-    case Prim::Scan: st = sim::scan(*x, op.k, *fn, budget, out); break;
-    case Prim::Bufferize: st = sim::bufferize(*x, op.k, out); break;
+    case Prim::Map:
+      st = sim::map(*x, *fn, budget, out);
+      break;
+    case Prim::Accum:
+      st = sim::accum(*x, op.k, *fn, budget, out);
+      break;
+    case Prim::Scan:
+      st = sim::scan(*x, op.k, *fn, budget, out);
+      break;
+    case Prim::Bufferize:
+      st = sim::bufferize(*x, op.k, out);
+      break;
     case Prim::Streamify: {
       // the buffer rank of the argument = the rank gained
       int q = out_type.rank() - x->rank();
       st = sim::streamify(*x, q, out);
       break;
     }
-    case Prim::Promote: st = sim::promote(*x, op.k, out); break;
+    case Prim::Promote:
+      st = sim::promote(*x, op.k, out);
+      break;
     case Prim::Repeat: {
       auto v = op.n.eval(sizes);
       if (!v) return std::nullopt;
       st = sim::repeat(*x, *v, budget, out);
       break;
     }
-    case Prim::Flatten: st = sim::flatten(*x, op.L.front(), op.L.back(), out); break;
+    case Prim::Flatten:
+      st = sim::flatten(*x, op.L.front(), op.L.back(), out);
+      break;
     case Prim::Reshape: {
       auto v = op.n.eval(sizes);
       if (!v) return std::nullopt;
       st = sim::reshape(*x, op.L, *v, out);
       break;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
   if (!st.ok()) return std::nullopt;
   return out;

@@ -17,9 +17,9 @@ namespace sf::synth {
 struct Op {
   step::Prim prim = step::Prim::Identity;
   const step::FnDecl* fn = nullptr;
-  int k = 0;              // Bufferize a, Accum/Scan/Promote b
-  step::Dim n;            // Repeat n, Reshape S
-  std::vector<int> L;     // Flatten lo..hi, Reshape indices
+  int k = 0;           // Bufferize a, Accum/Scan/Promote b
+  step::Dim n;         // Repeat n, Reshape S
+  std::vector<int> L;  // Flatten lo..hi, Reshape indices
   // Prim::Merge is the composite Partition -> per-expert Map -> Merge(fn) move: the last argument is the
   // Multihot selector, the others are zipped into the routed data; experts[e] maps lane e's chunks.
   std::vector<const step::FnDecl*> experts;

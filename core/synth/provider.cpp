@@ -115,7 +115,8 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   if (cancel.cancelled()) return llm::ChatResult::failure("cancelled", "request cancelled");
   PromptContents pc = parse_prompt(request.messages);
   if (pc.task_text.empty()) {
-    return llm::ChatResult::failure("provider", "synth: the prompt has no `## Task` section with a ```yaml block");
+    return llm::ChatResult::failure("provider",
+                                    "synth: the prompt has no `## Task` section with a ```yaml block");
   }
   Diagnostics ds;
   auto task = step::load_task_text(pc.task_text, "task", ds);
@@ -147,7 +148,8 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
                 ").\n";
     if (!r.adoption.empty()) {
       resp.text += "\n```yaml\nadoption:\n";
-      for (const auto& a : r.adoption) resp.text += "  - {id: " + a.id + ", adopted: no, rationale: \"no program\"}\n";
+      for (const auto& a : r.adoption)
+        resp.text += "  - {id: " + a.id + ", adopted: no, rationale: \"no program\"}\n";
       resp.text += "```\n";
     }
   }
@@ -156,6 +158,8 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   return llm::ChatResult::success(std::move(resp));
 }
 
-void register_builtin_provider() { llm::register_builtin_provider(kProviderName, synth_chat); }
+void register_builtin_provider() {
+  llm::register_builtin_provider(kProviderName, synth_chat);
+}
 
 }  // namespace sf::synth

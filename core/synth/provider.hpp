@@ -16,9 +16,9 @@ inline constexpr const char* kProviderName = "synth";
 
 // What the provider found in a prompt.
 struct PromptContents {
-  std::string task_text;                 // the ```yaml block of `## Task` ("" if absent)
-  std::vector<std::string> demo_texts;   // each demonstration's ```yaml block (task text + impl)
-  std::vector<MemoryPattern> memory;     // one per retrieved experience id (pattern "" when none)
+  std::string task_text;                // the ```yaml block of `## Task` ("" if absent)
+  std::vector<std::string> demo_texts;  // each demonstration's ```yaml block (task text + impl)
+  std::vector<MemoryPattern> memory;    // one per retrieved experience id (pattern "" when none)
 };
 
 // Splits the user message(s) of a proposer prompt into its parts (never throws).

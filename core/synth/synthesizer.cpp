@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <map>
 #include <memory>
@@ -106,7 +106,8 @@ class Search {
       w -= std::round(3.0 * share);
       if (!param_key.empty()) {
         auto pit = g_.param_counts.find(param_key);
-        if (pit != g_.param_counts.end() && it != g_.prim_counts.end() && 2 * pit->second >= it->second) w -= 1;
+        if (pit != g_.param_counts.end() && it != g_.prim_counts.end() && 2 * pit->second >= it->second)
+          w -= 1;
       }
     }
     if (opt_.temperature > 0) {
@@ -165,7 +166,7 @@ class Search {
   std::int64_t pool_scalars_ = 0;
   sim::Budget budget_;
   Clock::time_point deadline_;  // wall-clock safety cap (10 x the limit + 1 s)
-  double cpu_deadline_ = 0;      // thread CPU seconds: the per-sample limit
+  double cpu_deadline_ = 0;     // thread CPU seconds: the per-sample limit
   bool timed_out_ = false;
   SynthStats stats_;
   SynthResult result_;
@@ -240,9 +241,8 @@ void Search::build_composites() {
   std::vector<std::vector<const step::FnDecl*>> groups;
   for (const auto& f : task_.fns) {
     if (f.stateful()) continue;
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
-      return g[0]->input == f.input && g[0]->output == f.output;
-    });
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& g) { return g[0]->input == f.input && g[0]->output == f.output; });
     if (it == groups.end()) {
       groups.push_back({&f});
     } else {
@@ -461,8 +461,8 @@ void Search::check_outputs(int id) {
           ok = false;
           break;
         }
-        auto st = sim::compare(got.data(), ref.data(), static_cast<std::int64_t>(ref.size()), task_.verify.atol,
-                               task_.verify.rtol);
+        auto st = sim::compare(got.data(), ref.data(), static_cast<std::int64_t>(ref.size()),
+                               task_.verify.atol, task_.verify.rtol);
         ok = st.ok();
       }
       if (ok) matches_[o].push_back(id);
@@ -504,12 +504,13 @@ std::string Search::emit(const std::vector<int>& outs) {
       std::string ef = "ef", es = "es";
       while (tn.contains(ef) || tn.contains(es)) ef += "_", es += "_";
       text += fl + " = [";
-      for (std::size_t i = 0; i < n.op.experts.size(); ++i) text += (i ? ", " : "") + n.op.experts[i]->func_name;
+      for (std::size_t i = 0; i < n.op.experts.size(); ++i)
+        text += (i ? ", " : "") + n.op.experts[i]->func_name;
       text += "]\n";
       const auto& lanes = nodes_[static_cast<std::size_t>(n.args.back())].type.dtype.scalar().lanes;
       text += tp + " = step.Partition(N=" + lanes.str() + ").apply((" + data + ", " + sel + "))\n";
-      text += tm + " = [step.Map(fn=" + ef + ").apply(" + es + ") for " + ef + ", " + es + " in zip(" + fl + ", " +
-              tp + ")]\n";
+      text += tm + " = [step.Map(fn=" + ef + ").apply(" + es + ") for " + ef + ", " + es + " in zip(" + fl +
+              ", " + tp + ")]\n";
       text += name + " = step.Merge(fn=" + n.op.fn->func_name + ").apply((" + tm + ", " + sel + "))\n";
       return names[id] = name;
     }
@@ -634,8 +635,10 @@ SynthResult Search::run() {
   };
   if (!prep_ || task_.inputs.size() > 63) return finish();
   for (const auto& [name, cf] : prep_->compiled.fns) fns_[name] = sim::make_task_fn(cf, task_, prep_->inputs);
-  for (const auto& in : task_.inputs) max_dims_ = std::max(max_dims_, total_dims({in.dtype, in.dims}, allow_dups_));
-  for (const auto& o : task_.outputs) max_dims_ = std::max(max_dims_, total_dims({o.dtype, o.dims}, allow_dups_));
+  for (const auto& in : task_.inputs)
+    max_dims_ = std::max(max_dims_, total_dims({in.dtype, in.dims}, allow_dups_));
+  for (const auto& o : task_.outputs)
+    max_dims_ = std::max(max_dims_, total_dims({o.dtype, o.dims}, allow_dups_));
   build_ops();
   by_cost_.assign(static_cast<std::size_t>(opt_.max_cost) + 1, {});
   matches_.assign(task_.outputs.size(), {});
@@ -684,7 +687,8 @@ SynthResult Search::run() {
               if (!budget_left()) break;
               const auto& fb = nodes_[static_cast<std::size_t>(b)].type.dtype.fields;
               std::size_t used = na + fb.size();
-              if (used > fields.size() || !std::equal(fb.begin(), fb.end(), fields.begin() + static_cast<std::ptrdiff_t>(na)))
+              if (used > fields.size() ||
+                  !std::equal(fb.begin(), fb.end(), fields.begin() + static_cast<std::ptrdiff_t>(na)))
                 continue;
               if (used == fields.size()) {
                 if (c3 == 0) try_apply(w.op, {a, b}, c);
@@ -694,7 +698,8 @@ SynthResult Search::run() {
               for (int d : by_cost_[static_cast<std::size_t>(c3)]) {
                 if (!budget_left()) break;
                 const auto& fd = nodes_[static_cast<std::size_t>(d)].type.dtype.fields;
-                if (used + fd.size() == fields.size() && std::equal(fd.begin(), fd.end(), fields.begin() + used)) {
+                if (used + fd.size() == fields.size() &&
+                    std::equal(fd.begin(), fd.end(), fields.begin() + used)) {
                   try_apply(w.op, {a, b, d}, c);
                 }
               }
@@ -724,7 +729,8 @@ std::string format_response(const std::string& impl, const std::vector<AdoptionR
   if (!adoption.empty()) {
     s += "adoption:\n";
     for (const auto& a : adoption) {
-      s += "  - {id: " + a.id + ", adopted: " + (a.adopted ? "yes" : "no") + ", rationale: \"" + a.rationale + "\"}\n";
+      s += "  - {id: " + a.id + ", adopted: " + (a.adopted ? "yes" : "no") + ", rationale: \"" + a.rationale +
+           "\"}\n";
     }
   }
   return s + "```\n";

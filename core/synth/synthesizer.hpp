@@ -15,14 +15,14 @@
 namespace sf::synth {
 
 struct SynthOptions {
-  std::int64_t max_evaluations = 40000;  // candidate evaluations per sample
-  double time_limit_s = 1.0;             // CPU seconds (of the searching thread) per sample; the wall
-                                         // clock is capped at 10 x this + 1 s
-  int max_cost = 40;                     // highest weighted cost enumerated
-  double temperature = 0.0;              // Gumbel noise scale on the op weights (0: deterministic)
-  std::uint64_t seed = 0;                // the sample's seed (noise only)
-  std::int64_t max_value_scalars = 200'000;   // a candidate stream larger than this is skipped
-  std::int64_t max_pool_scalars = 16'000'000; // all kept values together
+  std::int64_t max_evaluations = 40000;        // candidate evaluations per sample
+  double time_limit_s = 1.0;                   // CPU seconds (of the searching thread) per sample; the wall
+                                               // clock is capped at 10 x this + 1 s
+  int max_cost = 40;                           // highest weighted cost enumerated
+  double temperature = 0.0;                    // Gumbel noise scale on the op weights (0: deterministic)
+  std::uint64_t seed = 0;                      // the sample's seed (noise only)
+  std::int64_t max_value_scalars = 200'000;    // a candidate stream larger than this is skipped
+  std::int64_t max_pool_scalars = 16'000'000;  // all kept values together
 };
 
 struct SynthStats {
@@ -32,8 +32,8 @@ struct SynthStats {
   std::int64_t verified = 0;       // full programs sent to the verifier
   int depth = 0;                   // deepest kept value (statements from the inputs)
   int cost = 0;                    // highest cost level reached
-  double seconds = 0;      // wall clock
-  double cpu_seconds = 0;  // CPU time of the searching thread
+  double seconds = 0;              // wall clock
+  double cpu_seconds = 0;          // CPU time of the searching thread
 };
 
 struct AdoptionRecord {
@@ -44,11 +44,11 @@ struct AdoptionRecord {
 
 struct SynthResult {
   bool found = false;
-  std::string impl;                     // the program (Copies inserted), "" when nothing was found
-  std::string raw_impl;                 // the same program as emitted, without Copies (issue 5 §5)
-  std::vector<AdoptionRecord> adoption; // one per retrieved memory item
-  std::string response;                 // the text an LLM would return: ```yaml raw_impl + adoption```
-                                        // (a reused stream has no Copy: the guardian inserts them)
+  std::string impl;                      // the program (Copies inserted), "" when nothing was found
+  std::string raw_impl;                  // the same program as emitted, without Copies (issue 5 §5)
+  std::vector<AdoptionRecord> adoption;  // one per retrieved memory item
+  std::string response;                  // the text an LLM would return: ```yaml raw_impl + adoption```
+                                         // (a reused stream has no Copy: the guardian inserts them)
   SynthStats stats;
 };
 

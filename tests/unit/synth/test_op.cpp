@@ -11,8 +11,12 @@ using step::DType;
 using step::Prim;
 using step::StreamType;
 
-StreamType fp32(std::vector<Dim> dims) { return StreamType{DType::fp32(), std::move(dims)}; }
-Dim S(const char* s) { return Dim::symbol(s); }
+StreamType fp32(std::vector<Dim> dims) {
+  return StreamType{DType::fp32(), std::move(dims)};
+}
+Dim S(const char* s) {
+  return Dim::symbol(s);
+}
 
 TEST(SynthOp, BufferizeThenStreamifyRoundTrips) {
   StreamType x = fp32({S("D"), S("M")});
