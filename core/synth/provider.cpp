@@ -11,6 +11,8 @@ namespace sf::synth {
 
 namespace {
 
+constexpr std::size_t kMaxDemos = 64;
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -128,6 +130,7 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   std::vector<std::unique_ptr<step::TaskDoc>> demo_tasks;
   std::vector<Demonstration> demos;
   for (const auto& text : pc.demo_texts) {
+    if (demos.size() >= kMaxDemos) break;  // bounded work on a hostile prompt
     Diagnostics dd;
     auto d = step::load_task_text(text, "demonstration", dd);
     if (!d || !d->impl) continue;  // an unreadable demonstration is ignored, like a confusing example
