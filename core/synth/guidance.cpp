@@ -63,7 +63,10 @@ std::vector<std::vector<int>> consumers(const step::Program& prog, bool look_thr
 
 std::string Fragment::pattern() const {
   std::string s;
-  for (const auto& st : steps) s += (s.empty() ? "" : ">") + std::string(step::prim_name(st.prim));
+  for (const auto& st : steps) {
+    if (!s.empty()) s.push_back('>');
+    s.append(step::prim_name(st.prim));
+  }
   return s;
 }
 

@@ -478,8 +478,10 @@ std::string Search::emit(const std::vector<int>& outs) {
   auto tn = step::task_names(task_);
   auto fresh = [&] {
     std::string s;
-    do s = "t" + std::to_string(++counter);
-    while (tn.contains(s));
+    do {
+      s.assign(1, 't');
+      s.append(std::to_string(++counter));
+    } while (tn.contains(s));
     return s;
   };
   std::function<std::string(int)> go = [&](int id) -> std::string {
