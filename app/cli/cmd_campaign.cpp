@@ -236,7 +236,8 @@ int cmd_bench(int tasks, int n, int threads) {
     return 2;
   }
   if (tasks > 0 && tasks < static_cast<int>(setup->deps.tasks.size())) setup->deps.tasks.resize(static_cast<std::size_t>(tasks));
-  std::int64_t samples = static_cast<std::int64_t>(setup->deps.tasks.size()) * n;
+  const std::size_t ntasks = setup->deps.tasks.size();
+  std::int64_t samples = static_cast<std::int64_t>(ntasks) * n;
   learn::CampaignEngine engine(cfg, std::move(setup->deps));
   auto t0 = std::chrono::steady_clock::now();
   auto r = engine.run();
@@ -246,7 +247,7 @@ int cmd_bench(int tasks, int n, int threads) {
     return 1;
   }
   double overhead_ms = (wall * 1000.0 - static_cast<double>(model_ns.load()) / 1e6 / threads) / static_cast<double>(samples);
-  std::cout << "engine bench: " << setup->deps.tasks.size() << " tasks x " << n << " samples, " << threads
+  std::cout << "engine bench: " << ntasks << " tasks x " << n << " samples, " << threads
             << " threads: wall " << fmt(wall) << " s, engine overhead " << fmt(overhead_ms, 4)
             << " ms/sample (wall per sample minus the instant model's time; includes prompt building, "
                "guardian, verification and event handling)\n";
