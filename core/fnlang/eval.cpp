@@ -33,9 +33,8 @@ void map1(const S* a, S* o, std::int64_t n, F f) {
 }
 
 template <class S>
-void unary(const Op& op, const S* a, S* o) {
+void unary(const Op& op, const S* a, S* o, std::int64_t n) {
   using U = ir::UnFn;
-  const std::int64_t n = op.n;
   switch (static_cast<U>(op.fn)) {
     case U::Neg: map1(a, o, n, [](S x) { return -x; }); break;
     case U::Abs: map1(a, o, n, [](S x) { return std::fabs(x); }); break;
@@ -63,10 +62,10 @@ void unary(const Op& op, const S* a, S* o) {
   }
 }
 
+// pat and n are op.pat and op.n, or (batched evaluation) a pattern over a chunk of scalar elements.
 template <class S, class F>
-void bin(const Op& op, const S* a, const S* b, S* o, F f) {
-  const std::int64_t n = op.n;
-  switch (op.pat) {
+void bin(const Op& op, ir::Pattern pat, std::int64_t n, const S* a, const S* b, S* o, F f) {
+  switch (pat) {
     case ir::Pattern::Same:
       for (std::int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
       return;
@@ -99,27 +98,27 @@ void bin(const Op& op, const S* a, const S* b, S* o, F f) {
 }
 
 template <class S>
-void binary(const Op& op, const S* a, const S* b, S* o, EvalReport* frag) {
+void binary(const Op& op, ir::Pattern pat, std::int64_t n, const S* a, const S* b, S* o, EvalReport* frag) {
   using B = ir::BinFn;
   auto cmp = [&](auto pred) {
     if (frag) {
-      bin(op, a, b, o, [&](S x, S y) {
+      bin(op, pat, n, a, b, o, [&](S x, S y) {
         if (x != y) record(frag, op, x, y, std::fabs(double(x) - double(y)));
         return pred(x, y) ? S(1) : S(0);
       });
     } else {
-      bin(op, a, b, o, [&](S x, S y) { return pred(x, y) ? S(1) : S(0); });
+      bin(op, pat, n, a, b, o, [&](S x, S y) { return pred(x, y) ? S(1) : S(0); });
     }
   };
   switch (static_cast<B>(op.fn)) {
-    case B::Add: bin(op, a, b, o, [](S x, S y) { return x + y; }); break;
-    case B::Sub: bin(op, a, b, o, [](S x, S y) { return x - y; }); break;
-    case B::Mul: bin(op, a, b, o, [](S x, S y) { return x * y; }); break;
-    case B::Div: bin(op, a, b, o, [](S x, S y) { return x / y; }); break;
-    case B::Pow: bin(op, a, b, o, [](S x, S y) { return std::pow(x, y); }); break;
-    case B::FloorDiv: bin(op, a, b, o, [](S x, S y) { return std::floor(x / y); }); break;
-    case B::Max: bin(op, a, b, o, [](S x, S y) { return (x > y || x != x) ? x : y; }); break;
-    case B::Min: bin(op, a, b, o, [](S x, S y) { return (x < y || x != x) ? x : y; }); break;
+    case B::Add: bin(op, pat, n, a, b, o, [](S x, S y) { return x + y; }); break;
+    case B::Sub: bin(op, pat, n, a, b, o, [](S x, S y) { return x - y; }); break;
+    case B::Mul: bin(op, pat, n, a, b, o, [](S x, S y) { return x * y; }); break;
+    case B::Div: bin(op, pat, n, a, b, o, [](S x, S y) { return x / y; }); break;
+    case B::Pow: bin(op, pat, n, a, b, o, [](S x, S y) { return std::pow(x, y); }); break;
+    case B::FloorDiv: bin(op, pat, n, a, b, o, [](S x, S y) { return std::floor(x / y); }); break;
+    case B::Max: bin(op, pat, n, a, b, o, [](S x, S y) { return (x > y || x != x) ? x : y; }); break;
+    case B::Min: bin(op, pat, n, a, b, o, [](S x, S y) { return (x < y || x != x) ? x : y; }); break;
     case B::Gt: cmp([](S x, S y) { return x > y; }); break;
     case B::Ge: cmp([](S x, S y) { return x >= y; }); break;
     case B::Lt: cmp([](S x, S y) { return x < y; }); break;
@@ -130,20 +129,21 @@ void binary(const Op& op, const S* a, const S* b, S* o, EvalReport* frag) {
 }
 
 template <class S>
+inline S ternary1(bool where, S x, S y, S z) {
+  if (where) return x != S(0) ? y : z;
+  S v = (x < y) ? y : x;  // max(x, lo); NaN x stays NaN
+  if (x != x) v = x;
+  return (v > z) ? z : v;
+}
+
+template <class S>
 void ternary(const Op& op, const S* a, const S* b, const S* c, S* o) {
   ir::Dims idx{};
   std::int64_t off[3] = {0, 0, 0};
   const int r = op.rank;
   const bool where = static_cast<ir::TerFn>(op.fn) == ir::TerFn::Where;
   for (std::int64_t i = 0; i < op.n; ++i) {
-    const S x = a[off[0]], y = b[off[1]], z = c[off[2]];
-    if (where) {
-      o[i] = x != S(0) ? y : z;
-    } else {
-      S v = (x < y) ? y : x;  // max(x, lo); NaN x stays NaN
-      if (x != x) v = x;
-      o[i] = (v > z) ? z : v;
-    }
+    o[i] = ternary1(where, a[off[0]], b[off[1]], c[off[2]]);
     for (int d = r - 1; d >= 0; --d) {
       for (int k = 0; k < 3; ++k) off[k] += op.st[static_cast<std::size_t>(k)][d];
       if (++idx[d] < op.shape[d]) break;
@@ -357,41 +357,214 @@ Workspace<S>::Workspace(const Program& p) : prog_(&p) {
   p.run(m.prologue, *this, nullptr);
 }
 
+namespace {
+
+// One op on explicit operand pointers (in order op.in[0..2]) and output o. False on a run-time error.
+template <class S>
+bool exec(const Op& op, const S* a, const S* b, const S* c, S* o, const ir::Module& m, const std::vector<const S*>& rd,
+          double* dacc, std::int64_t* idx, EvalReport* frag, EvalReport* report) {
+  switch (op.kind) {
+    case ir::OpKind::Unary: unary(op, a, o, op.n); break;
+    case ir::OpKind::Binary: binary(op, op.pat, op.n, a, b, o, frag); break;
+    case ir::OpKind::Ternary: ternary(op, a, b, c, o); break;
+    case ir::OpKind::Copy: copy(op, a, o); break;
+    case ir::OpKind::Reduce: reduce(op, a, o); break;
+    case ir::OpKind::Cumsum:
+    case ir::OpKind::Softmax: scan_like(op, a, o); break;
+    case ir::OpKind::TopK:
+    case ir::OpKind::Argmax: select(op, a, o, idx, frag); break;
+    case ir::OpKind::Matmul: matmul(op, a, b, o, dacc); break;
+    case ir::OpKind::Einsum: einsum(m.plans[static_cast<std::size_t>(op.plan)], rd, o, op.n); break;
+    case ir::OpKind::OneHot: {
+      std::fill_n(o, op.n, S(0));
+      for (std::int64_t j = 0; j < op.len; ++j) {
+        const S v = a[j];
+        if (!(v >= S(0) && v < S(op.k) && std::floor(v) == v)) {
+          if (report) {
+            report->error = make_error("R-ONEHOT", "one_hot: entry " + std::to_string(double(v)) + " at position " +
+                                                       std::to_string(j) + " is not an integer in [0, " +
+                                                       std::to_string(op.k) + ")",
+                                       op.loc);
+          }
+          return false;
+        }
+        o[j * op.k + static_cast<std::int64_t>(v)] = S(1);
+      }
+      break;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 template <class S>
 bool Program::run(const std::vector<ir::Op>& ops, Workspace<S>& ws, EvalReport* report) const {
   EvalReport* frag = m_.reference ? report : nullptr;
-  auto R = [&](int slot) { return ws.rd_[static_cast<std::size_t>(slot)]; };
+  auto R = [&](int slot) { return slot < 0 ? nullptr : ws.rd_[static_cast<std::size_t>(slot)]; };
   for (const Op& op : ops) {
     S* o = ws.wr_[static_cast<std::size_t>(op.out)];
-    switch (op.kind) {
-      case ir::OpKind::Unary: unary(op, R(op.in[0]), o); break;
-      case ir::OpKind::Binary: binary(op, R(op.in[0]), R(op.in[1]), o, frag); break;
-      case ir::OpKind::Ternary: ternary(op, R(op.in[0]), R(op.in[1]), R(op.in[2]), o); break;
-      case ir::OpKind::Copy: copy(op, R(op.in[0]), o); break;
-      case ir::OpKind::Reduce: reduce(op, R(op.in[0]), o); break;
-      case ir::OpKind::Cumsum:
-      case ir::OpKind::Softmax: scan_like(op, R(op.in[0]), o); break;
-      case ir::OpKind::TopK:
-      case ir::OpKind::Argmax: select(op, R(op.in[0]), o, ws.idx_.data(), frag); break;
-      case ir::OpKind::Matmul: matmul(op, R(op.in[0]), R(op.in[1]), o, ws.dacc_.data()); break;
-      case ir::OpKind::Einsum: einsum(m_.plans[static_cast<std::size_t>(op.plan)], ws.rd_, o, op.n); break;
-      case ir::OpKind::OneHot: {
-        const S* x = R(op.in[0]);
-        std::fill_n(o, op.n, S(0));
-        for (std::int64_t j = 0; j < op.len; ++j) {
-          const S v = x[j];
-          if (!(v >= S(0) && v < S(op.k) && std::floor(v) == v)) {
-            if (report) {
-              report->error = make_error("R-ONEHOT", "one_hot: entry " + std::to_string(double(v)) + " at position " +
-                                                         std::to_string(j) + " is not an integer in [0, " +
-                                                         std::to_string(op.k) + ")",
-                                         op.loc);
-            }
-            return false;
-          }
-          o[j * op.k + static_cast<std::int64_t>(v)] = S(1);
+    if (!exec(op, R(op.in[0]), R(op.in[1]), R(op.in[2]), o, m_, ws.rd_, ws.dacc_.data(), ws.idx_.data(), frag,
+              report))
+      return false;
+  }
+  return true;
+}
+
+bool Program::batchable() const {
+  for (const Op& op : m_.ops)
+    if (op.kind == ir::OpKind::OneHot || op.kind == ir::OpKind::Einsum) return false;
+  return true;
+}
+
+template <class S>
+void Workspace<S>::reserve_batch(std::int64_t cap) {
+  if (cap <= batch_cap_) return;
+  const auto& m = prog_->m_;
+  std::int64_t total = 0;
+  std::vector<std::int64_t> off(m.slots.size(), -1);
+  for (std::size_t i = 0; i < m.slots.size(); ++i) {
+    if (m.slots[i].arg >= 0) continue;
+    off[i] = total;
+    total += m.slots[i].size * cap;
+  }
+  batch_buf_.assign(static_cast<std::size_t>(total), S(0));
+  batch_wr_.assign(m.slots.size(), nullptr);
+  for (std::size_t i = 0; i < m.slots.size(); ++i)
+    if (off[i] >= 0) batch_wr_[i] = batch_buf_.data() + off[i];
+  batch_rd_.assign(m.slots.size(), nullptr);
+  batch_st_.assign(m.slots.size(), 0);
+  batch_cap_ = cap;
+}
+
+// Evaluates `count` elements op by op over chunks: a slot whose value differs per element ("varying": it
+// depends on an argument with a non-zero stride) lives in a chunk buffer (element e at e * slot size);
+// the others are computed once per chunk in the ordinary workspace. Every element sees exactly the
+// arithmetic of eval() (same kernels, same order of operations per element), so results are bit-identical.
+template <class S>
+bool Program::eval_batch(const S* const* args, const std::int64_t* arg_strides, S* const* outs,
+                         const std::int64_t* out_strides, std::int64_t count, Workspace<S>& ws,
+                         EvalReport* report) const {
+  if (ws.prog_ != this) {
+    if (report) report->error = make_error("X-EVAL", "fnlang: the workspace was created for another program");
+    return false;
+  }
+  const std::size_t nargs = m_.arg_slots.size(), nouts = m_.out_slots.size();
+  if (count <= 0) return true;
+  if (!batchable() || count == 1) {
+    ws.batch_args_.resize(nargs);
+    ws.batch_outs_.resize(nouts);
+    for (std::int64_t e = 0; e < count; ++e) {
+      for (std::size_t i = 0; i < nargs; ++i) ws.batch_args_[i] = args[i] + e * arg_strides[i];
+      for (std::size_t j = 0; j < nouts; ++j) ws.batch_outs_[j] = outs[j] + e * out_strides[j];
+      if (!eval(ws.batch_args_.data(), ws.batch_outs_.data(), ws, report)) return false;
+    }
+    return true;
+  }
+  EvalReport* frag = m_.reference ? report : nullptr;
+  std::int64_t per = 0;
+  for (const auto& s : m_.slots)
+    if (s.arg < 0) per += s.size;
+  const std::int64_t cap = std::max<std::int64_t>(1, std::min<std::int64_t>(256, (1 << 16) / std::max<std::int64_t>(per, 1)));
+  ws.reserve_batch(cap);
+  // Which slots vary per element: arguments with a non-zero stride, and every slot written by an op that
+  // reads a varying slot (a slot written by several ops, e.g. a concatenation, varies if any writer does).
+  auto& vary = ws.batch_vary_;
+  bool same_mask = ws.batch_mask_.size() == nargs;
+  for (std::size_t i = 0; same_mask && i < nargs; ++i) same_mask = ws.batch_mask_[i] == (arg_strides[i] != 0);
+  if (!same_mask) {
+    ws.batch_mask_.resize(nargs);
+    for (std::size_t i = 0; i < nargs; ++i) ws.batch_mask_[i] = arg_strides[i] != 0;
+    vary.assign(m_.slots.size(), 0);
+    for (std::size_t i = 0; i < nargs; ++i) vary[static_cast<std::size_t>(m_.arg_slots[i])] = arg_strides[i] != 0;
+  }
+  for (bool changed = !same_mask; changed;) {
+    changed = false;
+    for (const Op& op : m_.ops) {
+      const auto out = static_cast<std::size_t>(op.out);
+      if (vary[out]) continue;
+      for (int in : op.in) {
+        if (in >= 0 && vary[static_cast<std::size_t>(in)]) {
+          vary[out] = 1;
+          changed = true;
+          break;
         }
-        break;
+      }
+    }
+  }
+  auto& st = ws.batch_st_;
+  auto& vrd = ws.batch_rd_;
+  for (std::size_t i = 0; i < m_.slots.size(); ++i) {
+    st[i] = vary[i] && m_.slots[i].arg < 0 ? m_.slots[i].size : 0;
+    vrd[i] = ws.batch_wr_[i];
+  }
+  for (std::int64_t e0 = 0; e0 < count; e0 += cap) {
+    const std::int64_t c = std::min(cap, count - e0);
+    for (std::size_t i = 0; i < nargs; ++i) {
+      const auto slot = static_cast<std::size_t>(m_.arg_slots[i]);
+      if (arg_strides[i] == 0) {
+        ws.rd_[slot] = args[i];
+      } else {
+        st[slot] = arg_strides[i];
+        vrd[slot] = args[i] + e0 * arg_strides[i];
+      }
+    }
+    for (const Op& op : m_.ops) {
+      const auto out = static_cast<std::size_t>(op.out);
+      std::int64_t sa[3] = {0, 0, 0};
+      const S* pa[3] = {nullptr, nullptr, nullptr};
+      for (int k = 0; k < 3; ++k) {
+        const int in = op.in[static_cast<std::size_t>(k)];
+        if (in < 0) continue;
+        const auto u = static_cast<std::size_t>(in);
+        sa[k] = st[u];
+        pa[k] = st[u] ? vrd[u] : ws.rd_[u];
+      }
+      if (!vary[out]) {
+        if (!exec(op, pa[0], pa[1], pa[2], ws.wr_[out], m_, ws.rd_, ws.dacc_.data(), ws.idx_.data(), frag, report))
+          return false;
+        continue;
+      }
+      const std::int64_t osz = m_.slots[out].size;
+      S* o = ws.batch_wr_[out];
+      const bool scalar = op.n == 1 && osz == 1 && sa[0] <= 1 && sa[1] <= 1 && sa[2] <= 1;
+      if (op.kind == ir::OpKind::Unary && sa[0] == op.n && osz == op.n) {
+        unary(op, pa[0], o, op.n * c);
+      } else if (op.kind == ir::OpKind::Binary && scalar && (sa[0] | sa[1]) != 0) {
+        const ir::Pattern pat = sa[0] == 0 ? ir::Pattern::ScalarA : sa[1] == 0 ? ir::Pattern::ScalarB : ir::Pattern::Same;
+        binary(op, pat, c, pa[0], pa[1], o, frag);
+      } else if (op.kind == ir::OpKind::Binary && op.pat == ir::Pattern::Same && sa[0] == op.n && sa[1] == op.n &&
+                 osz == op.n) {
+        binary(op, ir::Pattern::Same, op.n * c, pa[0], pa[1], o, frag);
+      } else if (op.kind == ir::OpKind::Ternary && scalar) {
+        const bool where = static_cast<ir::TerFn>(op.fn) == ir::TerFn::Where;
+        for (std::int64_t e = 0; e < c; ++e) o[e] = ternary1(where, pa[0][e * sa[0]], pa[1][e * sa[1]], pa[2][e * sa[2]]);
+      } else if (op.kind == ir::OpKind::Copy && op.contiguous && scalar) {
+        if (sa[0] == 0) {
+          std::fill_n(o, c, pa[0][op.src_off]);
+        } else {
+          std::copy_n(pa[0] + op.src_off, c, o);
+        }
+      } else {
+        for (std::int64_t e = 0; e < c; ++e) {
+          if (!exec(op, pa[0] ? pa[0] + e * sa[0] : nullptr, pa[1] ? pa[1] + e * sa[1] : nullptr,
+                    pa[2] ? pa[2] + e * sa[2] : nullptr, o + e * osz, m_, ws.rd_, ws.dacc_.data(), ws.idx_.data(),
+                    frag, report))
+            return false;
+        }
+      }
+    }
+    for (std::size_t j = 0; j < nouts; ++j) {
+      const auto slot = static_cast<std::size_t>(m_.out_slots[j]);
+      std::int64_t n = 1;
+      for (auto d : m_.out_shapes[j]) n *= d;
+      S* dst = outs[j] + e0 * out_strides[j];
+      if (st[slot] == 0) {
+        for (std::int64_t e = 0; e < c; ++e) std::copy_n(ws.rd_[slot], n, dst + e * out_strides[j]);
+      } else if (st[slot] == n && out_strides[j] == n) {
+        std::copy_n(vrd[slot], n * c, dst);
+      } else {
+        for (std::int64_t e = 0; e < c; ++e) std::copy_n(vrd[slot] + e * st[slot], n, dst + e * out_strides[j]);
       }
     }
   }
@@ -419,5 +592,9 @@ template class Workspace<float>;
 template class Workspace<double>;
 template bool Program::eval<float>(const float* const*, float* const*, Workspace<float>&, EvalReport*) const;
 template bool Program::eval<double>(const double* const*, double* const*, Workspace<double>&, EvalReport*) const;
+template bool Program::eval_batch<float>(const float* const*, const std::int64_t*, float* const*, const std::int64_t*,
+                                         std::int64_t, Workspace<float>&, EvalReport*) const;
+template bool Program::eval_batch<double>(const double* const*, const std::int64_t*, double* const*,
+                                          const std::int64_t*, std::int64_t, Workspace<double>&, EvalReport*) const;
 
 }  // namespace sf::fnlang

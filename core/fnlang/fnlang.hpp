@@ -64,6 +64,15 @@ class Program {
   // product(output_shapes()[j]) elements. Returns false and sets report->error on a run-time error.
   template <class S>
   bool eval(const S* const* args, S* const* outs, Workspace<S>& ws, EvalReport* report) const;
+  // Evaluates `count` elements: element e reads args[i] + e * arg_strides[i] (stride 0: the same tensor for
+  // every element, e.g. a parameter) and writes outs[j] + e * out_strides[j]. Bit-identical to calling eval()
+  // on each element in order; stops at the first run-time error. Fast when batchable().
+  template <class S>
+  bool eval_batch(const S* const* args, const std::int64_t* arg_strides, S* const* outs,
+                  const std::int64_t* out_strides, std::int64_t count, Workspace<S>& ws, EvalReport* report) const;
+  // True when no op can fail at run time or reads slots indirectly (no one_hot, no einsum): eval_batch then
+  // evaluates op by op over chunks of elements; otherwise it falls back to one eval() per element.
+  bool batchable() const;
 
  private:
   template <class S>
@@ -84,12 +93,24 @@ class Workspace {
 
  private:
   friend class Program;
+  void reserve_batch(std::int64_t cap);
   const Program* prog_;
   std::vector<S> buf_;
   std::vector<const S*> rd_;  // read pointer per slot (args are rebound on every eval)
   std::vector<S*> wr_;        // write pointer per slot (null for args)
   std::vector<double> dacc_;
   std::vector<std::int64_t> idx_;
+  // eval_batch: chunk buffers (slot i at batch_wr_[i], element e at + e * slot size), per-slot read
+  // pointers and strides (0: uniform, read rd_), varying flags, and pointer scratch for the fallback.
+  std::int64_t batch_cap_ = 0;
+  std::vector<S> batch_buf_;
+  std::vector<S*> batch_wr_;
+  std::vector<const S*> batch_rd_;
+  std::vector<std::int64_t> batch_st_;
+  std::vector<char> batch_vary_;
+  std::vector<char> batch_mask_;  // the argument stride pattern batch_vary_ was computed for
+  std::vector<const S*> batch_args_;
+  std::vector<S*> batch_outs_;
 };
 
 extern template class Workspace<float>;
@@ -98,5 +119,11 @@ extern template bool Program::eval<float>(const float* const*, float* const*, Wo
                                           EvalReport*) const;
 extern template bool Program::eval<double>(const double* const*, double* const*, Workspace<double>&,
                                            EvalReport*) const;
+extern template bool Program::eval_batch<float>(const float* const*, const std::int64_t*, float* const*,
+                                                const std::int64_t*, std::int64_t, Workspace<float>&,
+                                                EvalReport*) const;
+extern template bool Program::eval_batch<double>(const double* const*, const std::int64_t*, double* const*,
+                                                 const std::int64_t*, std::int64_t, Workspace<double>&,
+                                                 EvalReport*) const;
 
 }  // namespace sf::fnlang

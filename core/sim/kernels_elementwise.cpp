@@ -18,13 +18,14 @@ Status map(const StreamValue& x, ElementFn& f, Budget& budget, StreamValue& out)
   std::vector<float*> o(osz.size());
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = x.fields[i].data.data();
   for (std::size_t j = 0; j < o.size(); ++j) o[j] = out.fields[j].data.data();
-  for (std::int64_t p = 0; p < n; ++p) {
-    if (p % kTimeStride == 0) {
-      if (auto st = budget.check_time(); !st.ok()) return st;
-    }
-    if (auto st = f.call(in.data(), nullptr, o.data()); !st.ok()) return st;
-    for (std::size_t i = 0; i < in.size(); ++i) in[i] += isz[i];
-    for (std::size_t j = 0; j < o.size(); ++j) o[j] += osz[j];
+  // Chunks of kTimeStride elements: the deadline is read before each chunk, as before every kTimeStride-th
+  // element of an element-by-element loop.
+  for (std::int64_t p = 0; p < n; p += kTimeStride) {
+    if (auto st = budget.check_time(); !st.ok()) return st;
+    const std::int64_t c = std::min(kTimeStride, n - p);
+    if (auto st = f.call_batch(in.data(), isz.data(), in.size(), nullptr, nullptr, o.data(), osz.data(), c); !st.ok()) return st;
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] += c * isz[i];
+    for (std::size_t j = 0; j < o.size(); ++j) o[j] += c * osz[j];
   }
   return {};
 }
@@ -71,6 +72,57 @@ Status zip_move(std::vector<StreamValue>&& xs, StreamValue& out) {
 
 namespace {
 
+// Folding chains in lock step pays off from this many chains (outer positions) on.
+constexpr std::int64_t kMinChains = 4;
+
+// Accum/Scan for a fn whose calls cannot fail: step i of every chain (outer position) in one call_batch, so
+// each chain sees exactly the calls of the chain-by-chain loop, in the same order. Accum keeps the running
+// states of all chains in two ping-pong buffers; Scan's states are its previous outputs.
+Status fold_chains(const StreamValue& x, std::int64_t inner, std::int64_t outer, ElementFn& f, Budget& budget,
+                   StreamValue& out, const std::vector<std::int64_t>& osz, const std::vector<const float*>& init,
+                   bool inclusive) {
+  const auto isz = detail::element_sizes(x);
+  const std::size_t nf = osz.size(), nin = x.fields.size();
+  std::vector<std::vector<float>> ping(inclusive ? 0 : nf), pong(inclusive ? 0 : nf);
+  if (!inclusive && inner > 1) {
+    for (std::size_t k = 0; k < nf; ++k) {
+      ping[k].resize(static_cast<std::size_t>(outer * osz[k]));
+      if (inner > 2) pong[k].resize(static_cast<std::size_t>(outer * osz[k]));
+    }
+  }
+  std::vector<const float*> in(nin), state(nf);
+  std::vector<std::int64_t> istr(nin), sstr(nf), ostr(nf);
+  std::vector<float*> target(nf);
+  for (std::size_t k = 0; k < nin; ++k) istr[k] = inner * isz[k];
+  for (std::size_t k = 0; k < nf; ++k) state[k] = init[k];  // stride 0: every chain starts from init
+  std::int64_t calls = 0, next_check = 0;
+  for (std::int64_t i = 0; i < inner; ++i, calls += outer) {
+    if (calls >= next_check) {
+      if (auto st = budget.check_time(); !st.ok()) return st;
+      next_check = calls + kTimeStride;
+    }
+    for (std::size_t k = 0; k < nin; ++k) in[k] = x.fields[k].data.data() + i * isz[k];
+    for (std::size_t k = 0; k < nf; ++k) {
+      if (inclusive) {
+        target[k] = out.fields[k].data.data() + i * osz[k];
+        ostr[k] = inner * osz[k];
+      } else {
+        target[k] = i == inner - 1 ? out.fields[k].data.data() : (i % 2 == 0 ? ping[k].data() : pong[k].data());
+        ostr[k] = osz[k];
+      }
+    }
+    if (auto st = f.call_batch(in.data(), istr.data(), nin, state.data(), sstr.data(), target.data(), ostr.data(),
+                               outer);
+        !st.ok())
+      return st;
+    for (std::size_t k = 0; k < nf; ++k) {
+      state[k] = target[k];
+      sstr[k] = ostr[k];
+    }
+  }
+  return {};
+}
+
 // Shared driver of Accum (inclusive=false) and Scan (inclusive=true).
 Status fold(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamValue& out, bool inclusive) {
   const char* prim = inclusive ? "Scan" : "Accum";
@@ -96,6 +148,8 @@ Status fold(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamVal
   if (auto st = detail::allocate_fn_output(f, std::move(odims), budget, out, osz); !st.ok()) return st;
   const auto isz = detail::element_sizes(x);
   const std::size_t nf = osz.size();
+  if (f.infallible() && outer >= kMinChains && inner > 0)
+    return fold_chains(x, inner, outer, f, budget, out, osz, init_ptrs, inclusive);
   detail::Scratch a(osz), c(osz);
   std::vector<const float*> in(x.fields.size());
   // Pointer arrays: out_at = the output element being written, prev = Scan's previous output element.

@@ -50,10 +50,48 @@ class FnAdapter final : public ElementFn {
     if (f.stateful()) {
       for (double v : *f.init) init_.push_back(static_cast<float>(v));
     }
+    batchable_ = cf.program->batchable();
+    infallible_ = batchable_;
+    for (bool m : multihot_) infallible_ = infallible_ && !m;
   }
 
   const std::vector<Shape>& out_esh() const override { return out_esh_; }
   const std::vector<float>& init() const override { return init_; }
+
+  bool infallible() const override { return infallible_; }
+
+  Status call_batch(const float* const* in, const std::int64_t* in_strides, std::size_t nin,
+                    const float* const* state, const std::int64_t* state_strides, float* const* out,
+                    const std::int64_t* out_strides, std::int64_t count) override {
+    const auto& f = *cf_.decl;
+    // A program that can fail at run time is evaluated call by call so that an R-MULTIHOT of an earlier
+    // call still wins over a later call's run-time error.
+    if (nin != f.input.fields.size() || f.stateful() != (state != nullptr) || !batchable_)
+      return ElementFn::call_batch(in, in_strides, nin, state, state_strides, out, out_strides, count);
+    strides_.assign(args_.size(), 0);
+    for (std::size_t i = 0; i < nin; ++i) {
+      args_[i] = in[i];
+      strides_[i] = in_strides[i];
+    }
+    if (state) {
+      for (std::size_t j = 0; j < out_esh_.size(); ++j) {
+        args_[nin + j] = state[j];
+        strides_[nin + j] = state_strides[j];
+      }
+    }
+    fnlang::EvalReport rep;
+    if (!cf_.program->eval_batch<float>(args_.data(), strides_.data(), out, out_strides, count, ws_, &rep)) {
+      const Diagnostic& d = *rep.error;
+      return make_status(d.code, "fn " + f.func_name + ": " + d.message);
+    }
+    for (std::int64_t e = 0; e < count; ++e) {
+      for (std::size_t j = 0; j < out_esh_.size(); ++j) {
+        if (!multihot_[j]) continue;
+        if (auto st = check_multihot(out[j] + e * out_strides[j], j); !st.ok()) return st;
+      }
+    }
+    return ok_status();
+  }
 
   Status call(const float* const* in, const float* const* state, float* const* out) override {
     const auto& f = *cf_.decl;
@@ -69,28 +107,34 @@ class FnAdapter final : public ElementFn {
     }
     for (std::size_t j = 0; j < out_esh_.size(); ++j) {
       if (!multihot_[j]) continue;
-      std::int64_t n = shape_size(out_esh_[j]);
-      for (std::int64_t e = 0; e < n; ++e) {
-        float v = out[j][e];
-        if (v != 0.0f && v != 1.0f) {
-          char buf[64];
-          std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-          return make_status("R-MULTIHOT", "fn " + f.func_name + " produced a Multihot value with entry " +
-                                               std::string(buf) + " at position " + std::to_string(e) +
-                                               " (entries must be exactly 0 or 1)");
-        }
-      }
+      if (auto st = check_multihot(out[j], j); !st.ok()) return st;
     }
     return ok_status();
   }
 
  private:
+  Status check_multihot(const float* v, std::size_t j) const {
+    const std::int64_t n = shape_size(out_esh_[j]);
+    for (std::int64_t e = 0; e < n; ++e) {
+      if (v[e] != 0.0f && v[e] != 1.0f) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v[e]));
+        return make_status("R-MULTIHOT", "fn " + cf_.decl->func_name + " produced a Multihot value with entry " +
+                                             std::string(buf) + " at position " + std::to_string(e) +
+                                             " (entries must be exactly 0 or 1)");
+      }
+    }
+    return ok_status();
+  }
+
   const step::CompiledFn& cf_;
   fnlang::Workspace<float> ws_;
   std::vector<const float*> args_;
+  std::vector<std::int64_t> strides_;
   std::vector<Shape> out_esh_;
   std::vector<bool> multihot_;
   std::vector<float> init_;
+  bool batchable_ = false, infallible_ = false;
 };
 
 struct Slot {
@@ -102,13 +146,20 @@ struct Slot {
 class Runner {
  public:
   Runner(const step::Program& prog, const step::TypedProgram& typed, const step::CompiledTask& ct,
-         const InputSet& in, const RunOptions& opt, RunResult& res)
-      : prog_(prog), typed_(typed), ct_(ct), in_(in), opt_(opt), res_(res) {
+         const InputSet& in, const RunOptions& opt, RunResult& res, FnCache* cache)
+      : prog_(prog), typed_(typed), ct_(ct), in_(in), opt_(opt), res_(res), cache_(cache) {
+    adapters_ = cache_ ? cache_->acquire() : std::make_unique<FnCache::Set>();
     budget_.max_stream_scalars = opt.max_stream_scalars;
     budget_.max_total_scalars = opt.max_total_scalars;
     budget_.deadline = std::chrono::steady_clock::now() +
                        std::chrono::microseconds(static_cast<std::int64_t>(opt.time_limit_s * 1e6));
   }
+
+  ~Runner() {
+    if (cache_) cache_->release(std::move(adapters_));
+  }
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
 
   void run() {
     for (const auto& [name, v] : in_.inputs) {
@@ -137,12 +188,10 @@ class Runner {
 
  private:
   ElementFn& adapter(const step::FnDecl* f) {
-    auto it = adapters_.find(f);
-    if (it != adapters_.end()) return *it->second;
-    auto a = make_task_fn(ct_.fns.at(f->func_name), *ct_.doc, in_);
-    auto& ref = *a;
-    adapters_[f] = std::move(a);
-    return ref;
+    const step::CompiledFn& cf = ct_.fns.at(f->func_name);
+    auto& slot = (*adapters_)[&cf];
+    if (!slot) slot = make_task_fn(cf, *ct_.doc, in_);
+    return *slot;
   }
 
   StreamValue take(const step::Ref& r) {
@@ -304,7 +353,8 @@ class Runner {
   RunResult& res_;
   Budget budget_;
   std::map<std::string, Slot, std::less<>> env_;
-  std::map<const step::FnDecl*, std::unique_ptr<ElementFn>> adapters_;
+  FnCache* cache_;
+  std::unique_ptr<FnCache::Set> adapters_;
 };
 
 }  // namespace
@@ -392,9 +442,28 @@ std::optional<ReferenceResult> eval_reference(const step::CompiledTask& ct, cons
 
 RunResult run_program(const step::Program& prog, const step::TypedProgram& typed, const step::CompiledTask& ct,
                       const InputSet& in, const RunOptions& opt) {
+  return run_program(prog, typed, ct, in, opt, nullptr);
+}
+
+RunResult run_program(const step::Program& prog, const step::TypedProgram& typed, const step::CompiledTask& ct,
+                      const InputSet& in, const RunOptions& opt, FnCache* cache) {
   RunResult res;
-  Runner(prog, typed, ct, in, opt, res).run();
+  Runner(prog, typed, ct, in, opt, res, cache).run();
   return res;
+}
+
+std::unique_ptr<FnCache::Set> FnCache::acquire() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (free_.empty()) return std::make_unique<Set>();
+  auto s = std::move(free_.back());
+  free_.pop_back();
+  return s;
+}
+
+void FnCache::release(std::unique_ptr<Set> set) {
+  if (!set) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  free_.push_back(std::move(set));
 }
 
 }  // namespace sf::sim

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,5 +56,23 @@ struct RunResult {
 
 RunResult run_program(const step::Program& prog, const step::TypedProgram& typed, const step::CompiledTask& ct,
                       const InputSet& in, const RunOptions& opt = {});
+
+// Task-fn adapters (workspaces included) kept across runs on one compiled task and input set: a run borrows a
+// set of adapters and gives it back, so repeated runs (the verifier's cached input sets) build them once per
+// concurrent run instead of once per run. Thread-safe. Only ever pass it with the same `ct` and `in`.
+class FnCache {
+ public:
+  using Set = std::map<const step::CompiledFn*, std::unique_ptr<ElementFn>>;
+  std::unique_ptr<Set> acquire();
+  void release(std::unique_ptr<Set> set);
+
+ private:
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Set>> free_;
+};
+
+// As above, borrowing the fn adapters from `cache` (nullptr: build them for this run).
+RunResult run_program(const step::Program& prog, const step::TypedProgram& typed, const step::CompiledTask& ct,
+                      const InputSet& in, const RunOptions& opt, FnCache* cache);
 
 }  // namespace sf::sim

@@ -38,6 +38,23 @@ std::int64_t StreamValue::scalars() const {
 
 Status make_status(std::string code, std::string message) { return Status{std::move(code), std::move(message)}; }
 
+Status ElementFn::call_batch(const float* const* in, const std::int64_t* in_strides, std::size_t nin,
+                             const float* const* state, const std::int64_t* state_strides, float* const* out,
+                             const std::int64_t* out_strides, std::int64_t count) {
+  const std::size_t nout = out_esh().size();
+  std::vector<const float*> ip(in, in + nin);
+  std::vector<const float*> sp;
+  if (state) sp.assign(state, state + nout);
+  std::vector<float*> op(out, out + nout);
+  for (std::int64_t e = 0; e < count; ++e) {
+    if (auto st = call(ip.data(), state ? sp.data() : nullptr, op.data()); !st.ok()) return st;
+    for (std::size_t i = 0; i < ip.size(); ++i) ip[i] += in_strides[i];
+    for (std::size_t j = 0; j < sp.size(); ++j) sp[j] += state_strides[j];
+    for (std::size_t j = 0; j < op.size(); ++j) op[j] += out_strides[j];
+  }
+  return {};
+}
+
 const std::vector<float>& ElementFn::init() const {
   static const std::vector<float> empty;
   return empty;

@@ -44,6 +44,16 @@ class ElementFn {
   virtual ~ElementFn() = default;
   virtual const std::vector<Shape>& out_esh() const = 0;
   virtual Status call(const float* const* in, const float* const* state, float* const* out) = 0;
+  // `count` calls at once: call e reads in[i] + e * in_strides[i] (i < nin), state[j] + e * state_strides[j]
+  // (state null for stateless fns) and writes out[j] + e * out_strides[j] (j < out_esh().size()). Same
+  // results and first error as calling call() for e = 0, 1, ... in order (the default does exactly that; the
+  // task-fn adapter evaluates the batch op by op).
+  virtual Status call_batch(const float* const* in, const std::int64_t* in_strides, std::size_t nin,
+                            const float* const* state, const std::int64_t* state_strides, float* const* out,
+                            const std::int64_t* out_strides, std::int64_t count);
+  // True when call() can never fail (no run-time error, no output check): callers may then reorder
+  // independent calls, e.g. fold many Accum chains in lock step.
+  virtual bool infallible() const { return false; }
   // Stateful fns: one value per output field, broadcast over the field. Stateless: empty.
   virtual const std::vector<float>& init() const;
 };

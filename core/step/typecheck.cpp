@@ -386,10 +386,9 @@ class Checker {
       if (!pos || !es) continue;
       std::int64_t n = sat_mul(*pos, *es);
       totals_[bi] = sat_add(totals_[bi], n);
-      std::string binding_text = binding_str(bindings_[bi]);
       if (n > opt_.max_stream_scalars) {
         error("L-ELEMENTS", loc,
-              "stream '" + name + "' would hold " + big_str(n) + " scalars under sizes " + binding_text +
+              "stream '" + name + "' would hold " + big_str(n) + " scalars under sizes " + binding_str(bindings_[bi]) +
                   ", over the limit of " + std::to_string(opt_.max_stream_scalars) + " per stream");
         limit_reported_ = true;
         return;
@@ -397,7 +396,7 @@ class Checker {
       if (totals_[bi] > opt_.max_total_scalars) {
         error("L-ELEMENTS", loc,
               "the program's streams would hold " + big_str(totals_[bi]) + " scalars in total under sizes " +
-                  binding_text + " (after stream '" + name + "'), over the limit of " +
+                  binding_str(bindings_[bi]) + " (after stream '" + name + "'), over the limit of " +
                   std::to_string(opt_.max_total_scalars));
         limit_reported_ = true;
         return;

@@ -141,7 +141,7 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
       isr.sizes = sizes;
       isr.seed = seed;
       isr.alt = alt;
-      sim::RunResult rr = sim::run_program(*cr.program, *cr.typed, prep->compiled, prep->inputs, ro);
+      sim::RunResult rr = sim::run_program(*cr.program, *cr.typed, prep->compiled, prep->inputs, ro, prep->fns.get());
       if (rr.error) {
         Diagnostic d = *rr.error;
         std::string where = " (seed " + std::to_string(seed) + (alt ? ", alternative sizes)" : ")");

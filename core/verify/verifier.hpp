@@ -65,6 +65,8 @@ class Verifier {
     sim::InputSet inputs;
     sim::ReferenceResult reference;
     Diagnostics task_diags;  // warnings such as X-FRAGILE
+    // Fn adapters reused by the runs on this input set (thread-safe).
+    std::shared_ptr<sim::FnCache> fns = std::make_shared<sim::FnCache>();
   };
   std::shared_ptr<const Prepared> prepare(const step::TaskDoc& task, const step::SizeBinding& sizes,
                                           std::uint64_t seed, Diagnostics& diags);
