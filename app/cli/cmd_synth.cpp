@@ -19,7 +19,7 @@ struct SynthOpts {
   std::string task, demos, resources;
   bool demos_from_solved = false, json = false, show = false;
   int n = 64;
-  double temperature = 1.0, time_limit = 1.0;
+  double temperature = 0.5, time_limit = 1.0;
   std::int64_t budget = 40000;
   std::uint64_t seed = 0;
 };
