@@ -26,10 +26,11 @@ if [ "${STEPFORGE_SKIP_FUZZ:-0}" != "1" ] && command -v clang++ >/dev/null 2>&1;
   echo "== fuzzing smoke run"
   cmake --preset fuzz
   cmake --build --preset fuzz -j "$JOBS" --target fuzz_impl_parser fuzz_fnlang
-  for f in impl_parser fnlang; do
+  for pair in impl_parser:impl fnlang:fnlang; do
+    f="${pair%%:*}" seeds="tests/fuzz/corpus/${pair##*:}"
     mkdir -p "build/fuzz/corpus-$f"
     "./build/fuzz/tests/fuzz/fuzz_$f" -max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=2048 \
-      "build/fuzz/corpus-$f" "tests/fuzz/corpus/$f"
+      "build/fuzz/corpus-$f" "$seeds"
   done
 fi
 echo "== all tests passed"
