@@ -139,3 +139,28 @@ TEST(Cli, RunShowsTokenViewOfAStream) {
   CliRun bad = cli("run " + data("solutions/rope/neox_halves.yaml") + " --show nope");
   EXPECT_EQ(bad.code, 2);
 }
+
+// A small adaptive campaign end to end on the builtin synthesizer through the CLI: run, report, resume of a
+// finished workspace (no new work), and the per-iteration table.
+TEST(Cli, SmallAdaptiveCampaignOnTheBuiltinBackend) {
+  fs::path out = fs::temp_directory_path() / "sf_e2e_campaign";
+  fs::remove_all(out);
+  std::string cfg = std::string(SF_SOURCE_DIR) + "/resources/configs/demo.json";
+  CliRun r = cli("campaign run " + cfg + " --out " + out.string() +
+                 " --set n=2 --set tasks=rope/neox_halves,moe_index/mlp_score_threshold,extra/exclusive_cumsum");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(out / "campaign.json"));
+  EXPECT_TRUE(fs::exists(out / "events.jsonl"));
+  CliRun rep = cli("campaign report " + out.string() + " --json", false);
+  ASSERT_EQ(rep.code, 0) << rep.out;
+  auto j = nlohmann::json::parse(rep.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << rep.out;
+  EXPECT_EQ(j["tasks_total"], 3);
+  EXPECT_GE(j["tasks_solved"].get<int>(), 2);  // neox_halves and mlp_score_threshold are solved at T=0
+  EXPECT_TRUE(j.contains("pass_at_1"));
+  EXPECT_TRUE(j.contains("pass_at_n"));
+  EXPECT_FALSE(j["iterations"].empty());
+  CliRun again = cli("campaign resume " + out.string());
+  EXPECT_EQ(again.code, 0) << again.out;
+  fs::remove_all(out);
+}
