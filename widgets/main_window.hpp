@@ -55,6 +55,9 @@ class MainWindow : public QMainWindow {
   // Scrolls the editor so that the impl block is in view.
   void revealImpl();
   QString verifySummary() const;
+  // The campaign workspace open in the window ("" when none): set by opening a workspace or starting a
+  // campaign; workspaceOpened is emitted each time.
+  QString workspaceDir() const { return workspaceDir_; }
 
   static constexpr int kSettingsVersion = 1;
 
@@ -70,6 +73,8 @@ class MainWindow : public QMainWindow {
  signals:
   void verified(const sf::widgets::VerifySnapshot& s);
   void simulated(const sf::widgets::SimulateSnapshot& s);
+  // A campaign workspace was opened (finished or live) or a new campaign was started in `dir`.
+  void workspaceOpened(const QString& dir);
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -106,6 +111,7 @@ class MainWindow : public QMainWindow {
   QPointer<ManualBrowser> manual_;
   QAction* cancelAction_ = nullptr;
   QString path_;
+  QString workspaceDir_;
   quint64 savedRevision_ = 0;
 };
 
