@@ -1,0 +1,165 @@
+// Human audit of adoption records (issue 9.1, algorithms §4.1 "later the human audit label"): the records
+// come from the campaign's `adoption_record` events, the experiences they refer to from `experience_added`
+// events; labels (full / partial / unrelated + note, auditor, time) live in audit.json at the workspace root
+// (written atomically) and are mirrored as `audit_label` events in events.jsonl. Reproducible sampling of N
+// records from a seed (blind audit) and a summary (counts and percentages per label) as text, CSV and
+// Markdown. Qt-free so the CLI (`stepforge-cli audit`) and the GUI audit pane share it. See docs/audit.md.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace sf::store {
+
+inline constexpr const char* kAuditFormat = "stepforge-audit";
+inline constexpr int kAuditVersion = 1;
+inline constexpr const char* kAuditFileName = "audit.json";
+inline constexpr std::uintmax_t kMaxAuditBytes = 64u << 20;
+
+// The three audit grades, in this order everywhere (summary rows, keys 1/2/3 in the GUI).
+inline constexpr std::array<std::string_view, 3> kAuditLabels = {"full", "partial", "unrelated"};
+// 0, 1, 2 for "full", "partial", "unrelated"; -1 otherwise.
+int audit_label_index(std::string_view label);
+
+// The unique key of an adoption record (sage_events contract): (episode, round, item).
+struct AdoptionKey {
+  std::int64_t episode = 0;
+  int round = 0;
+  std::string item;
+  auto operator<=>(const AdoptionKey&) const = default;
+  bool operator==(const AdoptionKey&) const = default;
+};
+std::string to_string(const AdoptionKey& k);  // "e3/r1/mem-000002"
+
+// One `adoption_record` event.
+struct AdoptionEntry {
+  std::int64_t episode = 0;
+  std::string task;
+  int round = 0;
+  std::string item;
+  int rank = 0;
+  double relevance = 0.0, score = 0.0, utility = 0.0;
+  bool adopted = false;
+  std::string rationale;
+  bool reasked = false;
+  std::string before, after;  // code revision: previous round's program → this round's
+  AdoptionKey key() const { return {episode, round, item}; }
+};
+
+// One `experience_added` event (what an item said when it was created).
+struct ExperienceEntry {
+  std::int64_t episode = 0;
+  std::string item, rule, evidence, pattern, source_task;
+  int tokens = 0;
+};
+
+// One audit label (audit.json entry and `audit_label` event).
+struct AuditLabelEntry {
+  std::int64_t episode = 0;
+  std::string task;
+  int round = 0;
+  std::string item;
+  std::string label;  // "full" | "partial" | "unrelated"
+  std::string note, auditor;
+  std::string time;  // ISO 8601 UTC, supplied by the caller
+  AdoptionKey key() const { return {episode, round, item}; }
+  bool operator==(const AuditLabelEntry&) const = default;
+};
+
+nlohmann::json to_json(const AuditLabelEntry& l);  // the contract's field set (no envelope)
+// Strict: every field present with its type, label one of kAuditLabels. Error "FIELD: ..." on failure.
+std::optional<AuditLabelEntry> audit_label_from_json(const nlohmann::json& j, std::string& error);
+std::optional<AdoptionEntry> adoption_entry_from_json(const nlohmann::json& j, std::string& error);
+std::optional<ExperienceEntry> experience_entry_from_json(const nlohmann::json& j, std::string& error);
+
+// Labels keyed by record; setting a label for a key replaces the previous one.
+class AuditLabels {
+ public:
+  void set(const AuditLabelEntry& l) { by_key_[l.key()] = l; }
+  bool erase(const AdoptionKey& k) { return by_key_.erase(k) > 0; }
+  const AuditLabelEntry* find(const AdoptionKey& k) const;
+  std::size_t size() const { return by_key_.size(); }
+  bool empty() const { return by_key_.empty(); }
+  std::vector<AuditLabelEntry> list() const;  // in key order
+  const std::map<AdoptionKey, AuditLabelEntry>& map() const { return by_key_; }
+
+ private:
+  std::map<AdoptionKey, AuditLabelEntry> by_key_;
+};
+
+// audit.json = {"format":"stepforge-audit","version":1,"labels":[...]} (labels in key order).
+nlohmann::json audit_file_json(const AuditLabels& labels);
+// Strict parse; errors name the field ("labels[2].label: expected one of full, partial, unrelated").
+// A later entry with the same key replaces an earlier one.
+bool parse_audit_file(const nlohmann::json& j, AuditLabels& out, std::string& error);
+// Reads `file` (a missing file is no labels, `exists` = false); errors are prefixed "audit.json: ".
+bool load_audit_file(const std::filesystem::path& file, AuditLabels& out, std::string& error,
+                     bool* exists = nullptr);
+// Writes atomically (temp file + fsync + rename).
+bool save_audit_file(const std::filesystem::path& file, const AuditLabels& labels, std::string& error);
+
+// Appends one `audit_label` event ({v, seq, t, type, ...fields}) to an events.jsonl; seq = the number of
+// events already in the file. A partial last line (a crash mid-write) is cut off first, as Workspace::open
+// does. `t` = seconds since the epoch (caller's clock).
+bool append_audit_event(const std::filesystem::path& events_file, const AuditLabelEntry& l, double t,
+                        std::string& error);
+
+// Everything the audit needs from a campaign log.
+struct AuditLog {
+  std::vector<AdoptionEntry> records;                  // log order; a repeated key keeps the last one
+  std::map<std::string, ExperienceEntry> experiences;  // by item id
+  std::vector<AuditLabelEntry> label_events;           // `audit_label` events, in log order
+  std::vector<std::string> warnings;                   // skipped malformed events ("event 12: ...")
+  std::map<AdoptionKey, std::size_t> index;            // key -> position in `records`
+  const AdoptionEntry* find(const AdoptionKey& k) const;
+};
+// Folds event JSON objects (envelopes) into an AuditLog; malformed sage events are skipped with a warning
+// (at most 20 listed), other event types are ignored.
+void fold_audit_event(AuditLog& log, const nlohmann::json& event);
+AuditLog build_audit_log(const std::vector<nlohmann::json>& events);
+
+// A workspace's audit: its log and labels. Labels come from audit.json when it exists, else from the
+// `audit_label` events (audit.json is the primary copy, the events a mirror).
+struct AuditWorkspace {
+  std::filesystem::path dir;
+  AuditLog log;
+  AuditLabels labels;
+  bool had_audit_file = false;
+};
+bool load_audit_workspace(const std::filesystem::path& dir, AuditWorkspace& out, std::string& error);
+// Sets the label in `ws.labels`, saves audit.json, appends the `audit_label` event. On failure the label is
+// not kept in memory either.
+bool record_audit_label(AuditWorkspace& ws, const AuditLabelEntry& l, double t, std::string& error);
+
+// Reproducible sample of min(n, population) distinct indices in [0, population): a partial Fisher–Yates
+// shuffle driven by SplitMix64(seed) with rejection sampling for unbiased bounds. Returned in draw order.
+std::vector<std::size_t> sample_indices(std::size_t population, std::size_t n, std::uint64_t seed);
+// Samples records: the population is the records sorted by (episode, round, rank, item), so the sample
+// depends only on the set of records and the seed. Returns keys in draw order.
+std::vector<AdoptionKey> sample_records(const std::vector<AdoptionEntry>& records, std::size_t n,
+                                        std::uint64_t seed);
+
+struct AuditSummary {
+  std::size_t records = 0;                  // adoption records considered
+  std::size_t labelled = 0;                 // of which labelled
+  std::array<std::size_t, 3> counts{};      // per kAuditLabels
+  double percent(std::size_t i) const;      // counts[i] / labelled * 100 (0 when nothing is labelled)
+};
+// Over `records` (or only the keys in `subset`, e.g. a sample, when given): labels without a record are
+// not counted.
+AuditSummary summarize(const std::vector<AdoptionEntry>& records, const AuditLabels& labels,
+                       const std::vector<AdoptionKey>* subset = nullptr);
+std::string summary_text(const AuditSummary& s);      // aligned table for a terminal
+std::string summary_csv(const AuditSummary& s);       // label,count,percent (+ total row)
+std::string summary_markdown(const AuditSummary& s);  // a table + "N of M adoption records labelled."
+
+}  // namespace sf::store
