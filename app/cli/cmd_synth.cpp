@@ -22,6 +22,8 @@ struct SynthOpts {
   double temperature = 0.5, time_limit = 1.0;
   std::int64_t budget = 40000;
   std::uint64_t seed = 0;
+  std::vector<std::string> patterns;
+  bool all_demos = false;
 };
 
 int cmd_synth(const SynthOpts& o) {
@@ -67,11 +69,18 @@ int cmd_synth(const SynthOpts& o) {
     int depth = 0;
     double secs = 0;
     std::string first_impl;
+    int demos_used = 0;
+    int adopted = 0;  // samples whose program contains a --pattern
   };
   // n samples of one task with the given demonstrations (sample 0 at temperature 0)
-  auto run_task = [&](const step::TaskDoc& t, const std::vector<synth::Demonstration>& ds_) {
+  std::vector<synth::MemoryPattern> memory;
+  for (std::size_t i = 0; i < o.patterns.size(); ++i)
+    memory.push_back({"pattern-" + std::to_string(i + 1), o.patterns[i]});
+  // relevant: mine only the demonstrations most relevant to the task (synth::kRelevantDemos)
+  auto run_task = [&](const step::TaskDoc& t, const std::vector<synth::Demonstration>& ds_, bool relevant) {
     TaskRun tr;
-    auto g = synth::mine_guidance(ds_);
+    auto g = synth::mine_guidance(ds_, memory, relevant ? &t : nullptr);
+    tr.demos_used = g.demos_used;
     synth::SynthOptions so;
     so.max_evaluations = o.budget;
     so.time_limit_s = o.time_limit;
@@ -85,6 +94,9 @@ int cmd_synth(const SynthOpts& o) {
       tr.depth = std::max(tr.depth, r.stats.depth);
       tr.secs += r.stats.cpu_seconds;
       if (r.found && tr.first_impl.empty()) tr.first_impl = r.impl;
+      bool any = false;
+      for (const auto& a : r.adoption) any = any || a.adopted;
+      tr.adopted += any ? 1 : 0;
     }
     return tr;
   };
@@ -106,11 +118,13 @@ int cmd_synth(const SynthOpts& o) {
                        {"pruned", tr.pruned},
                        {"depth", tr.depth},
                        {"demos", label},
+                       {"demos_used", tr.demos_used},
+                       {"pattern_adopted", tr.adopted},
                        {"program", tr.first_impl}});
       } else {
-        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f CPU s/sample\n",
+        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f CPU s/sample  demos %d\n",
                     t->id.c_str(), tr.successes, o.n, static_cast<long long>(tr.cand),
-                    static_cast<long long>(tr.pruned), tr.depth, sps);
+                    static_cast<long long>(tr.pruned), tr.depth, sps, tr.demos_used);
         if (o.show && !tr.first_impl.empty()) std::printf("%s\n", tr.first_impl.c_str());
       }
     }
@@ -122,7 +136,7 @@ int cmd_synth(const SynthOpts& o) {
   };
   nlohmann::json all = nlohmann::json::array();
   std::vector<TaskRun> runs;
-  for (const auto* t : tasks) runs.push_back(run_task(*t, demos));
+  for (const auto* t : tasks) runs.push_back(run_task(*t, demos, false));
   report(demos.empty() ? "none" : "file", runs, all);
   if (o.demos_from_solved) {
     // leave-one-out: every other task's program found in the first pass is a demonstration
@@ -132,7 +146,7 @@ int cmd_synth(const SynthOpts& o) {
       for (std::size_t j = 0; j < tasks.size(); ++j) {
         if (j != k && !runs[j].first_impl.empty()) loo.push_back({tasks[j], runs[j].first_impl});
       }
-      runs2.push_back(run_task(*tasks[k], loo));
+      runs2.push_back(run_task(*tasks[k], loo, !o.all_demos));
     }
     report("from-solved", runs2, all);
   }
@@ -152,6 +166,10 @@ void add_synth_commands(CLI::App& app, int& exit_code) {
        "--demos-from-solved", o->demos_from_solved,
        "a second pass in which the programs found (first pass) for every other task are demonstrations")
       ->excludes(d);
+  c->add_flag("--all-demos", o->all_demos,
+              "with --demos-from-solved: mine every other solved task (default: the most relevant few)");
+  c->add_option("--pattern", o->patterns,
+                "a memory pattern (A>B>C) given as a retrieved experience (repeatable); it steers the search");
   c->add_flag("--json", o->json, "print one JSON object (an array for several tasks)");
   c->add_flag("--show", o->show, "print the first program found");
   c->add_option("--temperature", o->temperature, "weight noise of samples 1..n-1");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 #include <sstream>
 
 #include "core/verify/checker.hpp"
@@ -108,13 +109,71 @@ std::vector<Fragment> program_chains(const step::Program& prog, const step::Type
   return out;
 }
 
-Guidance mine_guidance(const std::vector<Demonstration>& demos, std::vector<MemoryPattern> memory) {
+int demo_relevance(const step::TaskDoc& demo, const step::TaskDoc& target) {
+  int score = 0;
+  std::set<std::string> names;
+  for (const auto& f : target.fns) names.insert(f.display_name);
+  std::set<std::string> shared;
+  for (const auto& f : demo.fns) {
+    if (names.contains(f.display_name)) shared.insert(f.display_name);
+  }
+  score += 2 * static_cast<int>(shared.size());
+  if (!demo.group.empty() && demo.group == target.group) score += 2;
+  if (demo.inputs.size() == target.inputs.size()) ++score;
+  if (demo.outputs.size() == target.outputs.size()) ++score;
+  if (!demo.outputs.empty() && !target.outputs.empty() &&
+      demo.outputs[0].dims.size() == target.outputs[0].dims.size())
+    ++score;
+  auto multihot = [](const step::TaskDoc& t) {
+    auto has = [](const step::DType& d) {
+      return std::any_of(d.fields.begin(), d.fields.end(), [](const auto& f) { return f.multihot; });
+    };
+    return std::any_of(t.inputs.begin(), t.inputs.end(), [&](const auto& i) { return has(i.dtype); }) ||
+           std::any_of(t.fns.begin(), t.fns.end(), [&](const auto& f) { return has(f.output); });
+  };
+  if (multihot(demo) == multihot(target)) ++score;
+  return score;
+}
+
+std::optional<std::vector<Prim>> parse_pattern(const std::string& pattern) {
+  std::vector<Prim> out;
+  std::stringstream ss(pattern);
+  for (std::string part; std::getline(ss, part, '>');) {
+    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
+    while (!part.empty() && part.back() == ' ') part.pop_back();
+    auto p = step::prim_from_name(part);
+    if (!p || !chainable(*p) || out.size() >= 6) return std::nullopt;
+    out.push_back(*p);
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+Guidance mine_guidance(const std::vector<Demonstration>& demos, std::vector<MemoryPattern> memory,
+                       const step::TaskDoc* target) {
   Guidance g;
   g.memory = std::move(memory);
+  std::vector<const Demonstration*> chosen;
   for (const auto& d : demos) {
-    if (!d.task) continue;
+    if (d.task) chosen.push_back(&d);
+  }
+  if (target != nullptr) {
+    std::vector<std::pair<int, const Demonstration*>> scored;
+    for (const auto* d : chosen) {
+      int s = demo_relevance(*d->task, *target);
+      if (s >= 3) scored.emplace_back(s, d);
+    }
+    std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    chosen.clear();
+    for (const auto& [s, d] : scored) {
+      if (chosen.size() < kRelevantDemos) chosen.push_back(d);
+    }
+  }
+  for (const auto* dp : chosen) {
+    const auto& d = *dp;
     auto cr = verify::check_program(*d.task, d.impl, {});
     if (!cr.ok()) continue;
+    ++g.demos_used;
     const auto& typed = *cr.typed;
     for (const auto& ts : typed.stmts) {
       if (ts.stmt == nullptr || ts.stmt->kind != step::Statement::Kind::Assign) continue;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,16 +43,33 @@ struct MemoryPattern {
 };
 
 struct Guidance {
-  std::vector<Fragment> fragments;          // most frequent first
+  std::vector<Fragment> fragments;          // most frequent (relevance-weighted) first
   std::map<std::string, int> prim_counts;   // "Bufferize" -> n
   std::map<std::string, int> param_counts;  // "Bufferize(a=1)" -> n (fn-free keys)
   int statements = 0;                       // primitive statements seen
-  std::vector<MemoryPattern> memory;
-  bool empty() const { return statements == 0 && memory.empty(); }
+  std::vector<MemoryPattern> memory;       // retrieved experiences (steer the search, reported in adoption)
+  std::vector<std::string> rule_patterns;  // resident rules' patterns (steer the search only)
+  int demos_used = 0;                      // demonstrations mined (after relevance selection)
+  bool empty() const { return statements == 0 && memory.empty() && rule_patterns.empty(); }
 };
 
+// How many demonstrations are mined at most when a target task is known (the most relevant ones).
+inline constexpr std::size_t kRelevantDemos = 4;
+
+// Relevance of a demonstration's task to the target task, from what both prompts show: the fns' semantic
+// names they share (each +2), the same group (+2), the same number of inputs (+1), of outputs (+1), of
+// output dims (+1), Multihot present in both or in neither (+1). 0 when nothing is shared.
+int demo_relevance(const step::TaskDoc& demo, const step::TaskDoc& target);
+
 // Mines demonstrations (each type-checked against its own task; programs that fail the checks are skipped).
-Guidance mine_guidance(const std::vector<Demonstration>& demos, std::vector<MemoryPattern> memory = {});
+// With a target task, only the kRelevantDemos most relevant demonstrations with relevance >= 3 are mined
+// (a fragment of an unrelated task is a macro that costs budget and rarely fits).
+Guidance mine_guidance(const std::vector<Demonstration>& demos, std::vector<MemoryPattern> memory = {},
+                       const step::TaskDoc* target = nullptr);
+
+// The primitives of a pattern "A>B>C" when every name is a single-input chain primitive (Map, Accum, Scan,
+// Bufferize, Streamify, Promote, Repeat, Flatten, Reshape) and there are 1..6 of them; nullopt otherwise.
+std::optional<std::vector<step::Prim>> parse_pattern(const std::string& pattern);
 
 // The single-input chains of a (typed) program, as fragments of 2..4 steps (count 1 each, not merged).
 std::vector<Fragment> program_chains(const step::Program& prog, const step::TypedProgram& typed);

@@ -62,6 +62,30 @@ std::vector<std::string> yaml_blocks(const std::string& text) {
   return out;
 }
 
+// The pattern of a line with `pattern:` ("A>B>C", backquotes dropped, up to the first blank), or "".
+std::string pattern_in(std::string_view line) {
+  std::size_t k = line.find("pattern:");
+  if (k == std::string_view::npos) return {};
+  std::string_view rest = trim(line.substr(k + 8));
+  while (!rest.empty() && rest.front() == '`') rest.remove_prefix(1);
+  std::size_t e = rest.find_first_of(" `),;\t");
+  return std::string(rest.substr(0, e));
+}
+
+// Every `pattern:` of the resident rules (their text or an extra line; rules are not reported in adoption).
+std::vector<std::string> rule_patterns(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t e = text.find('\n', pos);
+    if (e == std::string::npos) e = text.size();
+    std::string p = pattern_in(std::string_view(text.data() + pos, e - pos));
+    if (!p.empty() && out.size() < 64) out.push_back(std::move(p));
+    pos = e + 1;
+  }
+  return out;
+}
+
 std::vector<MemoryPattern> experiences(const std::string& text) {
   std::vector<MemoryPattern> out;
   std::size_t pos = 0;
@@ -72,7 +96,7 @@ std::vector<MemoryPattern> experiences(const std::string& text) {
     if (line.starts_with("- id:")) {
       out.push_back({std::string(trim(line.substr(5))), ""});
     } else if (!out.empty() && line.starts_with("  pattern:")) {
-      out.back().pattern = std::string(trim(line.substr(10)));
+      out.back().pattern = pattern_in(line);
     }
     pos = e + 1;
   }
@@ -100,6 +124,8 @@ PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
         for (auto& b : yaml_blocks(body)) pc.demo_texts.push_back(std::move(b));
       } else if (title == "Retrieved experiences") {
         pc.memory = experiences(body);
+      } else if (title == "Resident rules") {
+        pc.rule_patterns = rule_patterns(body);
       }
     }
   }
@@ -137,7 +163,8 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
     demo_tasks.push_back(std::make_unique<step::TaskDoc>(std::move(*d)));
     demos.push_back({demo_tasks.back().get(), *demo_tasks.back()->impl});
   }
-  Guidance g = mine_guidance(demos, pc.memory);
+  Guidance g = mine_guidance(demos, pc.memory, &*task);  // the most relevant demonstrations
+  g.rule_patterns = pc.rule_patterns;
   verify::Verifier verifier;
   Synthesizer syn(verifier);
   SynthResult r = syn.run(*task, g, options_for(request));

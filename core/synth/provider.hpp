@@ -1,6 +1,7 @@
 // The synthesizer behind core/llm's builtin seam (provider name "synth"): it reads the proposer's prompt
 // (core/agent/prompt_builder layout, docs/agents.md) like an LLM would — the `## Task` document, the
-// `## Demonstrations`, the `## Retrieved experiences` with their optional `pattern:` — and answers with
+// `## Demonstrations`, the `## Resident rules` and `## Retrieved experiences` with their optional `pattern:`
+// (which steer the search) — and answers with
 // the text an LLM returns (```yaml impl + adoption). It reads nothing else (never solutions).
 #pragma once
 
@@ -19,6 +20,7 @@ struct PromptContents {
   std::string task_text;                // the ```yaml block of `## Task` ("" if absent)
   std::vector<std::string> demo_texts;  // each demonstration's ```yaml block (task text + impl)
   std::vector<MemoryPattern> memory;    // one per retrieved experience id (pattern "" when none)
+  std::vector<std::string> rule_patterns;  // `pattern:` of the `## Resident rules` (steer the search only)
 };
 
 // Splits the user message(s) of a proposer prompt into its parts (never throws).

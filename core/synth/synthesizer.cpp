@@ -49,6 +49,13 @@ struct Macro {
   int cost = 1;
 };
 
+// A memory pattern (retrieved experience or resident rule) as a macro: the chain of primitives with every
+// parameter taken from the search's own candidate sets (the unary ops of that primitive).
+struct PatternMacro {
+  std::vector<Prim> prims;
+  int cost = 1;
+};
+
 // CPU time of the calling thread: the per-sample limit does not shrink when other processes share the cores.
 double thread_cpu_seconds() {
   timespec ts{};
@@ -110,6 +117,7 @@ class Search {
           w -= 1;
       }
     }
+    if (!prim.empty() && pattern_prims_.contains(prim)) w -= 1;  // memory patterns steer toward their prims
     if (opt_.temperature > 0) {
       double u = std::uniform_real_distribution<double>(1e-12, 1.0)(rng_);
       w += opt_.temperature * -std::log(-std::log(u));  // Gumbel(0, 1) noise
@@ -141,6 +149,9 @@ class Search {
   std::string emit(const std::vector<int>& outs);  // with Copies; the Copy-free text goes to last_raw_
   std::string last_raw_;
   void apply_macro(const Macro& m, int v, int cost);
+  void apply_pattern(const PatternMacro& m, int v, int cost);
+  std::vector<PatternMacro> pmacros_;
+  std::set<std::string> pattern_prims_;
 
   verify::Verifier& ver_;
   const step::TaskDoc& task_;
@@ -173,6 +184,15 @@ class Search {
 };
 
 void Search::build_ops() {
+  std::vector<std::vector<Prim>> patterns;
+  auto add_pattern = [&](const std::string& text) {
+    auto p = parse_pattern(text);
+    if (!p || std::find(patterns.begin(), patterns.end(), *p) != patterns.end()) return;
+    patterns.push_back(*p);
+    for (Prim q : *p) pattern_prims_.insert(std::string(step::prim_name(q)));
+  };
+  for (const auto& m : g_.memory) add_pattern(m.pattern);
+  for (const auto& r : g_.rule_patterns) add_pattern(r);
   std::vector<step::Dim> syms;
   for (const auto& [name, v] : task_.sizes) syms.push_back(step::Dim::symbol(name));
   for (int a = 1; a <= 3; ++a) {
@@ -222,6 +242,11 @@ void Search::build_ops() {
     int c = std::max(2, static_cast<int>(f.steps.size()) - (f.count > 1 ? 1 : 0));
     macros_.push_back({&f, false, weight(c, "")});
     macros_.push_back({&f, true, weight(c, "")});
+  }
+  for (auto& p : patterns) {
+    if (p.size() < 2) continue;  // a single primitive is steered by its weight bonus only
+    int c = std::max(2, static_cast<int>(p.size()) - 1);
+    pmacros_.push_back({std::move(p), weight(c, "")});
   }
 }
 
@@ -613,6 +638,19 @@ void Search::apply_macro(const Macro& m, int v, int cost) {
   go(0, v);
 }
 
+void Search::apply_pattern(const PatternMacro& m, int v, int cost) {
+  std::function<void(std::size_t, int)> go = [&](std::size_t i, int cur) {
+    const bool last = i + 1 == m.prims.size();
+    for (const auto& w : unary_) {
+      if (!budget_left()) return;
+      if (w.op.prim != m.prims[i]) continue;
+      int id = try_apply(w.op, {cur}, cost, !last);
+      if (id >= 0 && !last) go(i + 1, id);
+    }
+  };
+  go(0, v);
+}
+
 SynthResult Search::run() {
   auto t0 = Clock::now();
   const double cpu0 = thread_cpu_seconds();
@@ -671,6 +709,11 @@ SynthResult Search::run() {
       if (m.cost >= c) continue;
       const auto& bucket = by_cost_[static_cast<std::size_t>(c - m.cost)];
       for (std::size_t i = 0; i < bucket.size() && budget_left(); ++i) apply_macro(m, bucket[i], c);
+    }
+    for (const auto& m : pmacros_) {
+      if (m.cost >= c) continue;
+      const auto& bucket = by_cost_[static_cast<std::size_t>(c - m.cost)];
+      for (std::size_t i = 0; i < bucket.size() && budget_left(); ++i) apply_pattern(m, bucket[i], c);
     }
     for (const auto& w : multi_) {
       const auto& fields = w.op.fn->input.fields;

@@ -46,6 +46,30 @@ TEST(SynthProvider, ParsesThePromptSections) {
   EXPECT_EQ(pc.memory[0].pattern, "Scan>Map");
   EXPECT_EQ(pc.memory[1].id, "exp-2");
   EXPECT_EQ(pc.memory[1].pattern, "");
+  EXPECT_TRUE(pc.rule_patterns.empty());
+}
+
+// Resident rules may carry patterns (in their text or on a `pattern:` line); they steer the search but are
+// not part of the adoption block.
+TEST(SynthProvider, ReadsResidentRulePatterns) {
+  const auto* t = catalogue().find("extra/exclusive_cumsum");
+  ASSERT_NE(t, nullptr);
+  auto in = prompt_for(*t);
+  in.rules.push_back({"r1", "reduce partial sums (pattern: `Promote>Accum>Streamify>Flatten`)", ""});
+  in.rules.push_back({"r2", "no pattern in this one", ""});
+  auto msgs = agent::build_messages(in);
+  for (auto& m : msgs) {  // a separate pattern line, as a rule item may print it
+    if (m.role != "user") continue;
+    auto k = m.content.find("- [r2]");
+    ASSERT_NE(k, std::string::npos);
+    auto e = m.content.find('\n', k);
+    m.content.insert(e + 1, "  pattern: Scan>Map\n");
+  }
+  auto pc = parse_prompt(msgs);
+  ASSERT_EQ(pc.rule_patterns.size(), 2u);
+  EXPECT_EQ(pc.rule_patterns[0], "Promote>Accum>Streamify>Flatten");
+  EXPECT_EQ(pc.rule_patterns[1], "Scan>Map");
+  EXPECT_TRUE(pc.memory.empty());
 }
 
 TEST(SynthProvider, AnswersLikeAnLlmThroughTheBuiltinBackend) {

@@ -165,5 +165,79 @@ TEST(Synthesizer, PatternOccursFollowsDataflowThroughCopies) {
   EXPECT_FALSE(pattern_occurs(*p, "Map"));
 }
 
+// Memory patterns steer the search (issue 5 gap: not only adoption). outer_k_reduce_scalar is out of reach
+// of 40000 evaluations without guidance; the retrieved experience's pattern (primitive names only, no
+// parameters) becomes a macro over the search's own parameter sets and solves it. Adoption stays truthful:
+// the used pattern is adopted, an unrelated one is not.
+TEST(Synthesizer, ARetrievedPatternSteersTheSearchToATaskTheBudgetOtherwiseMisses) {
+  const auto* t = catalogue().find("gemm_easy/outer_k_reduce_scalar");
+  ASSERT_NE(t, nullptr);
+  SynthOptions o;
+  o.max_evaluations = 40000;
+  o.time_limit_s = 60.0;  // the evaluation budget, not the clock, ends the search
+  verify::Verifier v;
+  Synthesizer s(v);
+  auto without = s.run(*t, {}, o);
+  EXPECT_FALSE(without.found) << without.impl;
+  // an unrelated pattern alone does not solve it (and is not adopted)
+  auto unrelated = s.run(*t, mine_guidance({}, {{"exp-other", "Reshape>Reshape"}}), o);
+  EXPECT_FALSE(unrelated.found) << unrelated.impl;
+  ASSERT_EQ(unrelated.adoption.size(), 1u);
+  EXPECT_FALSE(unrelated.adoption[0].adopted);
+  auto g = mine_guidance({}, {{"exp-reduce", "Promote>Accum>Streamify>Flatten"}, {"exp-other", "Reshape>Reshape"}});
+  auto with = s.run(*t, g, o);
+  ASSERT_TRUE(with.found);
+  EXPECT_LT(with.stats.candidates, o.max_evaluations);
+  EXPECT_TRUE(v.verify(*t, with.impl).pass) << with.impl;
+  Diagnostics d;
+  auto prog = step::parse_impl(with.impl, {}, d);
+  ASSERT_TRUE(prog);
+  ASSERT_EQ(with.adoption.size(), 2u);
+  EXPECT_EQ(with.adoption[0].id, "exp-reduce");
+  EXPECT_EQ(with.adoption[0].adopted, pattern_occurs(*prog, "Promote>Accum>Streamify>Flatten"));
+  EXPECT_TRUE(with.adoption[0].adopted) << with.impl;
+  EXPECT_NE(with.adoption[0].rationale.find("Promote>Accum>Streamify>Flatten"), std::string::npos);
+  EXPECT_FALSE(with.adoption[1].adopted);
+  EXPECT_NE(with.response.find("{id: exp-reduce, adopted: yes"), std::string::npos) << with.response;
+  EXPECT_NE(with.response.find("{id: exp-other, adopted: no"), std::string::npos) << with.response;
+  // a resident rule's pattern steers the same way (rules are not part of adoption)
+  Guidance rg;
+  rg.rule_patterns = {"Promote>Accum>Streamify>Flatten"};
+  auto by_rule = s.run(*t, rg, o);
+  EXPECT_TRUE(by_rule.found);
+  EXPECT_TRUE(by_rule.adoption.empty());
+}
+
+TEST(Synthesizer, ParsesOnlyChainPatterns) {
+  auto p = parse_pattern("Bufferize>Repeat>Streamify");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(*p, (std::vector<step::Prim>{step::Prim::Bufferize, step::Prim::Repeat, step::Prim::Streamify}));
+  EXPECT_TRUE(parse_pattern("Map"));
+  EXPECT_FALSE(parse_pattern(""));
+  EXPECT_FALSE(parse_pattern("Zip>Map"));        // Zip takes a tuple: not a chain link
+  EXPECT_FALSE(parse_pattern("Bufferize>Frob"));  // unknown primitive
+  EXPECT_FALSE(parse_pattern("Map>Map>Map>Map>Map>Map>Map"));  // longer than 6
+}
+
+// Relevance of demonstrations: the same group and shared fn names rank bmm/row_wise (Mul, Sum) first for
+// bmm/inner_product; a task sharing nothing is not mined at all.
+TEST(Synthesizer, MinesOnlyTheMostRelevantDemonstrations) {
+  const auto* t = catalogue().find("bmm/inner_product");
+  const auto* near = catalogue().find("bmm/row_wise");
+  const auto* far = catalogue().find("norm/layernorm_buffer");
+  ASSERT_TRUE(t && near && far);
+  // row_wise: Mul, Sum shared (+4), group (+2), 3 inputs... (+1), 1 output (+1), output rank 3 (+1), no
+  // Multihot in either (+1) = 10; layernorm_buffer shares no fn and no group: 1 output + no Multihot = 2..3
+  EXPECT_EQ(demo_relevance(*near, *t), 10);
+  EXPECT_LT(demo_relevance(*far, *t), 4);
+  std::vector<Demonstration> demos{{far, solution_impl("norm/layernorm_buffer")},
+                                   {near, solution_impl("bmm/row_wise")}};
+  auto all = mine_guidance(demos);
+  EXPECT_EQ(all.demos_used, 2);
+  auto rel = mine_guidance(demos, {}, t);
+  EXPECT_EQ(rel.demos_used, 1);
+  EXPECT_EQ(rel.prim_counts, mine_guidance({demos[1]}).prim_counts);
+}
+
 }  // namespace
 }  // namespace sf::synth
