@@ -501,6 +501,22 @@ class Checker {
     for (std::size_t i = 0; i < nt; ++i) define(s.targets[i], outs[i < outs.size() ? i : 0], s.loc);
   }
 
+  static bool one_input(Prim p) {
+    switch (p) {
+      case Prim::Accum:
+      case Prim::Scan:
+      case Prim::Bufferize:
+      case Prim::Streamify:
+      case Prim::Promote:
+      case Prim::Repeat:
+      case Prim::Flatten:
+      case Prim::Reshape:
+      case Prim::Copy:
+      case Prim::Identity: return true;
+      default: return false;
+    }
+  }
+
   // Types one primitive application. For comprehension bodies `item` supplies the loop stream's type and
   // `fn_var` maps the fn variable to the item's fn.
   bool apply(const Statement& s, const PrimCall& c, Prim p, TypedStatement& ts, std::vector<StreamType>& outs,
@@ -541,22 +557,32 @@ class Checker {
       return std::make_pair(ref_text(arg.refs[0]), *st);
     };
 
+    // The one-input primitives share one prologue: the argument must be a single stream, recorded as the input.
+    static const std::pair<std::string, StreamType> kNoInput{};
+    std::optional<std::pair<std::string, StreamType>> sx;
+    if (one_input(p)) {
+      sx = single("a single stream");
+      if (!sx) return false;
+      ts.inputs.push_back(sx->second);
+    }
+    const auto& [xn, x] = sx ? *sx : kNoInput;
+
     switch (p) {
       case Prim::Map: {
-        std::pair<std::string, StreamType> x;
+        std::pair<std::string, StreamType> mx;
         if (arg.tuple && !item) {
           auto z = zip_args(p, arg);
           if (!z) return false;
-          x = *z;
+          mx = *z;
         } else {
-          auto sx = single("a single stream or a tuple of streams");
-          if (!sx) return false;
-          x = *sx;
+          auto sm = single("a single stream or a tuple of streams");
+          if (!sm) return false;
+          mx = *sm;
         }
-        ts.inputs.push_back(x.second);
+        ts.inputs.push_back(mx.second);
         if (!ok || !f) return false;
-        if (!check_fn_input(p, *f, x.first, x.second, arg.loc)) return false;
-        outs.push_back(StreamType{f->output, x.second.dims});
+        if (!check_fn_input(p, *f, mx.first, mx.second, arg.loc)) return false;
+        outs.push_back(StreamType{f->output, mx.second.dims});
         return true;
       }
       case Prim::Zip: {
@@ -573,10 +599,6 @@ class Checker {
       }
       case Prim::Accum:
       case Prim::Scan: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        const auto& [xn, x] = *sx;
-        ts.inputs.push_back(x);
         const Kwarg* kb = kw("b");
         std::optional<int> k = kb ? int_param(p, *kb) : std::nullopt;
         if (!k || !ok || !f) return false;
@@ -598,10 +620,6 @@ class Checker {
         return true;
       }
       case Prim::Bufferize: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        const auto& [xn, x] = *sx;
-        ts.inputs.push_back(x);
         const Kwarg* ka = kw("a");
         std::optional<int> k = ka ? int_param(p, *ka) : std::nullopt;
         if (!k || !ok) return false;
@@ -625,10 +643,6 @@ class Checker {
         return true;
       }
       case Prim::Streamify: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        const auto& [xn, x] = *sx;
-        ts.inputs.push_back(x);
         if (!ok) return false;
         if (x.dtype.is_tuple() || !x.dtype.scalar().is_buffer()) {
           error("T-NOT-BUFFER", arg.loc,
@@ -642,10 +656,6 @@ class Checker {
         return true;
       }
       case Prim::Promote: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        const auto& [xn, x] = *sx;
-        ts.inputs.push_back(x);
         const Kwarg* kb = kw("b");
         std::optional<int> k = kb ? int_param(p, *kb) : std::nullopt;
         if (!k || !ok) return false;
@@ -664,10 +674,6 @@ class Checker {
         return true;
       }
       case Prim::Repeat: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        const auto& [xn, x] = *sx;
-        ts.inputs.push_back(x);
         const Kwarg* kn = kw("n");
         std::optional<Dim> n = kn ? dim_param(p, *kn) : std::nullopt;
         if (!n || !ok) return false;
@@ -683,36 +689,32 @@ class Checker {
           return false;
         }
         bool reported = false;
-        auto x = stream_ref(arg.refs[0], p, "a tuple (data, ref)", reported);
+        auto xd = stream_ref(arg.refs[0], p, "a tuple (data, ref)", reported);
         auto rr = stream_ref(arg.refs[1], p, "a tuple (data, ref)", reported);
-        if (!x || !rr || !ok) return false;
-        ts.inputs = {*x, *rr};
-        int r = x->rank();
+        if (!xd || !rr || !ok) return false;
+        ts.inputs = {*xd, *rr};
+        int r = xd->rank();
         std::string reason;
         if (rr->rank() != r + 1) {
           reason = "it has rank " + std::to_string(rr->rank());
-        } else if (!std::equal(x->dims.begin(), x->dims.end(), rr->dims.begin() + 1)) {
+        } else if (!std::equal(xd->dims.begin(), xd->dims.end(), rr->dims.begin() + 1)) {
           reason = "its outer dims " + dims_str(Dims(rr->dims.begin() + 1, rr->dims.end())) + " differ from " +
-                   dims_str(x->dims);
+                   dims_str(xd->dims);
         }
         if (!reason.empty()) {
           error("T-REF", arg.refs[1].loc,
                 "step.RepeatRef: the reference " + describe(ref_text(arg.refs[1]), *rr) + " must have rank " +
-                    std::to_string(r + 1) + " and dims [n] + " + dims_str(x->dims) +
+                    std::to_string(r + 1) + " and dims [n] + " + dims_str(xd->dims) +
                     " (the data's dims with one extra innermost dimension); " + reason);
           return false;
         }
         rc.n = rr->dims[0];
-        Dims d = x->dims;
+        Dims d = xd->dims;
         d.insert(d.begin(), rr->dims[0]);
-        outs.push_back(StreamType{x->dtype, d});
+        outs.push_back(StreamType{xd->dtype, d});
         return true;
       }
       case Prim::Flatten: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        const auto& [xn, x] = *sx;
-        ts.inputs.push_back(x);
         const Kwarg* kl = kw("L");
         if (!kl || !ok) return false;
         int r = x.rank();
@@ -742,10 +744,6 @@ class Checker {
         return true;
       }
       case Prim::Reshape: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        const auto& [xn, x] = *sx;
-        ts.inputs.push_back(x);
         const Kwarg* kl = kw("L");
         const Kwarg* ks = kw("S");
         std::optional<Dim> split = ks ? dim_param(p, *ks) : std::nullopt;
@@ -796,13 +794,10 @@ class Checker {
       }
       case Prim::Copy:
       case Prim::Identity: {
-        auto sx = single("a single stream");
-        if (!sx) return false;
-        ts.inputs.push_back(sx->second);
         if (!ok) return false;
-        outs.push_back(sx->second);
+        outs.push_back(x);
         if (p == Prim::Copy) {
-          outs.push_back(sx->second);
+          outs.push_back(x);
         } else {
           diags_.push_back(make_warning("W-IDENTITY", line_prefix(c.loc) + "step.Identity has no effect", c.loc));
         }
