@@ -11,7 +11,7 @@ PKGS=(
   libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev libcurl4-openssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libcpp-httplib-dev libssl-dev
   clang libclang-rt-dev
-  desktop-file-utils appstream dpkg-dev file
+  desktop-file-utils appstream dpkg-dev file qt6-translations-l10n
 )
 
 SUDO=""

@@ -15,6 +15,9 @@ ctest --preset default
 echo "== benchmark validation (tasks, solutions on both bindings, mutants, manual examples)"
 ./build/default/app/cli/stepforge-cli tasks validate
 
+echo "== desktop integration and the Debian package"
+bash packaging/check-package.sh build/default
+
 if [ "${STEPFORGE_SKIP_ASAN:-0}" != "1" ]; then
   echo "== ASan + UBSan build"
   cmake --preset asan

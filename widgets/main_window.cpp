@@ -29,6 +29,7 @@
 #include "widgets/issues_model.hpp"
 #include "widgets/manual_browser.hpp"
 #include "widgets/manual_index.hpp"
+#include "widgets/settings_dialog.hpp"
 #include "widgets/step_editor.hpp"
 #include "widgets/stream_inspector.hpp"
 #include "widgets/task_browser.hpp"
@@ -189,6 +190,11 @@ void MainWindow::createActions() {
   copies->setToolTip(tr("Fix multiple uses of a stream with Copy chains (the guardian's rewrite)"));
   QAction* format = edit->addAction(tr("&Format Program"), this, &MainWindow::formatProgram);
   format->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+  edit->addSeparator();
+  QAction* prefs = edit->addAction(tr("&Preferences…"), this, [this] { SettingsDialog(this).exec(); });
+  prefs->setObjectName(QStringLiteral("PreferencesAction"));
+  prefs->setShortcut(QKeySequence::Preferences);
+  prefs->setMenuRole(QAction::PreferencesRole);
 
   QMenu* run = menuBar()->addMenu(tr("&Run"));
   QAction* checkA = run->addAction(tr("&Check"), this, &MainWindow::check);

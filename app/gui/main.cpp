@@ -8,6 +8,7 @@
 
 #include "widgets/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/settings_dialog.hpp"
 #include "widgets/step_editor.hpp"
 
 int main(int argc, char** argv) {
@@ -15,6 +16,10 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("StepForge"));
   QApplication::setApplicationName(QStringLiteral("stepforge"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+  QApplication::setDesktopFileName(QStringLiteral("io.github.stepforge.StepForge"));
+  // The language: Preferences (QSettings "ui/language"), else the system locale; applied before any UI
+  // exists.
+  sf::widgets::installTranslations(&app, sf::widgets::effectiveLanguage(sf::widgets::languageSetting()));
 
   QCommandLineParser cli;
   cli.setApplicationDescription(QApplication::translate("main", "StepForge workbench"));
@@ -32,7 +37,10 @@ int main(int argc, char** argv) {
   sf::widgets::MainWindow w;
   const QStringList files = cli.positionalArguments();
   if (!files.isEmpty()) {
-    if (!w.openFile(files.front())) std::fprintf(stderr, "stepforge: cannot open %s\n", qPrintable(files.front()));
+    if (!w.openFile(files.front()))
+      std::fprintf(
+          stderr, "%s\n",
+          qPrintable(QApplication::translate("main", "stepforge: cannot open %1").arg(files.front())));
   } else if (cli.isSet(task)) {
     w.newFromTask(cli.value(task));
   } else {
@@ -54,7 +62,9 @@ int main(int argc, char** argv) {
     finishing = true;
     QTimer::singleShot(300, &app, [&, ok] {
       bool saved = w.saveScreenshot(out);
-      if (!saved) std::fprintf(stderr, "stepforge: cannot write %s\n", qPrintable(out));
+      if (!saved)
+        std::fprintf(stderr, "%s\n",
+                     qPrintable(QApplication::translate("main", "stepforge: cannot write %1").arg(out)));
       app.exit(saved && ok ? 0 : 1);
     });
   };
@@ -69,7 +79,9 @@ int main(int argc, char** argv) {
     w.verifyProgram();
   });
   QTimer::singleShot(120000, &app, [&] {
-    std::fprintf(stderr, "stepforge: timed out waiting for the verification\n");
+    std::fprintf(
+        stderr, "%s\n",
+        qPrintable(QApplication::translate("main", "stepforge: timed out waiting for the verification")));
     finish(false);
   });
   return app.exec();

@@ -1,0 +1,2414 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de">
+<context>
+    <name>CampaignRunState</name>
+    <message>
+        <location filename="../widgets/campaign_feed.cpp" line="+17"/>
+        <source>idle</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused</source>
+        <translation>angehalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>following</source>
+        <translation>wird verfolgt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>replaying</source>
+        <translation>Wiedergabe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <location filename="../app/gui/main.cpp" line="+29"/>
+        <source>StepForge workbench</source>
+        <translation>StepForge-Werkbank</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Verify the document, save a PNG of the window, exit.</source>
+        <translation>Dokument verifizieren, ein PNG des Fensters speichern, beenden.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Start a new buffer for a bundled task.</source>
+        <translation>Einen neuen Puffer für eine mitgelieferte Aufgabe beginnen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a campaign workspace (finished, or live: followed).</source>
+        <translation>Einen Kampagnen-Arbeitsbereich öffnen (beendet oder laufend: wird verfolgt).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replay a recorded campaign workspace in the presentation layout.</source>
+        <translation>Einen aufgezeichneten Kampagnen-Arbeitsbereich im Präsentationslayout wiedergeben.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Task document or solution file.</source>
+        <translation>Aufgabendokument oder Lösungsdatei.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>stepforge: cannot open %1</source>
+        <translation>stepforge: %1 kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>stepforge: cannot write %1</source>
+        <translation>stepforge: %1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>stepforge: timed out waiting for the verification</source>
+        <translation>stepforge: Zeitüberschreitung beim Warten auf die Verifikation</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets</name>
+    <message>
+        <location filename="../widgets/engine_jobs.cpp" line="+13"/>
+        <source>Check</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulate</source>
+        <translation>Simulieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify</source>
+        <translation>Verifizieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rewrite</source>
+        <translation>Umschreiben</translation>
+    </message>
+    <message>
+        <location line="+194"/>
+        <source>the program can only be rewritten in a block `impl: |`</source>
+        <translation>das Programm kann nur in einem Block `impl: |` umgeschrieben werden</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AuditModel</name>
+    <message>
+        <location filename="../widgets/audit_model.cpp" line="+82"/>
+        <source>No campaign workspace is open.</source>
+        <translation>Kein Kampagnen-Arbeitsbereich geöffnet.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No adoption record selected.</source>
+        <translation>Kein Übernahmedatensatz ausgewählt.</translation>
+    </message>
+    <message>
+        <location line="+82"/>
+        <source>adopted</source>
+        <translation>übernommen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not adopted</source>
+        <translation>nicht übernommen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 by %2 at %3
+%4</source>
+        <translation>%1 von %2 um %3
+%4</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>resolved after a re-ask</source>
+        <translation>nach erneuter Nachfrage geklärt</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Episode</source>
+        <translation>Episode</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Round</source>
+        <translation>Runde</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rank</source>
+        <translation>Rang</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Score</source>
+        <translation>Punktzahl</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adopted</source>
+        <translation>Übernommen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rationale</source>
+        <translation>Begründung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>Bewertung</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AuditPane</name>
+    <message>
+        <location filename="../widgets/audit_pane.cpp" line="+40"/>
+        <location line="+272"/>
+        <source>All tasks</source>
+        <translation>Alle Aufgaben</translation>
+    </message>
+    <message>
+        <location line="-270"/>
+        <source>Adopted or not</source>
+        <translation>Übernommen oder nicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adopted</source>
+        <translation>Übernommen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not adopted</source>
+        <translation>Nicht übernommen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any label</source>
+        <translation>Jede Bewertung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unlabelled</source>
+        <translation>Unbewertet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full</source>
+        <translation>Vollständig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Partial</source>
+        <translation>Teilweise</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unrelated</source>
+        <translation>Unabhängig</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search rationale, item, task, note, rule</source>
+        <translation>Begründung, Eintrag, Aufgabe, Notiz, Regel durchsuchen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>N = </source>
+        <translation>N = </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Seed of the random sample (the same seed draws the same records)</source>
+        <translation>Seed der Zufallsstichprobe (derselbe Seed zieht dieselben Datensätze)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New seed</source>
+        <translation>Neuer Seed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sample</source>
+        <translation>Stichprobe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show N records drawn at random for a blind audit</source>
+        <translation>N zufällig gezogene Datensätze für ein Blind-Audit anzeigen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show all</source>
+        <translation>Alle anzeigen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blind</source>
+        <translation>Blind</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>While sampling, hide the adoption claim, rank, score and existing labels</source>
+        <translation>Während der Stichprobe Übernahmeangabe, Rang, Punktzahl und vorhandene Bewertungen ausblenden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Random sample:</source>
+        <translation>Zufallsstichprobe:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&amp;1 Full</source>
+        <translation>&amp;1 Vollständig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;2 Partial</source>
+        <translation>&amp;2 Teilweise</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;3 Unrelated</source>
+        <translation>&amp;3 Unabhängig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The revision fully applies the experience (key 1)</source>
+        <translation>Die Überarbeitung wendet die Erfahrung vollständig an (Taste 1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The revision partly applies the experience (key 2)</source>
+        <translation>Die Überarbeitung wendet die Erfahrung teilweise an (Taste 2)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The revision is unrelated to the experience (key 3)</source>
+        <translation>Die Überarbeitung hat nichts mit der Erfahrung zu tun (Taste 3)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Note (saved with the next label)</source>
+        <translation>Notiz (wird mit der nächsten Bewertung gespeichert)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Label (1/2/3, J/K to move):</source>
+        <translation>Bewerten (1/2/3, J/K zum Wechseln):</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export CSV…</source>
+        <translation>CSV exportieren…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export Markdown…</source>
+        <translation>Markdown exportieren…</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Cannot open the audit of %1: %2</source>
+        <translation>Das Audit von %1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n adoption record(s)</source>
+        <translation>
+            <numerusform>%n Übernahmedatensatz</numerusform>
+            <numerusform>%n Übernahmedatensätze</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n malformed event(s) skipped</source>
+        <translation>
+            <numerusform>%n fehlerhaftes Ereignis übersprungen</numerusform>
+            <numerusform>%n fehlerhafte Ereignisse übersprungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Label not saved: %1</source>
+        <translation>Bewertung nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Labelled %1 as %2</source>
+        <translation>%1 als %2 bewertet</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Sample of %1 of %2 records, seed %3</source>
+        <translation>Stichprobe von %1 aus %2 Datensätzen, Seed %3</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>full</source>
+        <translation>vollständig</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>partial</source>
+        <translation>teilweise</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unrelated</source>
+        <translation>unabhängig</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2 (%3%)</source>
+        <translation>%1 %2 (%3 %)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sample: </source>
+        <translation>Stichprobe: </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>All records: </source>
+        <translation>Alle Datensätze: </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of %2 labelled</source>
+        <translation>%1 von %2 bewertet</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Export audit summary as Markdown</source>
+        <translation>Audit-Zusammenfassung als Markdown exportieren</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export audit summary as CSV</source>
+        <translation>Audit-Zusammenfassung als CSV exportieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Summary written to %1</source>
+        <translation>Zusammenfassung nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&lt;p&gt;&lt;i&gt;Select an adoption record.&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;Wählen Sie einen Übernahmedatensatz.&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>from task %1, episode %2, %3 tokens</source>
+        <translation>aus Aufgabe %1, Episode %2, %3 Token</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>from task %1, episode %2 (memory.json)</source>
+        <translation>aus Aufgabe %1, Episode %2 (memory.json)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(no experience_added event and no memory.json entry for this item)</source>
+        <translation>(kein experience_added-Ereignis und kein memory.json-Eintrag für diesen Eintrag)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Experience %1</source>
+        <translation>Erfahrung %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence</source>
+        <translation>Beleg</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task %1, episode %2, round %3</source>
+        <translation>Aufgabe %1, Episode %2, Runde %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>adopted</source>
+        <translation>übernommen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not adopted</source>
+        <translation>nicht übernommen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, rank %1, score %2, utility %3</source>
+        <translation>, Rang %1, Punktzahl %2, Nutzen %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Agent&apos;s rationale</source>
+        <translation>Begründung des Agenten</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Before (no earlier round)</source>
+        <translation>Vorher (keine frühere Runde)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Before (round %1)</source>
+        <translation>Vorher (Runde %1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (no program produced)</source>
+        <translation>Nachher (kein Programm erzeugt)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>After (round %1)</source>
+        <translation>Nachher (Runde %1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>current: %1</source>
+        <translation>aktuell: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::CampaignDialog</name>
+    <message>
+        <location filename="../widgets/campaign_dialog.cpp" line="+50"/>
+        <source>New Campaign</source>
+        <translation>Neue Kampagne</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>e.g. OPENAI_API_KEY</source>
+        <translation>z. B. OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The name of the environment variable that holds the API key. The key itself is never written to the workspace, the log or a trace.</source>
+        <translation>Der Name der Umgebungsvariable, die den API-Schlüssel enthält. Der Schlüssel selbst wird nie in den Arbeitsbereich, das Protokoll oder eine Aufzeichnung geschrieben.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>0.4, 0.7, 1.0</source>
+        <translation>0.4, 0.7, 1.0</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>task ids or groups, comma separated (empty: the 26 benchmark tasks)</source>
+        <translation>Aufgaben-IDs oder Gruppen, durch Kommas getrennt (leer: die 26 Benchmark-Aufgaben)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>unlimited</source>
+        <translation>unbegrenzt</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Preset:</source>
+        <translation>Vorlage:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>Name:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backend:</source>
+        <translation>Backend:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Base URL:</source>
+        <translation>Basis-URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key variable:</source>
+        <translation>Variable des API-Schlüssels:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode:</source>
+        <translation>Modus:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples n:</source>
+        <translation>Stichproben n:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperature (iteration 0):</source>
+        <translation>Temperatur (Iteration 0):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperatures:</source>
+        <translation>Temperaturen:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Difficulty levels m:</source>
+        <translation>Schwierigkeitsstufen m:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Selection:</source>
+        <translation>Auswahl:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tasks:</source>
+        <translation>Aufgaben:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token budget:</source>
+        <translation>Token-Budget:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost budget:</source>
+        <translation>Kostenbudget:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wall-time budget:</source>
+        <translation>Zeitbudget:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace folder:</source>
+        <translation>Arbeitsbereich-Ordner:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Start</source>
+        <translation>Starten</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Workspace folder (new or empty)</source>
+        <translation>Arbeitsbereich-Ordner (neu oder leer)</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>Temperatures: &apos;%1&apos; is not a number</source>
+        <translation>Temperaturen: „%1“ ist keine Zahl</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Choose a workspace folder</source>
+        <translation>Arbeitsbereich-Ordner wählen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 already holds a campaign (open it with Campaign → Open Workspace)</source>
+        <translation>%1 enthält bereits eine Kampagne (öffnen mit Kampagne → Arbeitsbereich öffnen)</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::CampaignDocks</name>
+    <message>
+        <location filename="../widgets/campaign_docks.cpp" line="+80"/>
+        <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
+        <translation>Keine Kampagne geöffnet (Kampagne → Neue Kampagne oder Arbeitsbereich öffnen).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>idle</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Replay speed:</source>
+        <translation>Wiedergabetempo:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>fastest</source>
+        <translation>maximal</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 events/s</source>
+        <translation>%1 Ereignisse/s</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+111"/>
+        <source>Campaign</source>
+        <translation>Kampagne</translation>
+    </message>
+    <message>
+        <location line="-105"/>
+        <source>Traces</source>
+        <translation>Aufzeichnungen</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Learning Curves</source>
+        <translation>Lernkurven</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Add Workspace…</source>
+        <translation>Arbeitsbereich hinzufügen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare</source>
+        <translation>Vergleichen</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Curves</source>
+        <translation>Kurven</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens and cost</source>
+        <translation>Token und Kosten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Per-task success</source>
+        <translation>Erfolg je Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Campaign workspace to compare</source>
+        <translation>Zu vergleichender Kampagnen-Arbeitsbereich</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Run Comparison</source>
+        <translation>Kampagnenvergleich</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Help</source>
+        <translation>Hilfe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Campaign</source>
+        <translation>&amp;Kampagne</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;New Campaign…</source>
+        <translation>&amp;Neue Kampagne…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open Workspace…</source>
+        <translation>Arbeitsbereich ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open campaign workspace</source>
+        <translation>Kampagnen-Arbeitsbereich öffnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Co&amp;ntinue Workspace…</source>
+        <translation>Arbeitsbereich &amp;fortsetzen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Continue an unfinished campaign</source>
+        <translation>Eine unvollendete Kampagne fortsetzen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Pause</source>
+        <translation>&amp;Anhalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Resume</source>
+        <translation>&amp;Weiter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Cancel Campaign</source>
+        <translation>Kampagne a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Demo Mode…</source>
+        <translation>&amp;Demomodus…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replay a recorded campaign</source>
+        <translation>Eine aufgezeichnete Kampagne wiedergeben</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Presentation &amp;Layout</source>
+        <translation>Präsentations&amp;layout</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F11</source>
+        <translation>F11</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Co&amp;mpare Workspaces…</source>
+        <translation>Arbeitsbereiche &amp;vergleichen…</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Workspace %1</source>
+        <translation>Arbeitsbereich %1</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>%1 (%2) — %3</source>
+        <translation>%1 (%2) — %3</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>campaign</source>
+        <translation>Kampagne</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>episode %1: round %2 of %3</source>
+        <translation>Episode %1: Runde %2 von %3</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>iteration %1: %2 of %3 samples</source>
+        <translation>Iteration %1: %2 von %3 Stichproben</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 — %2/%3 tasks solved — %4 tokens — $%5 — ETA %6 — %7 events</source>
+        <translation>%1 — %2/%3 Aufgaben gelöst — %4 Token — $%5 — Restzeit %6 — %7 Ereignisse</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>finished (%1)</source>
+        <translation>beendet (%1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Campaign %1</source>
+        <translation>Kampagne %1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::CampaignWorker</name>
+    <message>
+        <location filename="../widgets/campaign_worker.cpp" line="+91"/>
+        <source>campaign.json: %1</source>
+        <translation>campaign.json: %1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>events.jsonl: %1</source>
+        <translation>events.jsonl: %1</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Invalid configuration: %1</source>
+        <translation>Ungültige Konfiguration: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::ComparisonSummaryModel</name>
+    <message>
+        <location filename="../widgets/comparison_model.cpp" line="+34"/>
+        <source>error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finished (%1)</source>
+        <translation>beendet (%1)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unfinished</source>
+        <translation>unvollendet</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Campaign</source>
+        <translation>Kampagne</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Solved</source>
+        <translation>Gelöst</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@1 / ER</source>
+        <translation>pass@1 / ER</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@n / solved</source>
+        <translation>pass@n / gelöst</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::ComparisonTaskModel</name>
+    <message>
+        <location line="+51"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::EngineWorker</name>
+    <message>
+        <location filename="../widgets/engine_worker.cpp" line="+51"/>
+        <source>checking</source>
+        <translation>wird geprüft</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+14"/>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>generating inputs and reference</source>
+        <translation>Eingaben und Referenz werden erzeugt</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>simulating</source>
+        <translation>wird simuliert</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <location line="+53"/>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>input set %1 of %2</source>
+        <translation>Eingabesatz %1 von %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>simulating and comparing</source>
+        <translation>wird simuliert und verglichen</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::GraphView</name>
+    <message>
+        <location filename="../widgets/graph_view.cpp" line="+127"/>
+        <source>Dataflow graph</source>
+        <translation>Datenflussgraph</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>Affinity violation: every stream must be used exactly once</source>
+        <translation>Affinitätsverletzung: Jeder Stream muss genau einmal verwendet werden</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::IssuesModel</name>
+    <message>
+        <location filename="../widgets/issues_model.cpp" line="+42"/>
+        <source>error</source>
+        <translation>Fehler</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>note</source>
+        <translation>Hinweis</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Severity</source>
+        <translation>Schweregrad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>Code</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Line:Col</source>
+        <translation>Zeile:Spalte</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation>Meldung</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::LearningCurves</name>
+    <message>
+        <location filename="../widgets/learning_curves.cpp" line="+23"/>
+        <source>per iteration</source>
+        <translation>je Iteration</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per cumulative tokens</source>
+        <translation>je kumulierte Token</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pass@1 and pass@n</source>
+        <translation>pass@1 und pass@n</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+135"/>
+        <source>pass@1</source>
+        <translation>pass@1</translation>
+    </message>
+    <message>
+        <location line="-134"/>
+        <location line="+135"/>
+        <location line="+28"/>
+        <source>pass@n</source>
+        <translation>pass@n</translation>
+    </message>
+    <message>
+        <location line="-161"/>
+        <source>All tasks</source>
+        <translation>Alle Aufgaben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG…</source>
+        <translation>PNG…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SVG…</source>
+        <translation>SVG…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Export:</source>
+        <translation>Exportieren:</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+5"/>
+        <source>Export learning curves</source>
+        <translation>Lernkurven exportieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>PNG images (*.png)</source>
+        <translation>PNG-Bilder (*.png)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG-Bilder (*.svg)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>campaign</source>
+        <translation>Kampagne</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>ER</source>
+        <translation>ER</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+28"/>
+        <source>solved</source>
+        <translation>gelöst</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>cumulative tokens</source>
+        <translation>kumulierte Token</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>episode</source>
+        <translation>Episode</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>fraction of tasks</source>
+        <translation>Anteil der Aufgaben</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>fraction of %1 tasks</source>
+        <translation>Anteil von %1 Aufgaben</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Execution rate over episodes</source>
+        <translation>Ausführungsrate über die Episoden</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Learning curves</source>
+        <translation>Lernkurven</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>StepForge learning curves</source>
+        <translation>StepForge-Lernkurven</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::MainWindow</name>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="+73"/>
+        <source>%1 cancelled</source>
+        <translation>%1 abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Issues</source>
+        <translation>Probleme</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+162"/>
+        <source>Not verified yet (Run → Verify).</source>
+        <translation>Noch nicht verifiziert (Ausführen → Verifizieren).</translation>
+    </message>
+    <message>
+        <location line="-153"/>
+        <source>Verification</source>
+        <translation>Verifikation</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Dataflow Graph</source>
+        <translation>Datenflussgraph</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Stream Inspector</source>
+        <translation>Stream-Inspektor</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Tasks</source>
+        <translation>Aufgaben</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;New from Task…</source>
+        <translation>&amp;Neu aus Aufgabe…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Open…</source>
+        <translation>Ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save &amp;As…</source>
+        <translation>Speichern &amp;unter…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Undo</source>
+        <translation>&amp;Rückgängig</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Redo</source>
+        <translation>&amp;Wiederherstellen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Insert &amp;Copies</source>
+        <translation>&amp;Kopien einfügen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fix multiple uses of a stream with Copy chains (the guardian&apos;s rewrite)</source>
+        <translation>Mehrfache Verwendung eines Streams mit Copy-Ketten beheben (die Umschreibung des Wächters)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Format Program</source>
+        <translation>Programm &amp;formatieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+F</source>
+        <translation>Ctrl+Shift+F</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Preferences…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Run</source>
+        <translation>&amp;Ausführen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Check</source>
+        <translation>&amp;Prüfen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>F5</source>
+        <translation>F5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Simulate</source>
+        <translation>&amp;Simulieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>F6</source>
+        <translation>F6</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Verify</source>
+        <translation>&amp;Verifizieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>F7</source>
+        <translation>F7</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C&amp;ancel</source>
+        <translation>A&amp;bbrechen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+.</source>
+        <translation>Ctrl+.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>A&amp;nsicht</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STeP &amp;Manual</source>
+        <translation>STeP-&amp;Handbuch</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About StepForge</source>
+        <translation>&amp;Über StepForge</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About StepForge</source>
+        <translation>Über StepForge</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>StepForge %1
+A workbench where LLM agents learn to write STeP from their own verified work.</source>
+        <translation>StepForge %1
+Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen, STeP zu schreiben.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Program</source>
+        <translation>Programm</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Unsaved changes</source>
+        <translation>Ungespeicherte Änderungen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The document has unsaved changes. Save them?</source>
+        <translation>Das Dokument hat ungespeicherte Änderungen. Speichern?</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>untitled</source>
+        <translation>unbenannt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1%2 — StepForge</source>
+        <translation>%1%2 — StepForge</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Cannot open %1: %2</source>
+        <translation>%1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Opened %1</source>
+        <translation>%1 geöffnet</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No bundled task %1</source>
+        <translation>Keine mitgelieferte Aufgabe %1</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot save %1: %2</source>
+        <translation>%1 kann nicht gespeichert werden: %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Open task or solution</source>
+        <translation>Aufgabe oder Lösung öffnen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STeP documents (*.yaml *.yml);;All files (*)</source>
+        <translation>STeP-Dokumente (*.yaml *.yml);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Save document</source>
+        <translation>Dokument speichern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>STeP documents (*.yaml *.yml)</source>
+        <translation>STeP-Dokumente (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>New from Task</source>
+        <translation>Neu aus Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Bundled task:</source>
+        <translation>Mitgelieferte Aufgabe:</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Simulating…</source>
+        <translation>Simuliere…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+1"/>
+        <source>Verifying…</source>
+        <translation>Verifiziere…</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>no task</source>
+        <translation>keine Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>task %1</source>
+        <translation>Aufgabe %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>✔ checks pass, %n warning(s)</source>
+        <translation>
+            <numerusform>✔ Prüfungen bestanden, %n Warnung</numerusform>
+            <numerusform>✔ Prüfungen bestanden, %n Warnungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>✔ checks pass</source>
+        <translation>✔ Prüfungen bestanden</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>✘ %n error(s)</source>
+        <translation>
+            <numerusform>✘ %n Fehler</numerusform>
+            <numerusform>✘ %n Fehler</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>PASS — %1: %2 input sets, max abs error %3, max rel error %4, %5 statements (%6 s)</source>
+        <translation>BESTANDEN — %1: %2 Eingabesätze, max. absoluter Fehler %3, max. relativer Fehler %4, %5 Anweisungen (%6 s)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>FAIL — %1: stage %2, %3</source>
+        <translation>FEHLGESCHLAGEN — %1: Stufe %2, %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verification passed</source>
+        <translation>Verifikation bestanden</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Verification failed (%1)</source>
+        <translation>Verifikation fehlgeschlagen (%1)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Simulated %1 (%2, seed %3) in %4 ms</source>
+        <translation>%1 simuliert (%2, Seed %3) in %4 ms</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Simulation failed</source>
+        <translation>Simulation fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The program cannot be rewritten: fix the errors first</source>
+        <translation>Das Programm kann nicht umgeschrieben werden: Beheben Sie zuerst die Fehler</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The document changed during the rewrite; try again</source>
+        <translation>Das Dokument hat sich während der Umschreibung geändert; bitte erneut versuchen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Formatted</source>
+        <translation>Formatiert</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Copies inserted</source>
+        <translation>Kopien eingefügt</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::ManualBrowser</name>
+    <message>
+        <location filename="../widgets/manual_browser.cpp" line="+14"/>
+        <source>STeP Manual</source>
+        <translation>STeP-Handbuch</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>(cannot read %1)</source>
+        <translation>(%1 kann nicht gelesen werden)</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::MemoryInspector</name>
+    <message>
+        <location filename="../widgets/memory_inspector.cpp" line="+40"/>
+        <source>All states</source>
+        <translation>Alle Zustände</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cold</source>
+        <translation>Kalt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validated</source>
+        <translation>Validiert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hot</source>
+        <translation>Heiß</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Resident tokens of the hot rules / the hot budget B</source>
+        <translation>Residente Token der heißen Regeln / das heiße Budget B</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import…</source>
+        <translation>Importieren…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>Exportieren…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hot budget:</source>
+        <translation>Heißes Budget:</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+153"/>
+        <source>Utility over episodes</source>
+        <translation>Nutzen über die Episoden</translation>
+    </message>
+    <message>
+        <location line="-151"/>
+        <source>episode</source>
+        <translation>Episode</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>utility U</source>
+        <translation>Nutzen U</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Cannot load the memory of %1: %2</source>
+        <translation>Das Gedächtnis von %1 kann nicht geladen werden: %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n memory item(s)</source>
+        <translation>
+            <numerusform>%n Gedächtniseintrag</numerusform>
+            <numerusform>%n Gedächtniseinträge</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Import failed: %1</source>
+        <translation>Import fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Imported %n item(s) from %1</source>
+        <translation>
+            <numerusform>%n Eintrag aus %1 importiert</numerusform>
+            <numerusform>%n Einträge aus %1 importiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Export failed: %1</source>
+        <translation>Export fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Exported %n item(s) to %1</source>
+        <translation>
+            <numerusform>%n Eintrag nach %1 exportiert</numerusform>
+            <numerusform>%n Einträge nach %1 exportiert</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>Import memory</source>
+        <translation>Gedächtnis importieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>StepForge memory (*.json);;All files (*)</source>
+        <translation>StepForge-Gedächtnis (*.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The file %1 is not a valid StepForge memory file and was not imported.
+
+%2</source>
+        <translation>Die Datei %1 ist keine gültige StepForge-Gedächtnisdatei und wurde nicht importiert.
+
+%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>Export memory</source>
+        <translation>Gedächtnis exportieren</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>StepForge memory (*.json)</source>
+        <translation>StepForge-Gedächtnis (*.json)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the memory to %1.
+
+%2</source>
+        <translation>Das Gedächtnis kann nicht nach %1 exportiert werden.
+
+%2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 / %2 tokens (%3%)</source>
+        <translation>%1 / %2 Token (%3 %)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cold %1 · validated %2 · hot %3</source>
+        <translation>kalt %1 · validiert %2 · heiß %3</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Utility of %1 over episodes</source>
+        <translation>Nutzen von %1 über die Episoden</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;p&gt;&lt;i&gt;Select a memory item.&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;Wählen Sie einen Gedächtniseintrag.&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Source: task %1, episode %2</source>
+        <translation>Quelle: Aufgabe %1, Episode %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Utility %1 after %2 update(s); retrieved in %3 episode(s), adopted in %4, by %5 operator(s); access %6</source>
+        <translation>Nutzen %1 nach %2 Aktualisierung(en); in %3 Episode(n) abgerufen, in %4 übernommen, von %5 Operator(en); Zugriff %6</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence</source>
+        <translation>Beleg</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code example</source>
+        <translation>Codebeispiel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pattern</source>
+        <translation>Muster</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Resident form (%1 tokens)</source>
+        <translation>Residente Form (%1 Token)</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::MemoryInspectorModel</name>
+    <message>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+395"/>
+        <source>resident tokens (abstracted form); %1 in the retrieval view</source>
+        <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Item</source>
+        <translation>Eintrag</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Utility</source>
+        <translation>Nutzen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrievals</source>
+        <translation>Abrufe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adoptions</source>
+        <translation>Übernahmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updates</source>
+        <translation>Aktualisierungen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operators</source>
+        <translation>Operatoren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Access</source>
+        <translation>Zugriff</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::OutputCompareModel</name>
+    <message>
+        <location filename="../widgets/stream_inspector_models.cpp" line="+303"/>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>mismatch</source>
+        <translation>Abweichung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>reference NaN</source>
+        <translation>Referenz NaN</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Index</source>
+        <translation>Index</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Position</source>
+        <translation>Position</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Program</source>
+        <translation>Programm</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reference</source>
+        <translation>Referenz</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>|Error|</source>
+        <translation>|Fehler|</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::OutputListModel</name>
+    <message>
+        <location line="-134"/>
+        <source>size differs</source>
+        <translation>Größe abweichend</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reference NaN</source>
+        <translation>Referenz NaN</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass</source>
+        <translation>bestanden</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <source>%n mismatch(es)</source>
+        <translation>
+            <numerusform>%n Abweichung</numerusform>
+            <numerusform>%n Abweichungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Output</source>
+        <translation>Ausgabe</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Max abs error</source>
+        <translation>Max. abs. Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::SettingsDialog</name>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="+96"/>
+        <source>Preferences</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>System default (%1)</source>
+        <translation>Systemstandard (%1)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The new language is applied the next time StepForge starts.</source>
+        <translation>Die neue Sprache wird beim nächsten Start von StepForge übernommen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Language:</source>
+        <translation>&amp;Sprache:</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StepApis</name>
+    <message>
+        <location filename="../widgets/step_apis.cpp" line="+92"/>
+        <source>dims: %1</source>
+        <translation>Dimensionen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StepEditor</name>
+    <message>
+        <location filename="../widgets/step_editor.cpp" line="+103"/>
+        <source>Stream type</source>
+        <translation>Stream-Typ</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StepLexer</name>
+    <message>
+        <location filename="../widgets/step_lexer.cpp" line="+43"/>
+        <source>Default</source>
+        <translation>Standard</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comment</source>
+        <translation>Kommentar</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Document key</source>
+        <translation>Dokumentschlüssel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primitive</source>
+        <translation>Primitiv</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keyword</source>
+        <translation>Schlüsselwort</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task fn</source>
+        <translation>Aufgabenfunktion</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stream</source>
+        <translation>Stream</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>Zahl</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Punctuation</source>
+        <translation>Satzzeichen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Size symbol</source>
+        <translation>Größensymbol</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primitive parameter</source>
+        <translation>Primitiv-Parameter</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text</source>
+        <translation>Text</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StreamInspector</name>
+    <message>
+        <location filename="../widgets/stream_inspector.cpp" line="+56"/>
+        <source>Select a stream to see its tokens</source>
+        <translation>Wählen Sie einen Stream, um seine Token zu sehen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token sequence</source>
+        <translation>Token-Folge</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Streams</source>
+        <translation>Streams</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Show mismatches only</source>
+        <translation>Nur Abweichungen anzeigen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Outputs vs reference</source>
+        <translation>Ausgaben gegen Referenz</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StreamListModel</name>
+    <message>
+        <location filename="../widgets/stream_inspector_models.cpp" line="-151"/>
+        <source>Stream</source>
+        <translation>Stream</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type</source>
+        <translation>Typ</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dims</source>
+        <translation>Dimensionen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Elements</source>
+        <translation>Elemente</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TaskBrowser</name>
+    <message>
+        <location filename="../widgets/task_browser.cpp" line="+48"/>
+        <source>Filter tasks (id, title, tag)</source>
+        <translation>Aufgaben filtern (ID, Titel, Tag)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Tasks</source>
+        <translation>Aufgaben</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TaskBrowserModel</name>
+    <message numerus="yes">
+        <location filename="../widgets/task_browser_model.cpp" line="+160"/>
+        <source>%n task(s)</source>
+        <translation>
+            <numerusform>%n Aufgabe</numerusform>
+            <numerusform>%n Aufgaben</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Paper task: %1</source>
+        <translation>Aufgabe aus dem Paper: %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>solved</source>
+        <translation>gelöst</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unsolved</source>
+        <translation>ungelöst</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tags</source>
+        <translation>Tags</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Success rate</source>
+        <translation>Erfolgsquote</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TokenTableModel</name>
+    <message>
+        <location filename="../widgets/stream_inspector_models.cpp" line="+88"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Position (i0, …)</source>
+        <translation>Position (i0, …)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TraceModel</name>
+    <message>
+        <location filename="../widgets/trace_model.cpp" line="+73"/>
+        <source>error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (cache)</source>
+        <translation> (Cache)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation>Rolle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sample</source>
+        <translation>Stichprobe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verdict</source>
+        <translation>Befund</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency (s)</source>
+        <translation>Latenz (s)</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TracePane</name>
+    <message>
+        <location filename="../widgets/trace_pane.cpp" line="+36"/>
+        <source>All roles</source>
+        <translation>Alle Rollen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All verdicts</source>
+        <translation>Alle Befunde</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pass</source>
+        <translation>Bestanden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fail</source>
+        <translation>Fehlgeschlagen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pending</source>
+        <translation>Ausstehend</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Task id</source>
+        <translation>Aufgaben-ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Search…</source>
+        <translation>Suchen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>in responses</source>
+        <translation>in Antworten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Also search the responses and programs (slower on large campaigns)</source>
+        <translation>Auch Antworten und Programme durchsuchen (bei großen Kampagnen langsamer)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow</source>
+        <translation>Folgen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Scroll to the newest call</source>
+        <translation>Zum neuesten Aufruf scrollen</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Response</source>
+        <translation>Antwort</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program</source>
+        <translation>Programm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Guardian diff</source>
+        <translation>Änderungen des Wächters</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verdict</source>
+        <translation>Befund</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>%1 of %2 calls</source>
+        <translation>%1 von %2 Aufrufen</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>(the guardian changed nothing)</source>
+        <translation>(der Wächter hat nichts geändert)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 — %2, iteration %3, sample %4 (temperature index %5)
+</source>
+        <translation>%1 — %2, Iteration %3, Stichprobe %4 (Temperaturindex %5)
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>role %1, %2 tokens, %3 s, $%4%5
+</source>
+        <translation>Rolle %1, %2 Token, %3 s, $%4%5
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>, from the cache</source>
+        <translation>, aus dem Cache</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::VerifySetsModel</name>
+    <message>
+        <location filename="../widgets/issues_model.cpp" line="+24"/>
+        <source>%1 (alternative sizes)</source>
+        <translation>%1 (alternative Größen)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pass</source>
+        <translation>bestanden</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FAIL</source>
+        <translation>FEHLER</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Sizes</source>
+        <translation>Größen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Result</source>
+        <translation>Ergebnis</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max abs error</source>
+        <translation>Max. abs. Fehler</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,2405 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>CampaignRunState</name>
+    <message>
+        <location filename="../widgets/campaign_feed.cpp" line="+17"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>following</source>
+        <translation>跟随中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>replaying</source>
+        <translation>回放中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <location filename="../app/gui/main.cpp" line="+29"/>
+        <source>StepForge workbench</source>
+        <translation>StepForge 工作台</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Verify the document, save a PNG of the window, exit.</source>
+        <translation>验证文档，将窗口保存为 PNG 图片，然后退出。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Start a new buffer for a bundled task.</source>
+        <translation>为内置任务新建一个缓冲区。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a campaign workspace (finished, or live: followed).</source>
+        <translation>打开一个活动工作区（已完成的，或正在运行的：跟随）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replay a recorded campaign workspace in the presentation layout.</source>
+        <translation>以演示布局回放一个已录制的活动工作区。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Task document or solution file.</source>
+        <translation>任务文档或解答文件。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>stepforge: cannot open %1</source>
+        <translation>stepforge：无法打开 %1</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>stepforge: cannot write %1</source>
+        <translation>stepforge：无法写入 %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>stepforge: timed out waiting for the verification</source>
+        <translation>stepforge：等待验证超时</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets</name>
+    <message>
+        <location filename="../widgets/engine_jobs.cpp" line="+13"/>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulate</source>
+        <translation>模拟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rewrite</source>
+        <translation>重写</translation>
+    </message>
+    <message>
+        <location line="+194"/>
+        <source>the program can only be rewritten in a block `impl: |`</source>
+        <translation>只能在 `impl: |` 块中重写程序</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AuditModel</name>
+    <message>
+        <location filename="../widgets/audit_model.cpp" line="+82"/>
+        <source>No campaign workspace is open.</source>
+        <translation>没有打开的活动工作区。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No adoption record selected.</source>
+        <translation>未选择采纳记录。</translation>
+    </message>
+    <message>
+        <location line="+82"/>
+        <source>adopted</source>
+        <translation>已采纳</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not adopted</source>
+        <translation>未采纳</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 by %2 at %3
+%4</source>
+        <translation>%1，由 %2 于 %3
+%4</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>resolved after a re-ask</source>
+        <translation>追问后解决</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Episode</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Round</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adopted</source>
+        <translation>已采纳</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rationale</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Label</source>
+        <translation>标注</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AuditPane</name>
+    <message>
+        <location filename="../widgets/audit_pane.cpp" line="+40"/>
+        <location line="+272"/>
+        <source>All tasks</source>
+        <translation>所有任务</translation>
+    </message>
+    <message>
+        <location line="-270"/>
+        <source>Adopted or not</source>
+        <translation>采纳与否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adopted</source>
+        <translation>已采纳</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not adopted</source>
+        <translation>未采纳</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Any label</source>
+        <translation>任意标注</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unlabelled</source>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Partial</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unrelated</source>
+        <translation>无关</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Search rationale, item, task, note, rule</source>
+        <translation>搜索理由、条目、任务、备注、规则</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>N = </source>
+        <translation>N = </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Seed of the random sample (the same seed draws the same records)</source>
+        <translation>随机抽样的种子（相同的种子抽取相同的记录）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New seed</source>
+        <translation>新种子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show N records drawn at random for a blind audit</source>
+        <translation>显示随机抽取的 N 条记录，用于盲审</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show all</source>
+        <translation>全部显示</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blind</source>
+        <translation>盲审</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>While sampling, hide the adoption claim, rank, score and existing labels</source>
+        <translation>抽样时隐藏采纳声明、排名、得分和已有标注</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Random sample:</source>
+        <translation>随机抽样：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&amp;1 Full</source>
+        <translation>&amp;1 完全</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;2 Partial</source>
+        <translation>&amp;2 部分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;3 Unrelated</source>
+        <translation>&amp;3 无关</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The revision fully applies the experience (key 1)</source>
+        <translation>修订完全应用了该经验（按键 1）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The revision partly applies the experience (key 2)</source>
+        <translation>修订部分应用了该经验（按键 2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The revision is unrelated to the experience (key 3)</source>
+        <translation>修订与该经验无关（按键 3）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Note (saved with the next label)</source>
+        <translation>备注（随下一个标注一起保存）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Label (1/2/3, J/K to move):</source>
+        <translation>标注（1/2/3，J/K 移动）：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export Markdown…</source>
+        <translation>导出 Markdown…</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Cannot open the audit of %1: %2</source>
+        <translation>无法打开 %1 的审计：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>%n adoption record(s)</source>
+        <translation>
+            <numerusform>%n 条采纳记录</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n malformed event(s) skipped</source>
+        <translation>
+            <numerusform>已跳过 %n 个格式错误的事件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Label not saved: %1</source>
+        <translation>标注未保存：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Labelled %1 as %2</source>
+        <translation>已将 %1 标注为 %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Sample of %1 of %2 records, seed %3</source>
+        <translation>从 %2 条记录中抽取 %1 条，种子 %3</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>full</source>
+        <translation>完全</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>partial</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unrelated</source>
+        <translation>无关</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 %2 (%3%)</source>
+        <translation>%1 %2（%3%）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sample: </source>
+        <translation>样本：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>All records: </source>
+        <translation>所有记录：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of %2 labelled</source>
+        <translation>已标注 %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Export audit summary as Markdown</source>
+        <translation>将审计摘要导出为 Markdown</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Export audit summary as CSV</source>
+        <translation>将审计摘要导出为 CSV</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Summary written to %1</source>
+        <translation>摘要已写入 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&lt;p&gt;&lt;i&gt;Select an adoption record.&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;请选择一条采纳记录。&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>from task %1, episode %2, %3 tokens</source>
+        <translation>来自任务 %1，回合 %2，%3 个令牌</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>from task %1, episode %2 (memory.json)</source>
+        <translation>来自任务 %1，回合 %2（memory.json）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(no experience_added event and no memory.json entry for this item)</source>
+        <translation>（此条目既没有 experience_added 事件，也没有 memory.json 记录）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Experience %1</source>
+        <translation>经验 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task %1, episode %2, round %3</source>
+        <translation>任务 %1，回合 %2，轮次 %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>adopted</source>
+        <translation>已采纳</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>not adopted</source>
+        <translation>未采纳</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, rank %1, score %2, utility %3</source>
+        <translation>，排名 %1，得分 %2，效用 %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Agent&apos;s rationale</source>
+        <translation>智能体的理由</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Before (no earlier round)</source>
+        <translation>之前（没有更早的轮次）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Before (round %1)</source>
+        <translation>之前（第 %1 轮）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After (no program produced)</source>
+        <translation>之后（未生成程序）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>After (round %1)</source>
+        <translation>之后（第 %1 轮）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>current: %1</source>
+        <translation>当前：%1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::CampaignDialog</name>
+    <message>
+        <location filename="../widgets/campaign_dialog.cpp" line="+50"/>
+        <source>New Campaign</source>
+        <translation>新建活动</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>e.g. OPENAI_API_KEY</source>
+        <translation>例如 OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The name of the environment variable that holds the API key. The key itself is never written to the workspace, the log or a trace.</source>
+        <translation>保存 API 密钥的环境变量名称。密钥本身绝不会写入工作区、日志或跟踪记录。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>0.4, 0.7, 1.0</source>
+        <translation>0.4, 0.7, 1.0</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>task ids or groups, comma separated (empty: the 26 benchmark tasks)</source>
+        <translation>任务 ID 或分组，以逗号分隔（留空：26 个基准任务）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>unlimited</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Preset:</source>
+        <translation>预设：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Backend:</source>
+        <translation>后端：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Base URL:</source>
+        <translation>基础 URL：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key variable:</source>
+        <translation>API 密钥变量：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode:</source>
+        <translation>模式：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples n:</source>
+        <translation>样本数 n：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperature (iteration 0):</source>
+        <translation>温度（第 0 次迭代）：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperatures:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Difficulty levels m:</source>
+        <translation>难度等级 m：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Selection:</source>
+        <translation>选择方式：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tasks:</source>
+        <translation>任务：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token budget:</source>
+        <translation>令牌预算：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost budget:</source>
+        <translation>费用预算：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wall-time budget:</source>
+        <translation>时间预算：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workspace folder:</source>
+        <translation>工作区文件夹：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Workspace folder (new or empty)</source>
+        <translation>工作区文件夹（新建或空文件夹）</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>Temperatures: &apos;%1&apos; is not a number</source>
+        <translation>温度：“%1”不是数字</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Choose a workspace folder</source>
+        <translation>选择工作区文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 already holds a campaign (open it with Campaign → Open Workspace)</source>
+        <translation>%1 中已有一个活动（请通过 活动 → 打开工作区 打开）</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::CampaignDocks</name>
+    <message>
+        <location filename="../widgets/campaign_docks.cpp" line="+80"/>
+        <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
+        <translation>没有打开的活动（活动 → 新建活动 或 打开工作区）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Replay speed:</source>
+        <translation>回放速度：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>fastest</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 events/s</source>
+        <translation>%1 事件/秒</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+111"/>
+        <source>Campaign</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <location line="-105"/>
+        <source>Traces</source>
+        <translation>跟踪</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Learning Curves</source>
+        <translation>学习曲线</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Add Workspace…</source>
+        <translation>添加工作区…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Curves</source>
+        <translation>曲线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens and cost</source>
+        <translation>令牌与费用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Per-task success</source>
+        <translation>各任务成功情况</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Campaign workspace to compare</source>
+        <translation>要比较的活动工作区</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Run Comparison</source>
+        <translation>运行比较</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Campaign</source>
+        <translation>活动(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;New Campaign…</source>
+        <translation>新建活动(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open Workspace…</source>
+        <translation>打开工作区(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open campaign workspace</source>
+        <translation>打开活动工作区</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Co&amp;ntinue Workspace…</source>
+        <translation>继续工作区(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Continue an unfinished campaign</source>
+        <translation>继续一个未完成的活动</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+P</source>
+        <translation>Ctrl+Shift+P</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+R</source>
+        <translation>Ctrl+Shift+R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Cancel Campaign</source>
+        <translation>取消活动(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Demo Mode…</source>
+        <translation>演示模式(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replay a recorded campaign</source>
+        <translation>回放一个已录制的活动</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Presentation &amp;Layout</source>
+        <translation>演示布局(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>F11</source>
+        <translation>F11</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Co&amp;mpare Workspaces…</source>
+        <translation>比较工作区(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Workspace %1</source>
+        <translation>工作区 %1</translation>
+    </message>
+    <message>
+        <location line="+79"/>
+        <source>%1 (%2) — %3</source>
+        <translation>%1（%2）— %3</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>campaign</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>episode %1: round %2 of %3</source>
+        <translation>回合 %1：第 %2 / %3 轮</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>iteration %1: %2 of %3 samples</source>
+        <translation>迭代 %1：%2 / %3 个样本</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 — %2/%3 tasks solved — %4 tokens — $%5 — ETA %6 — %7 events</source>
+        <translation>%1 — 已解决 %2/%3 个任务 — %4 个令牌 — $%5 — 预计剩余 %6 — %7 个事件</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>finished (%1)</source>
+        <translation>已完成（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Campaign %1</source>
+        <translation>活动 %1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::CampaignWorker</name>
+    <message>
+        <location filename="../widgets/campaign_worker.cpp" line="+91"/>
+        <source>campaign.json: %1</source>
+        <translation>campaign.json：%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>events.jsonl: %1</source>
+        <translation>events.jsonl：%1</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Invalid configuration: %1</source>
+        <translation>无效的配置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::ComparisonSummaryModel</name>
+    <message>
+        <location filename="../widgets/comparison_model.cpp" line="+34"/>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finished (%1)</source>
+        <translation>已完成（%1）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unfinished</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Campaign</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Solved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@1 / ER</source>
+        <translation>pass@1 / ER</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@n / solved</source>
+        <translation>pass@n / 已解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::ComparisonTaskModel</name>
+    <message>
+        <location line="+51"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::EngineWorker</name>
+    <message>
+        <location filename="../widgets/engine_worker.cpp" line="+51"/>
+        <source>checking</source>
+        <translation>正在检查</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+14"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>generating inputs and reference</source>
+        <translation>正在生成输入和参考结果</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>simulating</source>
+        <translation>正在模拟</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <location line="+53"/>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>input set %1 of %2</source>
+        <translation>输入集 %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>simulating and comparing</source>
+        <translation>正在模拟并比较</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::GraphView</name>
+    <message>
+        <location filename="../widgets/graph_view.cpp" line="+127"/>
+        <source>Dataflow graph</source>
+        <translation>数据流图</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>Affinity violation: every stream must be used exactly once</source>
+        <translation>违反仿射性：每个流必须恰好使用一次</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::IssuesModel</name>
+    <message>
+        <location filename="../widgets/issues_model.cpp" line="+42"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>note</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Severity</source>
+        <translation>严重性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Line:Col</source>
+        <translation>行:列</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::LearningCurves</name>
+    <message>
+        <location filename="../widgets/learning_curves.cpp" line="+23"/>
+        <source>per iteration</source>
+        <translation>按迭代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per cumulative tokens</source>
+        <translation>按累计令牌</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pass@1 and pass@n</source>
+        <translation>pass@1 与 pass@n</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+135"/>
+        <source>pass@1</source>
+        <translation>pass@1</translation>
+    </message>
+    <message>
+        <location line="-134"/>
+        <location line="+135"/>
+        <location line="+28"/>
+        <source>pass@n</source>
+        <translation>pass@n</translation>
+    </message>
+    <message>
+        <location line="-161"/>
+        <source>All tasks</source>
+        <translation>所有任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG…</source>
+        <translation>PNG…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SVG…</source>
+        <translation>SVG…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Export:</source>
+        <translation>导出：</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+5"/>
+        <source>Export learning curves</source>
+        <translation>导出学习曲线</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>SVG images (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>campaign</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <location line="+85"/>
+        <source>ER</source>
+        <translation>ER</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+28"/>
+        <source>solved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>cumulative tokens</source>
+        <translation>累计令牌</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>episode</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>fraction of tasks</source>
+        <translation>任务比例</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>fraction of %1 tasks</source>
+        <translation>%1 个任务中的比例</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Execution rate over episodes</source>
+        <translation>各回合的执行率</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Learning curves</source>
+        <translation>学习曲线</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>StepForge learning curves</source>
+        <translation>StepForge 学习曲线</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::MainWindow</name>
+    <message>
+        <location filename="../widgets/main_window.cpp" line="+73"/>
+        <source>%1 cancelled</source>
+        <translation>%1 已取消</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Issues</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+162"/>
+        <source>Not verified yet (Run → Verify).</source>
+        <translation>尚未验证（运行 → 验证）。</translation>
+    </message>
+    <message>
+        <location line="-153"/>
+        <source>Verification</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Dataflow Graph</source>
+        <translation>数据流图</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Stream Inspector</source>
+        <translation>流检查器</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;New from Task…</source>
+        <translation>从任务新建(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Insert &amp;Copies</source>
+        <translation>插入副本(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fix multiple uses of a stream with Copy chains (the guardian&apos;s rewrite)</source>
+        <translation>用 Copy 链修复流的多次使用（守护者的重写）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Format Program</source>
+        <translation>格式化程序(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+Shift+F</source>
+        <translation>Ctrl+Shift+F</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Check</source>
+        <translation>检查(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>F5</source>
+        <translation>F5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Simulate</source>
+        <translation>模拟(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>F6</source>
+        <translation>F6</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Verify</source>
+        <translation>验证(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>F7</source>
+        <translation>F7</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C&amp;ancel</source>
+        <translation>取消(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+.</source>
+        <translation>Ctrl+.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STeP &amp;Manual</source>
+        <translation>STeP 手册(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About StepForge</source>
+        <translation>关于 StepForge(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>About StepForge</source>
+        <translation>关于 StepForge</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>StepForge %1
+A workbench where LLM agents learn to write STeP from their own verified work.</source>
+        <translation>StepForge %1
+一个让 LLM 智能体从自己经过验证的工作中学习编写 STeP 的工作台。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The document has unsaved changes. Save them?</source>
+        <translation>文档有未保存的更改。是否保存？</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1%2 — StepForge</source>
+        <translation>%1%2 — StepForge</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No bundled task %1</source>
+        <translation>没有名为 %1 的内置任务</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot save %1: %2</source>
+        <translation>无法保存 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Open task or solution</source>
+        <translation>打开任务或解答</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>STeP documents (*.yaml *.yml);;All files (*)</source>
+        <translation>STeP 文档 (*.yaml *.yml);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Save document</source>
+        <translation>保存文档</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>STeP documents (*.yaml *.yml)</source>
+        <translation>STeP 文档 (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>New from Task</source>
+        <translation>从任务新建</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Bundled task:</source>
+        <translation>内置任务：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Simulating…</source>
+        <translation>正在模拟…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+1"/>
+        <source>Verifying…</source>
+        <translation>正在验证…</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>no task</source>
+        <translation>无任务</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>task %1</source>
+        <translation>任务 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>✔ checks pass, %n warning(s)</source>
+        <translation>
+            <numerusform>✔ 检查通过，%n 个警告</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>✔ checks pass</source>
+        <translation>✔ 检查通过</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>✘ %n error(s)</source>
+        <translation>
+            <numerusform>✘ %n 个错误</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>PASS — %1: %2 input sets, max abs error %3, max rel error %4, %5 statements (%6 s)</source>
+        <translation>通过 — %1：%2 个输入集，最大绝对误差 %3，最大相对误差 %4，%5 条语句（%6 秒）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>FAIL — %1: stage %2, %3</source>
+        <translation>失败 — %1：阶段 %2，%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Verification passed</source>
+        <translation>验证通过</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Verification failed (%1)</source>
+        <translation>验证失败（%1）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Simulated %1 (%2, seed %3) in %4 ms</source>
+        <translation>已模拟 %1（%2，种子 %3），用时 %4 毫秒</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Simulation failed</source>
+        <translation>模拟失败</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The program cannot be rewritten: fix the errors first</source>
+        <translation>无法重写程序：请先修复错误</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The document changed during the rewrite; try again</source>
+        <translation>重写期间文档已更改，请重试</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Formatted</source>
+        <translation>已格式化</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Copies inserted</source>
+        <translation>已插入副本</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::ManualBrowser</name>
+    <message>
+        <location filename="../widgets/manual_browser.cpp" line="+14"/>
+        <source>STeP Manual</source>
+        <translation>STeP 手册</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>(cannot read %1)</source>
+        <translation>（无法读取 %1）</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::MemoryInspector</name>
+    <message>
+        <location filename="../widgets/memory_inspector.cpp" line="+40"/>
+        <source>All states</source>
+        <translation>所有状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cold</source>
+        <translation>冷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Validated</source>
+        <translation>已验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hot</source>
+        <translation>热</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Resident tokens of the hot rules / the hot budget B</source>
+        <translation>热规则的常驻令牌数 / 热预算 B</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hot budget:</source>
+        <translation>热预算：</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <location line="+153"/>
+        <source>Utility over episodes</source>
+        <translation>各回合的效用</translation>
+    </message>
+    <message>
+        <location line="-151"/>
+        <source>episode</source>
+        <translation>回合</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>utility U</source>
+        <translation>效用 U</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Cannot load the memory of %1: %2</source>
+        <translation>无法加载 %1 的记忆：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>%n memory item(s)</source>
+        <translation>
+            <numerusform>%n 个记忆条目</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Import failed: %1</source>
+        <translation>导入失败：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Imported %n item(s) from %1</source>
+        <translation>
+            <numerusform>已从 %1 导入 %n 个条目</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Export failed: %1</source>
+        <translation>导出失败：%1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Exported %n item(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个条目导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>Import memory</source>
+        <translation>导入记忆</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>StepForge memory (*.json);;All files (*)</source>
+        <translation>StepForge 记忆 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The file %1 is not a valid StepForge memory file and was not imported.
+
+%2</source>
+        <translation>文件 %1 不是有效的 StepForge 记忆文件，未导入。
+
+%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+5"/>
+        <source>Export memory</source>
+        <translation>导出记忆</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>StepForge memory (*.json)</source>
+        <translation>StepForge 记忆 (*.json)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the memory to %1.
+
+%2</source>
+        <translation>无法将记忆导出到 %1。
+
+%2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 / %2 tokens (%3%)</source>
+        <translation>%1 / %2 个令牌（%3%）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cold %1 · validated %2 · hot %3</source>
+        <translation>冷 %1 · 已验证 %2 · 热 %3</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>Utility of %1 over episodes</source>
+        <translation>%1 在各回合的效用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;p&gt;&lt;i&gt;Select a memory item.&lt;/i&gt;&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;i&gt;请选择一个记忆条目。&lt;/i&gt;&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Source: task %1, episode %2</source>
+        <translation>来源：任务 %1，回合 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Utility %1 after %2 update(s); retrieved in %3 episode(s), adopted in %4, by %5 operator(s); access %6</source>
+        <translation>经过 %2 次更新后效用为 %1；在 %3 个回合中被检索，在 %4 个回合中被采纳，涉及 %5 个算子；访问估计 %6</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code example</source>
+        <translation>代码示例</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pattern</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Resident form (%1 tokens)</source>
+        <translation>常驻形式（%1 个令牌）</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::MemoryInspectorModel</name>
+    <message>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+395"/>
+        <source>resident tokens (abstracted form); %1 in the retrieval view</source>
+        <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Utility</source>
+        <translation>效用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrievals</source>
+        <translation>检索次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adoptions</source>
+        <translation>采纳次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Updates</source>
+        <translation>更新次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Access</source>
+        <translation>访问</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::OutputCompareModel</name>
+    <message>
+        <location filename="../widgets/stream_inspector_models.cpp" line="+303"/>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>mismatch</source>
+        <translation>不匹配</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>reference NaN</source>
+        <translation>参考值为 NaN</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Position</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reference</source>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>|Error|</source>
+        <translation>|误差|</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::OutputListModel</name>
+    <message>
+        <location line="-134"/>
+        <source>size differs</source>
+        <translation>大小不同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reference NaN</source>
+        <translation>参考值为 NaN</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+0"/>
+        <source>%n mismatch(es)</source>
+        <translation>
+            <numerusform>%n 处不匹配</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::SettingsDialog</name>
+    <message>
+        <location filename="../widgets/settings_dialog.cpp" line="+96"/>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>System default (%1)</source>
+        <translation>系统默认（%1）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The new language is applied the next time StepForge starts.</source>
+        <translation>新语言将在下次启动 StepForge 时生效。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StepApis</name>
+    <message>
+        <location filename="../widgets/step_apis.cpp" line="+92"/>
+        <source>dims: %1</source>
+        <translation>维度：%1</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StepEditor</name>
+    <message>
+        <location filename="../widgets/step_editor.cpp" line="+103"/>
+        <source>Stream type</source>
+        <translation>流类型</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StepLexer</name>
+    <message>
+        <location filename="../widgets/step_lexer.cpp" line="+43"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Comment</source>
+        <translation>注释</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Document key</source>
+        <translation>文档键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primitive</source>
+        <translation>原语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keyword</source>
+        <translation>关键字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task fn</source>
+        <translation>任务函数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Punctuation</source>
+        <translation>标点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Size symbol</source>
+        <translation>尺寸符号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primitive parameter</source>
+        <translation>原语参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StreamInspector</name>
+    <message>
+        <location filename="../widgets/stream_inspector.cpp" line="+56"/>
+        <source>Select a stream to see its tokens</source>
+        <translation>选择一个流以查看其令牌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token sequence</source>
+        <translation>令牌序列</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Streams</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Show mismatches only</source>
+        <translation>仅显示不匹配项</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Outputs vs reference</source>
+        <translation>输出与参考对比</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::StreamListModel</name>
+    <message>
+        <location filename="../widgets/stream_inspector_models.cpp" line="-151"/>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dims</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Elements</source>
+        <translation>元素数</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TaskBrowser</name>
+    <message>
+        <location filename="../widgets/task_browser.cpp" line="+48"/>
+        <source>Filter tasks (id, title, tag)</source>
+        <translation>筛选任务（ID、标题、标签）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TaskBrowserModel</name>
+    <message numerus="yes">
+        <location filename="../widgets/task_browser_model.cpp" line="+160"/>
+        <source>%n task(s)</source>
+        <translation>
+            <numerusform>%n 个任务</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1/%2</source>
+        <translation>%1/%2</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Paper task: %1</source>
+        <translation>论文任务：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>—</source>
+        <translation>—</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>solved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unsolved</source>
+        <translation>未解决</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Success rate</source>
+        <translation>成功率</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TokenTableModel</name>
+    <message>
+        <location filename="../widgets/stream_inspector_models.cpp" line="+88"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Position (i0, …)</source>
+        <translation>位置 (i0, …)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop</source>
+        <translation>停止符</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TraceModel</name>
+    <message>
+        <location filename="../widgets/trace_model.cpp" line="+73"/>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (cache)</source>
+        <translation>（缓存）</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Role</source>
+        <translation>角色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency (s)</source>
+        <translation>延迟（秒）</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::TracePane</name>
+    <message>
+        <location filename="../widgets/trace_pane.cpp" line="+36"/>
+        <source>All roles</source>
+        <translation>所有角色</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All verdicts</source>
+        <translation>所有判定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fail</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pending</source>
+        <translation>待定</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Task id</source>
+        <translation>任务 ID</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Search…</source>
+        <translation>搜索…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>in responses</source>
+        <translation>在响应中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Also search the responses and programs (slower on large campaigns)</source>
+        <translation>同时搜索响应和程序（大型活动中较慢）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow</source>
+        <translation>跟随</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Scroll to the newest call</source>
+        <translation>滚动到最新的调用</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Response</source>
+        <translation>响应</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Guardian diff</source>
+        <translation>守护者差异</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>%1 of %2 calls</source>
+        <translation>%1 / %2 次调用</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>(the guardian changed nothing)</source>
+        <translation>（守护者未做任何更改）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 — %2, iteration %3, sample %4 (temperature index %5)
+</source>
+        <translation>%1 — %2，迭代 %3，样本 %4（温度索引 %5）
+</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pending</source>
+        <translation>待定</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>role %1, %2 tokens, %3 s, $%4%5
+</source>
+        <translation>角色 %1，%2 个令牌，%3 秒，$%4%5
+</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>, from the cache</source>
+        <translation>，来自缓存</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::VerifySetsModel</name>
+    <message>
+        <location filename="../widgets/issues_model.cpp" line="+24"/>
+        <source>%1 (alternative sizes)</source>
+        <translation>%1（替代尺寸）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FAIL</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Sizes</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max abs error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,63 @@
+// Preferences (issue 9, item 5) and the workbench's language. The language is a QSettings value under
+// kLanguageKey: "" follows the system locale, "en", "zh_CN" or "de" pick one. It is applied when the
+// application starts (installTranslations, called by app/gui/main.cpp before any window exists); a change
+// made in the Preferences dialog takes effect at the next start (the dialog says so). See
+// docs/translations.md.
+#pragma once
+
+#include <QDialog>
+#include <QList>
+#include <QLocale>
+#include <QString>
+
+class QComboBox;
+class QCoreApplication;
+class QLabel;
+class QTranslator;
+
+namespace sf::widgets {
+
+// The QSettings key of the language preference.
+inline constexpr char kLanguageKey[] = "ui/language";
+
+// The language codes the workbench ships, in the order Preferences lists them; "" means "follow the system".
+QStringList supportedLanguages();
+
+// The stored preference ("" when unset or not one of supportedLanguages()).
+QString languageSetting();
+// Stores `code` (one of supportedLanguages(); anything else is stored as "", i.e. follow the system).
+void setLanguageSetting(const QString& code);
+
+// The language actually used for `setting`: the setting itself when it names a language, else the first of
+// `system`'s UI languages that StepForge ships ("zh_CN" for any Chinese in Simplified script or mainland
+// China, "de" for any German), else "en".
+QString effectiveLanguage(const QString& setting, const QLocale& system = QLocale::system());
+
+// Installs StepForge's translation for `language` ("en", "zh_CN", "de"; embedded as
+// :/i18n/stepforge_<language>.qm) on `app`, together with Qt's own and QScintilla's catalogues when the
+// system has them, replacing any translators installed by an earlier call. Returns false when StepForge's
+// catalogue for a non-English language could not be loaded (the UI then stays in English).
+bool installTranslations(QCoreApplication* app, const QString& language);
+
+// The Preferences dialog: the language (System / English / 中文 (简体) / Deutsch, each shown in its own
+// language). Accepting stores the choice with setLanguageSetting().
+class SettingsDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit SettingsDialog(QWidget* parent = nullptr);
+
+  QComboBox* languageBox() const { return language_; }
+  // The code selected in the dialog ("" = system).
+  QString selectedLanguage() const;
+
+  void accept() override;
+
+ private:
+  void updateNote();
+
+  QComboBox* language_;
+  QLabel* note_;
+  QString initial_;
+};
+
+}  // namespace sf::widgets
