@@ -5,6 +5,7 @@
 
 #include "core/llm/builtin_backend.hpp"
 #include "core/step/task.hpp"
+#include "core/synth/offline_roles.hpp"
 #include "core/verify/verifier.hpp"
 
 namespace sf::synth {
@@ -141,6 +142,7 @@ SynthOptions options_for(const llm::ChatRequest& request) {
 
 llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelToken& cancel) {
   if (cancel.cancelled()) return llm::ChatResult::failure("cancelled", "request cancelled");
+  if (auto role_answer = offline_role_chat(request)) return *role_answer;  // distiller / abstractor (offline_roles)
   PromptContents pc = parse_prompt(request.messages);
   if (pc.task_text.empty()) {
     return llm::ChatResult::failure("provider",
