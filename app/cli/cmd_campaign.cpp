@@ -1,4 +1,5 @@
-// campaign: run / resume / report an adaptive self-improvement campaign (algorithms §3) in a workspace folder;
+// campaign: run / resume / report a self-improvement campaign (adaptive, algorithms §3; sage, §4) in a workspace
+// folder;
 // `campaign bench` measures the engine's overhead per sample with an instant backend.
 #include <chrono>
 #include <cstdio>
@@ -41,8 +42,34 @@ std::string fmt(double x, int prec = 3) {
   return buf;
 }
 
+// Mode sage: one line per episode, then ER, rounds to first correct and the memory's activity.
+void print_sage_table(const json& r, std::ostream& out) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%7s %-40s %6s %6s %7s\n", "episode", "task", "rounds", "first", "solved");
+  out << line;
+  for (const auto& e : r["episodes"]) {
+    std::snprintf(line, sizeof line, "%7d %-40s %6d %6d %7s\n", e["episode"].get<int>(),
+                  e["task"].get<std::string>().c_str(), e["rounds"].get<int>(), e["first_correct_round"].get<int>(),
+                  e["solved"].get<bool>() ? "yes" : "no");
+    out << line;
+  }
+  const json& m = r["memory"];
+  out << "ER " << fmt(r["er"].get<double>()) << "  rounds to first correct "
+      << (r["rounds_to_first_correct"].is_null() ? std::string("-") : fmt(r["rounds_to_first_correct"].get<double>(), 2))
+      << "  episodes " << r["episodes_solved"] << "/" << r["episodes_total"] << " solved";
+  for (const auto& [k, v] : r["pass_at_k_episodes"].items()) out << "  pass@" << k << " " << fmt(v.get<double>());
+  out << "\nmemory: " << m["experiences"] << " experiences, " << m["adopted_records"] << "/" << m["adoption_records"]
+      << " adoption records adopted, " << m["credits"] << " credits, " << m["validated"] << " validated, "
+      << m["promoted"] << " promoted, " << m["demoted"] << " demoted  tokens " << r["tokens"]["total"]
+      << "  stop: " << (r["finished"].is_null() ? "(not finished)" : r["finished"].get<std::string>()) << "\n";
+}
+
 void print_table(const learn::CampaignState& st, std::ostream& out) {
   json r = learn::report_json(st);
+  if (st.is_sage()) {
+    print_sage_table(r, out);
+    return;
+  }
   char line[256];
   std::snprintf(line, sizeof line, "%4s %4s %5s %5s %7s %4s %6s %9s %9s %9s %9s %10s\n", "iter", "step", "demos",
                 "tasks", "samples", "new", "solved", "pass@1", "pass@n", "cum@1", "cum@n", "tokens");
@@ -92,7 +119,8 @@ int execute(store::Workspace& ws, bool quiet) {
     if (!quiet && p.iteration >= 0) {
       if (p.iteration != bar_iter) {
         if (bar) bar->finish();
-        bar = std::make_unique<Progress>("iteration " + std::to_string(p.iteration));
+        bar = std::make_unique<Progress>(cfg->mode == learn::Mode::Sage ? std::string("episodes")
+                                                                         : "iteration " + std::to_string(p.iteration));
         bar_iter = p.iteration;
       }
       bar->update(static_cast<int>(p.done), static_cast<int>(p.total),
@@ -198,8 +226,13 @@ int cmd_report(const std::string& dir, bool csv, bool as_json) {
                   t["tag"].get<std::string>().c_str(), t["c"].get<int>(),
                   static_cast<long long>(t["successes"].get<std::int64_t>()),
                   static_cast<long long>(t["samples"].get<std::int64_t>()),
-                  t["solved"].get<bool>() ? ("it " + std::to_string(t.value("solved_iteration", 0))).c_str() : "-");
+                  t["solved"].get<bool>() ? ((st.is_sage() ? "ep " : "it ") + std::to_string(t.value("solved_iteration", 0))).c_str() : "-");
     std::cout << line;
+  }
+  if (st.is_sage()) {
+    std::cout << "\n";
+    print_sage_table(r, std::cout);
+    return 0;
   }
   std::cout << "\npass@k:";
   for (const auto& [k, v] : r["pass_at_k"].items()) std::cout << "  @" << k << " " << fmt(v.get<double>());

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   sf::cli::add_ask_command(app, exit_code);
   sf::cli::add_synth_commands(app, exit_code);
   sf::cli::add_campaign_commands(app, exit_code);
+  sf::cli::add_memory_commands(app, exit_code);
   sf::cli::add_audit_commands(app, exit_code);
   try {
     app.parse(argc, argv);

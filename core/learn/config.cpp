@@ -14,12 +14,13 @@ std::string_view mode_name(Mode m) {
     case Mode::Single: return "single";
     case Mode::Agent: return "agent";
     case Mode::Adaptive: return "adaptive";
+    case Mode::Sage: return "sage";
   }
   return "adaptive";
 }
 
 std::optional<Mode> parse_mode(std::string_view s) {
-  for (Mode m : {Mode::Single, Mode::Agent, Mode::Adaptive})
+  for (Mode m : {Mode::Single, Mode::Agent, Mode::Adaptive, Mode::Sage})
     if (mode_name(m) == s) return m;
   return std::nullopt;
 }
@@ -29,12 +30,13 @@ std::string_view task_order_name(TaskOrder o) {
     case TaskOrder::Given: return "given";
     case TaskOrder::Shuffled: return "shuffled";
     case TaskOrder::EasyToHard: return "easy-to-hard";
+    case TaskOrder::HardOnly: return "hard-only";
   }
   return "given";
 }
 
 std::optional<TaskOrder> parse_task_order(std::string_view s) {
-  for (TaskOrder o : {TaskOrder::Given, TaskOrder::Shuffled, TaskOrder::EasyToHard})
+  for (TaskOrder o : {TaskOrder::Given, TaskOrder::Shuffled, TaskOrder::EasyToHard, TaskOrder::HardOnly})
     if (task_order_name(o) == s) return o;
   return std::nullopt;
 }
@@ -45,7 +47,7 @@ const std::vector<std::string>& known_keys() {
   static const std::vector<std::string> keys = {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
-      "budget",  "guardian",  "manual", "max_prompt_tokens"};
+      "budget",  "guardian",  "manual", "max_prompt_tokens", "memory"};
   return keys;
 }
 
@@ -127,7 +129,7 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
   if (!r.string("mode", s)) return std::nullopt;
   if (auto m = parse_mode(s)) c.mode = *m;
   else {
-    r.fail("mode", "unknown mode '" + s + "' (single, agent, adaptive)");
+    r.fail("mode", "unknown mode '" + s + "' (single, agent, adaptive, sage)");
     return std::nullopt;
   }
   if (const auto* b = r.find("backend")) {
@@ -175,7 +177,7 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
   if (!r.string("order", s)) return std::nullopt;
   if (auto o = parse_task_order(s)) c.order = *o;
   else {
-    r.fail("order", "unknown order '" + s + "' (given, shuffled, easy-to-hard)");
+    r.fail("order", "unknown order '" + s + "' (given, shuffled, easy-to-hard, hard-only)");
     return std::nullopt;
   }
   if (const auto* v = r.find("seed")) {
@@ -217,9 +219,65 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
     r.fail("manual", "unknown manual mode '" + s + "' (auto, full, cheatsheet)");
     return std::nullopt;
   }
+  if (const auto* m = r.find("memory")) {
+    auto mc = sage_memory_from_json(*m, error);
+    if (!mc) return std::nullopt;
+    c.memory = *mc;
+  }
   error = validate(c);
   if (!error.empty()) return std::nullopt;
   return c;
+}
+
+nlohmann::json sage_memory_to_json(const SageMemoryConfig& m) {
+  nlohmann::json j = memory::config_to_json(m.params);
+  j["enabled"] = m.enabled;
+  j["episodes"] = m.episodes;
+  j["import"] = m.import;
+  return j;
+}
+
+std::optional<SageMemoryConfig> sage_memory_from_json(const nlohmann::json& j, std::string& error) {
+  if (!j.is_object()) {
+    error = "config key 'memory': expected an object";
+    return std::nullopt;
+  }
+  SageMemoryConfig m;
+  nlohmann::json rest = j;
+  if (auto it = rest.find("enabled"); it != rest.end()) {
+    if (!it->is_boolean()) {
+      error = "config key 'memory.enabled': expected true or false, got " + it->dump();
+      return std::nullopt;
+    }
+    m.enabled = it->get<bool>();
+    rest.erase(it);
+  }
+  if (auto it = rest.find("episodes"); it != rest.end()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 || it->get<std::int64_t>() > 10000) {
+      error = "config key 'memory.episodes': expected an integer in [1, 10000], got " + it->dump();
+      return std::nullopt;
+    }
+    m.episodes = it->get<int>();
+    rest.erase(it);
+  }
+  if (auto it = rest.find("import"); it != rest.end()) {
+    if (!it->is_string()) {
+      error = "config key 'memory.import': expected a file name (string), got " + it->dump();
+      return std::nullopt;
+    }
+    m.import = it->get<std::string>();
+    rest.erase(it);
+  }
+  if (auto d = memory::config_from_json(rest, m.params)) {
+    error = "config key 'memory': " + d->message + " (known: enabled, episodes, import, k, rounds, delta, beta, "
+            "eta_min, gamma, k_ado, k_op, mu, budget, credit, ranking, ugc, frozen, seed)";
+    return std::nullopt;
+  }
+  if (m.params.rounds < 1 || m.params.rounds > 10000) {
+    error = "config key 'memory.rounds': must be in [1, 10000]";
+    return std::nullopt;
+  }
+  return m;
 }
 
 nlohmann::json config_to_json(const CampaignConfig& c) {
@@ -247,7 +305,8 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
       {"manual", c.manual == agent::ManualMode::Full         ? "full"
                  : c.manual == agent::ManualMode::Cheatsheet ? "cheatsheet"
                                                              : "auto"},
-      {"max_prompt_tokens", c.max_prompt_tokens}};
+      {"max_prompt_tokens", c.max_prompt_tokens},
+      {"memory", sage_memory_to_json(c.memory)}};
 }
 
 std::string validate(const CampaignConfig& c) {
@@ -362,7 +421,18 @@ std::optional<std::vector<const step::TaskDoc*>> resolve_tasks(const CampaignCon
     error = "config key 'tasks': no task selected";
     return std::nullopt;
   }
-  if (c.order == TaskOrder::Shuffled) {
+  if (c.order == TaskOrder::HardOnly) {
+    std::vector<const step::TaskDoc*> hard;
+    for (const auto* t : out) {
+      std::string tag = difficulty_tag(*t);
+      if (tag == "Reuse-C" || tag == "Reuse-CS") hard.push_back(t);
+    }
+    if (hard.empty()) {
+      error = "config key 'order': hard-only selects no task (no Reuse-C or Reuse-CS task among the selected ones)";
+      return std::nullopt;
+    }
+    out = hard;
+  } else if (c.order == TaskOrder::Shuffled) {
     sim::Rng rng(c.seed, "task-order");
     for (std::size_t i = out.size(); i > 1; --i) std::swap(out[i - 1], out[rng.bounded(i)]);
   } else if (c.order == TaskOrder::EasyToHard) {

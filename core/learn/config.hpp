@@ -15,18 +15,19 @@
 #include "core/agent/prompt_builder.hpp"
 #include "core/learn/stratify.hpp"
 #include "core/llm/backend_config.hpp"
+#include "core/memory/memory_config.hpp"
 #include "core/step/task.hpp"
 
 namespace sf::learn {
 
 inline constexpr int kConfigVersion = 1;
 
-enum class Mode { Single, Agent, Adaptive };
-std::string_view mode_name(Mode m);  // "single", "agent", "adaptive"
+enum class Mode { Single, Agent, Adaptive, Sage };
+std::string_view mode_name(Mode m);  // "single", "agent", "adaptive", "sage"
 std::optional<Mode> parse_mode(std::string_view s);
 
-enum class TaskOrder { Given, Shuffled, EasyToHard };
-std::string_view task_order_name(TaskOrder o);  // "given", "shuffled", "easy-to-hard"
+enum class TaskOrder { Given, Shuffled, EasyToHard, HardOnly };
+std::string_view task_order_name(TaskOrder o);  // "given", "shuffled", "easy-to-hard", "hard-only"
 std::optional<TaskOrder> parse_task_order(std::string_view s);
 
 struct Budget {
@@ -34,6 +35,20 @@ struct Budget {
   double cost_usd = 0.0;    // 0 = unlimited
   double wall_s = 0.0;      // 0 = unlimited
 };
+
+// The `memory` object of a sage campaign (algorithms §4, issue 7): the memory's hyper-parameters and ablations
+// (memory::MemoryConfig: k, rounds = T, delta, beta, eta_min, gamma, k_ado, k_op, mu, budget, credit, ranking,
+// ugc, frozen, seed) plus the engine's switches.
+struct SageMemoryConfig {
+  bool enabled = true;   // false: the memory-off ablation (refinement episodes without retrieval or rules)
+  int episodes = 1;      // episodes per task (pass@k over episodes when > 1)
+  std::string import;    // a memory file (stepforge-memory JSON) the campaign starts from; "" = empty memory
+  memory::MemoryConfig params;
+  friend bool operator==(const SageMemoryConfig&, const SageMemoryConfig&) = default;
+};
+nlohmann::json sage_memory_to_json(const SageMemoryConfig& m);
+// Strict (unknown keys, wrong types, out-of-range values are errors naming `memory.<key>`).
+std::optional<SageMemoryConfig> sage_memory_from_json(const nlohmann::json& j, std::string& error);
 
 struct CampaignConfig {
   int version = kConfigVersion;
@@ -56,6 +71,7 @@ struct CampaignConfig {
   agent::GuardianMode guardian = agent::GuardianMode::Rewrite;
   agent::ManualMode manual = agent::ManualMode::Auto;
   std::int64_t max_prompt_tokens = 0;  // 0 = unlimited
+  SageMemoryConfig memory;             // mode sage only
 };
 
 // Strict parse: unknown keys, wrong types and out-of-range values are errors (`error` names the key).
@@ -74,7 +90,8 @@ bool apply_override(nlohmann::json& config, std::string_view assignment, std::st
 
 // The tasks a config selects, in campaign order: ids and group names from `tasks` (empty: all non-extra
 // tasks), duplicates dropped, then ordered (given; shuffled with the seed; easy-to-hard by tag
-// Once-C, Once-CS, Reuse-C, Reuse-CS, then id). nullopt with `error` for an unknown id or group.
+// Once-C, Once-CS, Reuse-C, Reuse-CS, then id; hard-only keeps the Reuse-C / Reuse-CS tasks in given order, an
+// error when none is selected). nullopt with `error` for an unknown id or group.
 std::optional<std::vector<const step::TaskDoc*>> resolve_tasks(const CampaignConfig& c,
                                                                 const std::vector<step::TaskDoc>& catalogue,
                                                                 std::string& error);

@@ -92,6 +92,12 @@ const step::TaskDoc* CampaignEngine::find_task(const std::string& id) const {
 
 bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
   for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].is_object() && events[i].value("type", "") == "audit_label") {
+      // Written by the GUI's audit pane: not part of the engine's state (only the sequence number moves on).
+      const auto& sq = events[i].value("seq", nlohmann::json());
+      if (sq.is_number_integer()) state_.next_seq = std::max(state_.next_seq, sq.get<std::int64_t>() + 1);
+      continue;
+    }
     auto e = event_from_json(events[i], error);
     if (!e || !state_.apply(*e, error)) {
       error = "event " + std::to_string(i + 1) + ": " + error;
@@ -101,7 +107,9 @@ bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
   if (state_.started) {
     // The log must belong to this campaign: same sampling-relevant config and the same tasks.
     json now = config_to_json(cfg_);
-    for (const char* k : {"mode", "n", "temperature0", "temperatures", "m", "selection", "random_k", "seed"}) {
+    std::vector<const char*> keys = {"mode", "n", "temperature0", "temperatures", "m", "selection", "random_k", "seed"};
+    if (cfg_.mode == Mode::Sage) keys.push_back("memory");
+    for (const char* k : keys) {
       if (state_.config.value(k, json()) != now[k]) {
         error = std::string("the event log was written with a different '") + k + "' than campaign.json";
         return false;
@@ -236,6 +244,7 @@ RunResult CampaignEngine::loop() {
     r.error = "no chat backend";
     return r;
   }
+  if (cfg_.mode == Mode::Sage) return sage_loop();
   if (!state_.started) {
     CampaignStarted cs;
     cs.config = config_to_json(cfg_);

@@ -30,6 +30,9 @@
 namespace sf::store {
 class Workspace;
 }
+namespace sf::memory {
+class MemoryStore;
+}
 
 namespace sf::learn {
 
@@ -107,6 +110,12 @@ class CampaignEngine {
   bool budget_spent() const;
   const step::TaskDoc* find_task(const std::string& id) const;
   void write_memory();
+  // Mode sage (sage_engine.cpp): refinement episodes with the adoption-aware memory (algorithms §4).
+  RunResult sage_loop();
+  bool sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem, bool& cancelled,
+                    std::string& error);
+  bool sage_memory_phase(int episode, memory::MemoryStore& mem, int skip, std::string& error);
+  void wait_if_paused();
 
   CampaignConfig cfg_;
   EngineDeps deps_;

@@ -37,8 +37,30 @@ struct Apply {
     s.iterations.push_back(std::move(r));
     return true;
   }
-  bool operator()(const LlmCall&) { return true; }
+  bool operator()(const LlmCall& e) {
+    if (!s.is_sage()) return true;
+    if (!s.sage.apply_call(e, error)) return false;
+    if (e.sample_index < 0 && e.trace.is_object()) {  // memory-phase roles (their usage is in no verdict)
+      const json& u = e.trace.value("usage", json::object());
+      RoleUsage ru;
+      ru.input_tokens = u.value("input_tokens", std::int64_t{0});
+      ru.output_tokens = u.value("output_tokens", std::int64_t{0});
+      ru.calls = e.trace.value("prompt", json::array()).empty() ? 0 : 1;
+      const json& c = e.trace.value("cost_usd", json());
+      ru.cost_usd = c.is_number() ? c.get<double>() : 0.0;
+      add_usage(s.usage, e.trace.value("role", "memory"), ru);
+    }
+    return true;
+  }
   bool operator()(const Verdict& e) {
+    if (s.is_sage()) {
+      if (!s.sage.apply_verdict(e, error)) return false;
+      auto& t = s.totals[e.task];
+      t.samples++;
+      if (e.pass) t.successes++;
+      for (const auto& [role, u] : e.usage) add_usage(s.usage, role, u);
+      return true;
+    }
     IterationRecord* r = s.open_iteration();
     if (!r || r->start.iteration != e.iteration) return fail("verdict outside its iteration");
     auto key = std::make_tuple(e.task, e.temperature_index, e.sample_index);
@@ -71,7 +93,33 @@ struct Apply {
     s.finished = e;
     return true;
   }
-  bool operator()(const GenericEvent&) { return true; }
+  bool operator()(const GenericEvent& g) {
+    if (!s.is_sage()) return true;
+    bool known = false;
+    if (!s.sage.apply(g.type, g.body, error, known)) return false;
+    if (g.type == "episode_finished") {
+      const SageEpisode& ep = s.sage.episodes[static_cast<std::size_t>(g.body.value("episode", 0))];
+      auto& c = s.best_c[ep.task];
+      if (ep.solved) {
+        ++c;  // in sage mode: solved episodes of the task
+        if (!s.is_solved(ep.task)) {
+          const SageRound* win = nullptr;
+          for (const auto& r : ep.rounds)
+            if (r.has_verdict && r.verdict.pass) win = &r;
+          SolvedTask d{ep.task, 0, ep.episode, "", "", 0};
+          if (win) {
+            d.impl = win->verdict.impl;
+            d.canonical_key = win->verdict.canonical_key;
+            d.program_length = win->verdict.program_length;
+          }
+          s.solved.push_back(d);
+        }
+        for (auto& d : s.solved)
+          if (d.task == ep.task) d.c = c;
+      }
+    }
+    return true;
+  }
   bool fail(std::string m) {
     error = std::move(m);
     return false;
@@ -122,7 +170,18 @@ double CampaignState::total_cost() const {
   return c;
 }
 
-int CampaignState::n() const { return config.is_object() ? config.value("n", 1) : 1; }
+bool CampaignState::is_sage() const { return config.is_object() && config.value("mode", "") == "sage"; }
+
+int CampaignState::episodes_per_task() const {
+  if (!config.is_object() || !config.contains("memory") || !config["memory"].is_object()) return 1;
+  const json& e = config["memory"].value("episodes", json(1));
+  return e.is_number_integer() ? std::max(1, e.get<int>()) : 1;
+}
+
+int CampaignState::n() const {
+  if (is_sage()) return episodes_per_task();
+  return config.is_object() ? config.value("n", 1) : 1;
+}
 
 json completion_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, int>& c, int n) {
   std::vector<int> all;
@@ -205,6 +264,16 @@ json report_json(const CampaignState& s) {
   r["usage_by_role"] = usage_to_json(s.usage);
   r["finished"] = s.finished ? json(s.finished->reason) : json(nullptr);
   r["wall_s"] = s.wall_s;
+  if (s.is_sage()) {
+    std::vector<std::string> ids;
+    for (const auto& t : s.tasks) ids.push_back(t.id);
+    const json sage = sage_report_json(s.sage, ids, s.episodes_per_task());
+    for (const auto& [k, v] : sage.items()) r[k] = v;
+    for (auto& t : r["tasks"]) {
+      for (const auto& d : s.solved)
+        if (d.task == t["id"]) t["solved_episode"] = d.iteration;
+    }
+  }
   return r;
 }
 

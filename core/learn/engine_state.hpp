@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/learn/events.hpp"
+#include "core/learn/sage_state.hpp"
 
 namespace sf::learn {
 
@@ -54,13 +55,17 @@ class CampaignState {
   std::optional<StratificationEvent> stratification;
   std::optional<CampaignFinished> finished;
   std::int64_t next_seq = 0;
+  SageState sage;  // mode sage: episodes, memory events (verdicts go here instead of iterations)
+
+  bool is_sage() const;
+  int episodes_per_task() const;  // mode sage: memory.episodes (1 when absent)
 
   IterationRecord* open_iteration();  // the last iteration when it has no summary yet
   bool is_solved(const std::string& task) const;
   std::vector<std::string> unsolved() const;  // X, in campaign order
   std::int64_t total_tokens() const;
   double total_cost() const;
-  int n() const;
+  int n() const;  // samples per task; episodes per task in mode sage
 };
 
 // The metrics of algorithms §3 over per-task counts (tasks without a count count as c = 0): pass@1, pass@n,
@@ -69,7 +74,8 @@ class CampaignState {
 nlohmann::json completion_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, int>& c, int n);
 
 // The campaign report (`stepforge-cli campaign report --json`): per-task counts, final metrics, pass@k table,
-// learning curve (one entry per finished iteration), usage. Deterministic fields only, except `wall_s`.
+// learning curve (one entry per finished iteration), usage; a sage run adds sage_report_json's fields at the top
+// level (er, rounds_to_first_correct, episodes, utility_trajectories, memory, ...). Deterministic fields only, except `wall_s`.
 nlohmann::json report_json(const CampaignState& s);
 // The learning curve as CSV (header + one row per finished iteration).
 std::string report_csv(const CampaignState& s);

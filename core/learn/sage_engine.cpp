@@ -1,0 +1,542 @@
+// Mode sage of the campaign engine (algorithms §4, issue 7): per task up to T refinement rounds with retrieval,
+// utility reranking, resident rules, the adoption protocol (one re-ask), guardian and verifier; the episode's
+// results are logged before the memory is updated (ATU credit, access estimates, distilled experiences, UGC with
+// the abstractor role); memory.json is rewritten atomically after every episode. Event contract: docs/learn.md.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/agent/distiller.hpp"
+#include "core/agent/guardian.hpp"
+#include "core/agent/proposer.hpp"
+#include "core/learn/engine.hpp"
+#include "core/memory/memory_store.hpp"
+#include "core/store/workspace.hpp"
+
+namespace sf::learn {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMaxDiagnosticsShown = 20;
+
+std::string format_diags(const Diagnostics& ds) {
+  std::string out;
+  std::size_t n = 0;
+  for (const auto& d : ds) {
+    if (n++ >= kMaxDiagnosticsShown) {
+      out += "(" + std::to_string(ds.size() - kMaxDiagnosticsShown) + " more diagnostics)\n";
+      break;
+    }
+    out += format_diagnostic(d, "impl") + "\n";
+  }
+  return out;
+}
+
+// parse_distill_answer keeps no `pattern`; this reads it from the same answer (the last fenced block or the
+// whole text), keyed by the experience's rule text as parse_distill_answer trims it. Never throws.
+std::map<std::string, std::string> distill_patterns(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::string body = text;
+  std::size_t close = text.rfind("```");
+  if (close != std::string::npos && close > 0) {
+    std::size_t open = text.rfind("```", close - 1);
+    if (open != std::string::npos && open != close) {
+      std::size_t b = text.find('\n', open);
+      if (b != std::string::npos && b < close) body = text.substr(b + 1, close - b - 1);
+    }
+  }
+  if (body.size() > 64 * 1024) return out;
+  auto trimmed = [](std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s;
+  };
+  try {
+    YAML::Node doc = YAML::Load(body);
+    YAML::Node list;
+    if (doc.IsSequence()) list = doc;
+    else if (doc.IsMap() && doc["experiences"] && doc["experiences"].IsSequence()) list = doc["experiences"];
+    if (!list || !list.IsSequence()) return out;
+    for (const auto& item : list) {
+      if (!item.IsMap() || !item["rule"] || !item["rule"].IsScalar() || !item["pattern"] ||
+          !item["pattern"].IsScalar())
+        continue;
+      std::string p = trimmed(item["pattern"].Scalar());
+      if (!p.empty() && p.size() <= 200) out[trimmed(item["rule"].Scalar())] = p;
+    }
+  } catch (const std::exception&) {
+  }
+  return out;
+}
+
+json state_changes_json(const std::vector<memory::StateChange>& v) {
+  json a = json::array();
+  for (const auto& c : v) a.push_back({{"item", c.id}, {"value", c.value}, {"tokens", c.tokens}});
+  return a;
+}
+
+}  // namespace
+
+void CampaignEngine::wait_if_paused() {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return !paused_ || cancel_.cancelled(); });
+}
+
+RunResult CampaignEngine::sage_loop() {
+  RunResult r;
+  std::string err;
+  auto fail = [&](std::string e) {
+    r.status = RunStatus::Failed;
+    r.error = std::move(e);
+    return r;
+  };
+  if (deps_.tasks.empty()) return fail("a sage campaign needs at least one task");
+  if (!state_.started) {
+    CampaignStarted cs;
+    cs.config = config_to_json(cfg_);
+    for (const auto& t : deps_.tasks) cs.tasks.push_back({t.id, t.group, difficulty_tag(t)});
+    if (!emit(cs, err)) return fail(err);
+  }
+  // The memory the campaign starts from (empty, or the imported file), and the one it has reached.
+  std::optional<memory::MemoryStore> mem;
+  if (cfg_.memory.enabled) {
+    memory::MemoryConfig mc = cfg_.memory.params;
+    mc.seed = mc.seed != 0 ? mc.seed : cfg_.seed;
+    memory::MemoryStore initial(mc);
+    if (!cfg_.memory.import.empty()) {
+      auto o = memory::load_memory_file(cfg_.memory.import, mc);
+      if (!o.ok())
+        return fail("memory.import '" + cfg_.memory.import + "': " + (o.error ? o.error->message : "cannot load"));
+      initial = std::move(*o.value);
+    }
+    const std::int64_t base = initial.episodes();
+    mem = std::move(initial);
+    const int finished = state_.sage.finished_episodes();
+    std::int64_t done = 0;
+    if (ws_ && finished > 0 && std::filesystem::exists(ws_->dir() / "memory.json")) {
+      auto o = memory::load_memory_file((ws_->dir() / "memory.json").string(), mc);
+      if (!o.ok()) return fail("memory.json: " + (o.error ? o.error->message : "cannot load"));
+      if (!mc.frozen) {
+        done = o.value->episodes() - base;
+        if (done < 0 || done > finished)
+          return fail("memory.json (after " + std::to_string(o.value->episodes()) +
+                      " episodes) does not match the event log (" + std::to_string(finished) + " finished episodes)");
+      }
+      mem = std::move(*o.value);
+    }
+    // Episodes whose memory phase was interrupted: redo it (deterministic), logging only what is missing.
+    for (int e = static_cast<int>(done); e < finished && !mc.frozen; ++e) {
+      if (!sage_memory_phase(e, *mem, state_.sage.episodes[static_cast<std::size_t>(e)].memory_events, err))
+        return fail(err);
+      if (ws_) ws_->write_memory(mem->to_json(), err);
+    }
+  }
+  const int ntasks = static_cast<int>(deps_.tasks.size());
+  const int total = ntasks * std::max(1, cfg_.memory.episodes);
+  cur_iteration_ = 0;
+  total_ = total;
+  {
+    std::lock_guard lock(mu_);
+    iter_t0_ = std::chrono::steady_clock::now();
+  }
+  auto update_counts = [&] {
+    done_ = state_.sage.finished_episodes();
+    samples_ = done_.load();
+    solved_ = static_cast<int>(state_.solved.size());
+  };
+  update_counts();
+  iter_start_done_ = done_.load();
+  auto t_run = std::chrono::steady_clock::now();
+  std::string reason = "done";
+  while (!state_.finished) {
+    if (cancel_.cancelled()) {
+      r.status = RunStatus::Cancelled;
+      return r;
+    }
+    wait_if_paused();
+    if (cancel_.cancelled()) continue;
+    const int e = state_.sage.finished_episodes();
+    if (e >= total) break;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_run).count();
+    if (budget_spent() || (cfg_.budget.wall_s > 0 && el >= cfg_.budget.wall_s)) {
+      reason = std::string(stop_reason_name(StopReason::BudgetSpent));
+      break;
+    }
+    const step::TaskDoc& task = deps_.tasks[static_cast<std::size_t>(e % ntasks)];
+    bool cancelled = false;
+    if (!sage_episode(e, task, mem ? &*mem : nullptr, cancelled, err)) return fail(err);
+    if (cancelled) continue;
+    if (mem && !mem->config().frozen) {
+      if (!sage_memory_phase(e, *mem, 0, err)) return fail(err);
+      if (ws_) ws_->write_memory(mem->to_json(), err);  // a failed snapshot is not fatal
+    }
+    if (ws_ && !ws_->sync(err)) return fail(err);
+    update_counts();
+  }
+  if (!state_.finished) {
+    CampaignFinished f{reason, state_.sage.finished_episodes(), ntasks, static_cast<int>(state_.solved.size())};
+    if (!emit(f, err)) return fail(err);
+    if (ws_) ws_->sync(err);
+  }
+  update_counts();
+  r.status = RunStatus::Finished;
+  r.reason = state_.finished->reason;
+  return r;
+}
+
+bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem, bool& cancelled,
+                                  std::string& error) {
+  const int T = std::max(1, cfg_.memory.params.rounds);
+  if (!emit(GenericEvent{"episode_started", {{"episode", episode}, {"task", task.id}, {"max_rounds", T}}}, error))
+    return false;
+  std::string prev_impl, prev_diags;
+  bool have_prev = false;
+  int first_correct = -1, rounds = 0;
+  const double temperature = cfg_.temperature0;
+  for (int round = 0; round < T; ++round) {
+    wait_if_paused();
+    if (cancel_.cancelled()) {
+      cancelled = true;
+      return true;
+    }
+    ++rounds;
+    // Retrieval: query = task description + current diagnostics; hot items are never retrieved.
+    std::vector<memory::Candidate> cands;
+    std::vector<memory::HotRule> hot;
+    if (mem) {
+      cands = mem->retrieve(task.title + "\n" + task.description + "\n" + prev_diags);
+      hot = mem->hot_context();
+    }
+    agent::PromptInput in;
+    in.manual_text = deps_.manual_text;
+    in.task_text = task.raw_text_without_impl;
+    std::set<std::string> hot_ids;
+    for (const auto& h : hot) {
+      const memory::MemoryItem* it = mem->find(h.id);
+      agent::ResidentRule rr;
+      rr.id = h.id;
+      rr.text = h.rule;
+      // The pattern travels in the rule text as a `  pattern: A>B>C` line, the same line retrieved
+      // experiences carry, so the builtin synthesizer reads both the same way.
+      if (it && it->pattern && !it->pattern->empty()) rr.text += "\n  pattern: " + *it->pattern;
+      rr.example = h.code_example.value_or("");
+      in.rules.push_back(std::move(rr));
+      hot_ids.insert(h.id);
+    }
+    for (const auto& c : cands) {
+      const memory::MemoryItem* it = mem->find(c.id);
+      in.experiences.push_back(
+          {c.id, it->rule, it->evidence, it->code_example.value_or(""), it->pattern.value_or("")});
+    }
+    if (have_prev) {
+      in.previous_attempt = prev_impl.empty() ? std::string("(no program)") : prev_impl;
+      in.previous_diagnostics = prev_diags;
+    }
+    const std::uint64_t seed = sample_seed(cfg_.seed, task.id, episode, temperature, round);
+    std::vector<agent::TraceEvent> traces;
+    agent::RoleContext ctx;
+    ctx.model = cfg_.backend.model;
+    ctx.max_tokens = cfg_.max_tokens;
+    ctx.prices = deps_.prices;
+    ctx.task_id = task.id;
+    ctx.iteration = episode;
+    ctx.round = round;
+    ctx.cancel = cancel_;
+    ctx.sink = [&traces](const agent::TraceEvent& ev) { traces.push_back(ev); };
+    agent::PromptOptions popt;
+    popt.max_prompt_tokens = cfg_.max_prompt_tokens;
+
+    Verdict v;
+    v.iteration = episode;
+    v.task = task.id;
+    v.temperature = temperature;
+    v.sample_index = round;
+    v.seed = seed;
+    const std::vector<std::string> ids = in.experience_ids();
+    std::map<std::string, agent::AdoptionEntry> resolved;
+    std::set<std::string> reasked;
+    std::string impl;
+    agent::Proposer proposer(*deps_.backend, ctx, popt);
+    agent::Proposal p = proposer.propose(in, round, temperature, seed);
+    auto is_cancelled = [&] {
+      return cancel_.cancelled() ||
+             std::any_of(traces.begin(), traces.end(), [](const auto& t) { return t.error_kind == "cancelled"; });
+    };
+    if (is_cancelled()) {
+      cancelled = true;
+      return true;
+    }
+    auto take = [&](const agent::ParsedResponse& pr) {
+      for (const auto& a : pr.adoption)
+        if (a.adopted && std::find(ids.begin(), ids.end(), a.id) != ids.end() && !resolved.count(a.id))
+          resolved[a.id] = a;
+    };
+    const bool answered = p.error.empty();
+    if (answered) {
+      take(p.parsed);
+      std::vector<std::string> missing, unknown;
+      for (const auto& id : ids)
+        if (!resolved.count(id)) missing.push_back(id);
+      for (const auto& id : p.parsed.unknown_ids)
+        if (!hot_ids.count(id)) unknown.push_back(id);
+      impl = p.impl;
+      if (!missing.empty() || !unknown.empty()) {
+        // The adoption protocol: exactly one re-ask; evaluation waits for it.
+        std::string ask = "Your answer did not resolve every retrieved experience.";
+        if (!missing.empty()) {
+          ask += " Missing or unreadable adoption state for:";
+          for (const auto& id : missing) ask += " " + id;
+          ask += ".";
+        }
+        if (!unknown.empty()) {
+          ask += " Unknown ids (not retrieved):";
+          for (const auto& id : unknown) ask += " " + id;
+          ask += ".";
+        }
+        ask += " Answer again in the same format: the complete ```yaml block with `impl: |` and an `adoption:` list "
+               "with exactly one entry per retrieved id (";
+        for (std::size_t i = 0; i < ids.size(); ++i) ask += (i ? ", " : "") + ids[i];
+        ask += "), each `adopted: yes` or `no` with a one-line rationale.";
+        auto msgs = p.prompt.messages;
+        msgs.push_back({"assistant", p.response});
+        msgs.push_back({"user", ask});
+        agent::TraceEvent ev;
+        auto rr = agent::call_role(*deps_.backend, ctx, "proposer", msgs, p.prompt.cache_prefix, temperature, seed,
+                                   round, ev);
+        if (rr.ok()) {
+          agent::ParsedResponse pr = agent::parse_response(rr.response->text, ids);
+          if (pr.impl) {
+            impl = *pr.impl;
+            ev.impl = impl;
+          }
+          ev.adoption = pr.adoption;
+          ev.diagnostics = pr.diagnostics;
+          std::map<std::string, agent::AdoptionEntry> before = resolved;
+          resolved.clear();
+          take(pr);  // the re-ask answer is the agent's last word; earlier resolutions fill its gaps
+          for (auto& [id, a] : before) resolved.emplace(id, a);
+        }
+        traces.push_back(ev);
+        if (is_cancelled()) {
+          cancelled = true;
+          return true;
+        }
+        for (const auto& id : missing) reasked.insert(id);
+      }
+    }
+    if (!answered) {
+      const agent::TraceEvent* pe = traces.empty() ? nullptr : &traces.front();
+      v.stage = "llm";
+      v.code = pe && !pe->error_kind.empty() ? pe->error_kind : "llm";
+      v.error = p.error;
+    } else if (impl.empty()) {
+      v.stage = "parse";
+      v.code = p.parsed.diagnostics.empty() ? "P-NO-IMPL" : p.parsed.diagnostics.front().code;
+      v.error = "the answer contains no impl";
+    }
+    std::string diags_text;
+    if (!impl.empty()) {
+      try {
+        agent::Guardian guardian(deps_.backend, ctx);
+        impl = guardian.guard(task, impl, cfg_.guardian, round).impl;
+        if (is_cancelled()) {
+          cancelled = true;
+          return true;
+        }
+        verify::Report rep = verifier_.verify(task, impl, {});
+        v.pass = rep.pass;
+        v.stage = rep.stage ? std::string(stage_name(*rep.stage)) : "";
+        v.code = rep.code;
+        v.canonical_key = rep.canonical_key;
+        v.program_length = rep.program_length;
+        v.impl = impl;
+        diags_text = format_diags(rep.diags);
+        agent::TraceEvent ve;
+        ve.role = "verifier";
+        ve.task_id = task.id;
+        ve.iteration = episode;
+        ve.round = round;
+        ve.sample_index = round;
+        ve.model = cfg_.backend.model;
+        ve.impl = impl;
+        ve.response = diags_text;
+        ve.diagnostics = rep.diags.size() > kMaxDiagnosticsShown
+                             ? Diagnostics(rep.diags.begin(), rep.diags.begin() + kMaxDiagnosticsShown)
+                             : rep.diags;
+        ve.pass = rep.pass;
+        ve.stage = v.stage;
+        ve.code = v.code;
+        traces.push_back(std::move(ve));
+      } catch (const std::exception& ex) {
+        v.pass = false;
+        v.stage = "internal";
+        v.code = "internal";
+        v.error = ex.what();
+      }
+    } else {
+      diags_text = format_diagnostic(make_error(v.code, v.error, {1, 1}), "impl") + "\n";
+    }
+    // Usage of this round's calls, per role.
+    for (const auto& t : traces) {
+      RoleUsage u;
+      u.input_tokens = t.usage.input_tokens;
+      u.output_tokens = t.usage.output_tokens;
+      u.cost_usd = t.cost_usd.value_or(0.0);
+      u.calls = t.prompt.empty() ? 0 : 1;
+      if (u.calls > 0 || u.input_tokens > 0 || u.output_tokens > 0) add_usage(v.usage, t.role, u);
+    }
+    // Results first: the calls, the adoption records and the verdict, in that order.
+    for (const auto& t : traces)
+      if (!emit(LlmCall{episode, task.id, 0, round, agent::to_json(t)}, error)) return false;
+    for (const auto& c : cands) {
+      auto it = resolved.find(c.id);
+      const bool adopted = it != resolved.end() && *it->second.adopted;
+      std::string rationale = it != resolved.end() ? it->second.rationale : "unresolved";
+      json b = {{"episode", episode},   {"task", task.id},     {"round", round},         {"item", c.id},
+                {"rank", c.rank},       {"relevance", c.relevance}, {"score", c.score}, {"utility", c.utility},
+                {"adopted", adopted},   {"rationale", rationale},   {"reasked", reasked.count(c.id) > 0},
+                {"before", prev_impl},  {"after", impl}};
+      if (!emit(GenericEvent{"adoption_record", b}, error)) return false;
+    }
+    if (!emit(v, error)) return false;
+    if (v.pass) {
+      first_correct = round;
+      break;
+    }
+    prev_impl = impl;
+    prev_diags = diags_text;
+    have_prev = true;
+  }
+  const bool solved = first_correct >= 0;
+  return emit(GenericEvent{"episode_finished",
+                           {{"episode", episode},
+                            {"task", task.id},
+                            {"score", solved ? 1.0 : 0.0},
+                            {"rounds", rounds},
+                            {"first_correct_round", first_correct},
+                            {"solved", solved}}},
+              error);
+}
+
+bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, int skip, std::string& error) {
+  if (mem.config().frozen) return true;
+  const SageEpisode ep = state_.sage.episodes.at(static_cast<std::size_t>(episode));
+  auto out = [&](EventBody b) {
+    if (skip > 0) {
+      --skip;
+      return true;
+    }
+    return emit(std::move(b), error);
+  };
+  // ATU (or uniform) credit over the items retrieved in the episode; hot rules the agent marked adopted.
+  memory::EpisodeResult res;
+  res.episode = episode;
+  res.task = ep.task;
+  res.score = ep.score;
+  std::set<std::string> hot_used;
+  for (const auto& rd : ep.rounds) {
+    for (const auto& a : rd.adoption) res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
+    for (const auto& id : rd.adopted_ids) {
+      const memory::MemoryItem* it = mem.find(id);
+      if (it && it->state == memory::ItemState::Hot) hot_used.insert(id);
+    }
+  }
+  res.hot_used.assign(hot_used.begin(), hot_used.end());
+  auto up = mem.end_episode(res);
+  if (!up.ok()) {
+    error = up.error ? up.error->message : "memory update failed";
+    return false;
+  }
+  for (const auto& c : up.value->credits) {
+    json b = {{"episode", episode}, {"item", c.id},          {"adopted", c.adopted},
+              {"credit", c.credit},  {"eta", c.eta},          {"utility_before", c.utility_before},
+              {"utility_after", c.utility_after}, {"n_updates", c.n_updates}};
+    if (!out(GenericEvent{"credit", b})) return false;
+  }
+  for (const auto& a : up.value->hot_access) {
+    json b = {{"episode", episode},
+              {"item", a.id},
+              {"used", a.used},
+              {"access_before", a.access_before},
+              {"access_after", a.access_after}};
+    if (!out(GenericEvent{"access_update", b})) return false;
+  }
+  // The distiller role: new experiences for cold memory.
+  const step::TaskDoc* task = find_task(ep.task);
+  std::vector<agent::TraceEvent> traces;
+  agent::RoleContext ctx;
+  ctx.model = cfg_.backend.model;
+  ctx.max_tokens = cfg_.max_tokens;
+  ctx.prices = deps_.prices;
+  ctx.task_id = ep.task;
+  ctx.iteration = episode;
+  ctx.round = -1;
+  ctx.cancel = cancel_;
+  ctx.sink = [&traces](const agent::TraceEvent& ev) { traces.push_back(ev); };
+  agent::Episode de;
+  de.task_id = ep.task;
+  de.task_text = task ? task->raw_text_without_impl : "";
+  for (const auto& rd : ep.rounds) {
+    if (!rd.has_verdict) continue;
+    de.attempts.push_back({rd.verdict.impl, rd.diagnostics, rd.verdict.pass});
+    if (rd.verdict.pass) de.final_program = rd.verdict.impl;
+  }
+  agent::Distiller distiller(*deps_.backend, ctx);
+  agent::DistillResult dr = distiller.distill(de);
+  std::map<std::string, std::string> patterns;
+  for (const auto& t : traces) {
+    auto p = distill_patterns(t.response);
+    patterns.insert(p.begin(), p.end());
+  }
+  for (const auto& t : traces)
+    if (!out(LlmCall{episode, ep.task, 0, -1, agent::to_json(t)})) return false;
+  for (const auto& x : dr.experiences) {
+    memory::NewExperience ne;
+    ne.rule = x.rule;
+    ne.evidence = x.evidence;
+    if (!x.code_example.empty()) ne.code_example = x.code_example;
+    auto pit = patterns.find(x.rule);
+    if (!x.pattern.empty()) ne.pattern = x.pattern;
+    else if (pit != patterns.end()) ne.pattern = pit->second;
+    ne.source_episode = episode;
+    ne.source_task = ep.task;
+    ne.id = x.id;
+    auto added = mem.add_experience(ne);
+    if (!added.ok()) continue;  // the same rule from the same task again (duplicate id): nothing new
+    const memory::MemoryItem* it = mem.find(*added.value);
+    json b = {{"episode", episode},         {"item", it->id},        {"rule", it->rule},
+              {"evidence", it->evidence},   {"pattern", it->pattern.value_or("")},
+              {"source_task", ep.task},     {"tokens", it->tokens}};
+    if (!out(GenericEvent{"experience_added", b})) return false;
+  }
+  // UGC with the abstractor role.
+  traces.clear();
+  agent::Abstractor abstractor(*deps_.backend, ctx);
+  auto abstract = [&](const memory::MemoryItem& item) -> std::optional<memory::AbstractedRule> {
+    agent::Experience x{item.id, item.rule, item.evidence, item.code_example.value_or(""), item.pattern.value_or("")};
+    agent::AbstractResult ar = abstractor.abstract(x);
+    if (!ar.rule || ar.rule->text.empty()) return std::nullopt;
+    memory::AbstractedRule r;
+    r.rule = ar.rule->text;
+    if (!ar.rule->example.empty()) r.code_example = ar.rule->example;
+    return r;
+  };
+  memory::ConsolidationReport rep = mem.consolidate(abstract);
+  for (const auto& t : traces)
+    if (!out(LlmCall{episode, ep.task, 0, -1, agent::to_json(t)})) return false;
+  json b = {{"episode", episode},
+            {"validated", state_changes_json(rep.validated)},
+            {"promoted", state_changes_json(rep.promoted)},
+            {"demoted", state_changes_json(rep.demoted)},
+            {"abstraction_failed", rep.abstraction_failed},
+            {"hot_tokens", rep.hot_tokens},
+            {"budget", mem.config().budget}};
+  return out(GenericEvent{"consolidation", b});
+}
+
+}  // namespace sf::learn
