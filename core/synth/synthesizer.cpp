@@ -413,17 +413,22 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
 }
 
 int Search::total_dims(const StreamType& t, bool& dup) {
-  std::vector<std::string> seen;
-  auto add = [&](const step::Dim& d) {
-    if (!d.is_symbol()) return;
-    std::string k = d.str();
-    if (std::find(seen.begin(), seen.end(), k) != seen.end()) dup = true;
-    seen.push_back(k);
+  // per field: the stream dims and that field's buffer dims (two Buffer fields over the same D are fine)
+  auto check = [&](const step::Dims& buffer) {
+    std::vector<std::string> seen;
+    auto add = [&](const step::Dim& d) {
+      if (!d.is_symbol()) return;
+      std::string k = d.str();
+      if (std::find(seen.begin(), seen.end(), k) != seen.end()) dup = true;
+      seen.push_back(k);
+    };
+    for (const auto& d : t.dims) add(d);
+    for (const auto& d : buffer) add(d);
   };
   int n = static_cast<int>(t.dims.size());
-  for (const auto& d : t.dims) add(d);
+  if (t.dtype.fields.empty()) check({});
   for (const auto& f : t.dtype.fields) {
-    for (const auto& d : f.buffer) add(d);
+    check(f.buffer);
     n = std::max(n, static_cast<int>(t.dims.size() + f.buffer.size()));
   }
   return n;
