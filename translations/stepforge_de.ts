@@ -121,6 +121,19 @@
     </message>
 </context>
 <context>
+    <name>sf::widgets::AuditDocks</name>
+    <message>
+        <location filename="../widgets/audit_docks.cpp" line="+19"/>
+        <source>Adoption Audit</source>
+        <translation>Übernahme-Audit</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Memory</source>
+        <translation>Gedächtnis</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::AuditModel</name>
     <message>
         <location filename="../widgets/audit_model.cpp" line="+82"/>
@@ -203,7 +216,7 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+40"/>
+        <location filename="../widgets/audit_pane.cpp" line="+41"/>
         <location line="+272"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
@@ -942,7 +955,7 @@
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+91"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+94"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json: %1</translation>
     </message>
@@ -1240,12 +1253,12 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+73"/>
+        <location filename="../widgets/main_window.cpp" line="+74"/>
         <source>%1 cancelled</source>
         <translation>%1 abgebrochen</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <source>Issues</source>
         <translation>Probleme</translation>
     </message>
@@ -1616,7 +1629,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+40"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+41"/>
         <source>All states</source>
         <translation>Alle Zustände</translation>
     </message>
@@ -1809,7 +1822,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+395"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+396"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>

@@ -121,6 +121,19 @@
     </message>
 </context>
 <context>
+    <name>sf::widgets::AuditDocks</name>
+    <message>
+        <location filename="../widgets/audit_docks.cpp" line="+19"/>
+        <source>Adoption Audit</source>
+        <translation>采纳审计</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::AuditModel</name>
     <message>
         <location filename="../widgets/audit_model.cpp" line="+82"/>
@@ -203,7 +216,7 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+40"/>
+        <location filename="../widgets/audit_pane.cpp" line="+41"/>
         <location line="+272"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
@@ -940,7 +953,7 @@
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+91"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+94"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json：%1</translation>
     </message>
@@ -1238,12 +1251,12 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+73"/>
+        <location filename="../widgets/main_window.cpp" line="+74"/>
         <source>%1 cancelled</source>
         <translation>%1 已取消</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <source>Issues</source>
         <translation>问题</translation>
     </message>
@@ -1612,7 +1625,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+40"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+41"/>
         <source>All states</source>
         <translation>所有状态</translation>
     </message>
@@ -1802,7 +1815,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+395"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+396"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
