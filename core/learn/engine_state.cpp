@@ -54,12 +54,7 @@ struct Apply {
   }
   bool operator()(const Verdict& e) {
     if (s.is_sage()) {
-      if (!s.sage.apply_verdict(e, error)) return false;
-      auto& t = s.totals[e.task];
-      t.samples++;
-      if (e.pass) t.successes++;
-      for (const auto& [role, u] : e.usage) add_usage(s.usage, role, u);
-      return true;
+      return s.sage.apply_verdict(e, error);  // counted when the episode finishes (a restarted one counts once)
     }
     IterationRecord* r = s.open_iteration();
     if (!r || r->start.iteration != e.iteration) return fail("verdict outside its iteration");
@@ -99,6 +94,13 @@ struct Apply {
     if (!s.sage.apply(g.type, g.body, error, known)) return false;
     if (g.type == "episode_finished") {
       const SageEpisode& ep = s.sage.episodes[static_cast<std::size_t>(g.body.value("episode", 0))];
+      for (const auto& r : ep.rounds) {
+        if (!r.has_verdict) continue;
+        auto& t = s.totals[ep.task];
+        t.samples++;
+        if (r.verdict.pass) t.successes++;
+        for (const auto& [role, u] : r.verdict.usage) add_usage(s.usage, role, u);
+      }
       auto& c = s.best_c[ep.task];
       if (ep.solved) {
         ++c;  // in sage mode: solved episodes of the task

@@ -1,0 +1,434 @@
+// Mode sage of the campaign engine (algorithms §4, issue 7) on a scripted in-process model: hand-computed ATU
+// episodes through the engine path, the adoption protocol (missing id -> exactly one re-ask -> `unresolved`),
+// the event contract's order and fields (docs/learn.md "Sage events"), results logged before the memory is
+// updated, resident rules carrying their pattern, and resume equality after an interruption in the middle of
+// an episode and in the middle of a memory phase.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "core/bench/catalogue.hpp"
+#include "core/learn/engine.hpp"
+#include "core/llm/builtin_backend.hpp"
+#include "core/memory/memory_store.hpp"
+#include "core/store/workspace.hpp"
+
+using namespace sf::learn;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kA = "rope/gptj_interleaved", kB = "rope/neox_halves";
+
+std::string solution(const std::string& id) {
+  std::ifstream in(std::string(SF_TEST_DATA_DIR) + "/solutions/" + id + ".yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  return s.substr(s.find("impl: |"));
+}
+
+struct Req {
+  std::string task;
+  int round = 0;
+  bool reask = false;
+};
+// What the scripted proposer answers: a passing program or none, and adoption lines (YAML list entries).
+struct Answer {
+  bool pass = false;
+  std::vector<std::string> adoption;  // e.g. "{id: m-a, adopted: yes, rationale: \"used it\"}"
+};
+std::function<Answer(const Req&)> g_script;
+
+sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::CancelToken&) {
+  sf::llm::ChatResponse r;
+  const std::string& sys = req.messages.front().content;
+  if (sys.starts_with("You are the distiller")) {
+    r.text = "```yaml\nexperiences: []\n```\n";
+    return sf::llm::ChatResult::success(r);
+  }
+  if (sys.starts_with("You are the abstractor")) {
+    r.text = "```yaml\nrule: \"abstracted\"\n```\n";
+    return sf::llm::ChatResult::success(r);
+  }
+  const std::string& user = req.messages[1].content;
+  Req q;
+  auto idp = user.find("id: ", user.find("## Task"));
+  q.task = user.substr(idp + 4, user.find('\n', idp) - idp - 4);
+  q.round = req.sample_index;
+  q.reask = req.messages.size() > 2;
+  Answer a = g_script(q);
+  std::string body = a.pass ? solution(q.task) : "";
+  r.text = "```yaml\n" + body;
+  if (!a.adoption.empty()) {
+    r.text += "adoption:\n";
+    for (const auto& l : a.adoption) r.text += "  - " + l + "\n";
+  }
+  r.text += "```\n";
+  if (!a.pass && a.adoption.empty()) r.text = "no idea";
+  r.usage.input_tokens = 10;
+  r.usage.output_tokens = 5;
+  return sf::llm::ChatResult::success(r);
+}
+
+std::string yes(const std::string& id) { return "{id: " + id + ", adopted: yes, rationale: \"used " + id + "\"}"; }
+std::string no(const std::string& id) { return "{id: " + id + ", adopted: no, rationale: \"not needed\"}"; }
+
+// Two cold items about rotary embeddings (both retrieved for the rope tasks) and one hot rule with a pattern.
+fs::path memory_file() {
+  fs::path p = fs::temp_directory_path() / ("sf_sage_test_memory_" + std::to_string(::getpid()) + ".json");
+  json j = {{"format", "stepforge-memory"},
+            {"version", 1},
+            {"items",
+             {{{"id", "m-a"}, {"rule", "rotary position embedding: rotate pairs of the token vector"}},
+              {{"id", "m-b"}, {"rule", "rotary embedding: sin and cos of the position per token"}},
+              {{"id", "m-h"},
+               {"rule", "zip the streams first"},
+               {"state", "hot"},
+               {"utility", 0.5},
+               {"access", 0.5},
+               {"resident_rule", "Zip before Map"},
+               {"pattern", "Zip>Map"}}}}};
+  std::ofstream(p) << j.dump();
+  return p;
+}
+
+CampaignConfig make_config(std::vector<std::string> tasks = {kA, kB}) {
+  CampaignConfig c;
+  c.mode = Mode::Sage;
+  c.tasks = std::move(tasks);
+  c.backend.kind = sf::llm::BackendKind::Builtin;
+  c.backend.builtin_provider = "sage-script";
+  c.backend.model = "script";
+  c.memory.params.rounds = 3;
+  c.memory.import = memory_file().string();
+  return c;
+}
+
+std::vector<sf::step::TaskDoc> tasks_for(const CampaignConfig& c) {
+  sf::Diagnostics d;
+  static auto cat = sf::bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
+  std::string err;
+  auto ts = resolve_tasks(c, cat.tasks(), err);
+  std::vector<sf::step::TaskDoc> out;
+  for (const auto* t : *ts) out.push_back(*t);
+  return out;
+}
+
+struct Collect : EventSink {
+  std::vector<json> events;
+  void on_event(const Event& e) override { events.push_back(to_json(e)); }
+};
+
+struct SageRun {
+  RunResult result;
+  json report;
+  std::vector<json> events;
+};
+
+SageRun run_sage(const CampaignConfig& cfg, const fs::path& ws_dir = {}) {
+  sf::llm::BuiltinBackend backend(scripted, "sage-script");
+  std::unique_ptr<sf::store::Workspace> ws;
+  std::string err;
+  if (!ws_dir.empty()) {
+    ws = fs::exists(ws_dir / "campaign.json") ? sf::store::Workspace::open(ws_dir, err)
+                                               : sf::store::Workspace::create(ws_dir, config_to_json(cfg), err);
+    EXPECT_TRUE(ws) << err;
+  }
+  EngineDeps deps;
+  deps.backend = &backend;
+  deps.manual_text = "manual";
+  deps.tasks = tasks_for(cfg);
+  Collect sink;
+  CampaignEngine engine(cfg, std::move(deps), ws.get(), &sink);
+  if (ws) {
+    EXPECT_TRUE(engine.load(ws->loaded_events(), err)) << err;
+  }
+  SageRun r;
+  r.result = engine.run();
+  r.report = report_json(engine.state());
+  r.events = sink.events;
+  return r;
+}
+
+std::vector<json> of_type(const std::vector<json>& evs, const std::string& type) {
+  std::vector<json> out;
+  for (const auto& e : evs)
+    if (e["type"] == type) out.push_back(e);
+  return out;
+}
+
+// The event of `type` for (episode, item).
+json ev_of(const std::vector<json>& evs, const std::string& type, int episode, const std::string& item, int round = -1) {
+  for (const auto& e : evs)
+    if (e["type"] == type && e["episode"] == episode && e["item"] == item && (round < 0 || e["round"] == round))
+      return e;
+  ADD_FAILURE() << "no " << type << " for episode " << episode << " item " << item;
+  return json::object({{"credit", 0.0}, {"utility_after", 0.0}, {"eta", 0.0}});
+}
+
+// Episode 0 (task A): round 0 fails adopting m-a (not m-b), round 1 passes adopting nothing.
+// Episode 1 (task B): round 0 passes adopting m-a, m-b and the hot rule m-h.
+Answer two_episode_script(const Req& q) {
+  if (q.task == kA && q.round == 0) return {false, {yes("m-a"), no("m-b")}};
+  if (q.task == kA) return {true, {no("m-a"), no("m-b")}};
+  return {true, {yes("m-a"), yes("m-b"), yes("m-h")}};
+}
+
+fs::path fresh(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("sf_sage_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d;
+}
+
+}  // namespace
+
+TEST(Sage, AtuCreditsOfHandComputedEpisodesThroughTheEngine) {
+  g_script = two_episode_script;
+  SageRun r = run_sage(make_config());
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  const auto& ev = r.events;
+  ASSERT_EQ(of_type(ev, "credit").size(), 4u);
+  // Episode 0: A = {m-a}, s = 1: m-a gets (1 - 0.2) / 1 = 0.8, m-b gets -δ = -0.2; n_U = 1, η = 1.
+  json a0 = ev_of(ev, "credit", 0, "m-a"), b0 = ev_of(ev, "credit", 0, "m-b");
+  EXPECT_DOUBLE_EQ(a0["credit"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(a0["utility_after"].get<double>(), 0.8);
+  EXPECT_EQ(a0["adopted"], true);
+  EXPECT_DOUBLE_EQ(b0["credit"].get<double>(), -0.2);
+  EXPECT_DOUBLE_EQ(b0["utility_after"].get<double>(), -0.2);
+  EXPECT_EQ(b0["adopted"], false);
+  // Episode 1: A = {m-a, m-b}, they share 0.8: 0.4 each; η = 1/2.
+  json a1 = ev_of(ev, "credit", 1, "m-a"), b1 = ev_of(ev, "credit", 1, "m-b");
+  EXPECT_DOUBLE_EQ(a1["credit"].get<double>(), 0.4);
+  EXPECT_DOUBLE_EQ(a1["eta"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(a1["utility_after"].get<double>(), 0.6);  // 0.8 + 0.5 (0.4 - 0.8)
+  EXPECT_DOUBLE_EQ(b1["utility_after"].get<double>(), 0.1);  // -0.2 + 0.5 (0.4 + 0.2)
+  EXPECT_EQ(b1["n_updates"], 2);
+  // The hot rule: unused in episode 0 (a = 0.9 * 0.5), used in episode 1 (0.9 * 0.45 + 0.1).
+  auto acc = of_type(r.events, "access_update");
+  ASSERT_EQ(acc.size(), 2u);
+  EXPECT_EQ(acc[0]["used"], false);
+  EXPECT_DOUBLE_EQ(acc[0]["access_after"].get<double>(), 0.45);
+  EXPECT_EQ(acc[1]["used"], true);
+  EXPECT_NEAR(acc[1]["access_after"].get<double>(), 0.505, 1e-12);
+  // Metrics: both tasks solved; rounds to first correct (2 + 1) / 2.
+  EXPECT_DOUBLE_EQ(r.report["er"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(r.report["rounds_to_first_correct"].get<double>(), 1.5);
+  ASSERT_EQ(r.report["utility_trajectories"]["m-a"].size(), 2u);
+  EXPECT_EQ(r.report["utility_trajectories"]["m-a"][0][0], 0);
+  EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][0][1].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][1][1].get<double>(), 0.6);
+}
+
+TEST(Sage, UniformCreditGivesEveryRetrievedItemSMinusBeta) {
+  g_script = two_episode_script;
+  CampaignConfig c = make_config({kA});
+  c.memory.params.credit = sf::memory::CreditMode::Uniform;
+  SageRun r = run_sage(c);
+  ASSERT_EQ(of_type(r.events, "credit").size(), 2u);
+  EXPECT_DOUBLE_EQ(ev_of(r.events, "credit", 0, "m-a")["credit"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(ev_of(r.events, "credit", 0, "m-b")["credit"].get<double>(), 0.8);  // never adopted
+}
+
+TEST(Sage, EventsFollowTheContractAndResultsPrecedeMemoryUpdates) {
+  g_script = two_episode_script;
+  SageRun r = run_sage(make_config({kA}));
+  std::vector<std::string> types;
+  for (const auto& e : r.events) types.push_back(e["type"]);
+  // Round 0: proposer + verifier calls (no impl: no guardian/verifier), 2 adoption records, verdict; round 1 the
+  // same with a program; then the result, then the memory phase.
+  std::vector<std::string> expect = {"campaign_started", "episode_started",
+                                     "llm_call",         "adoption_record", "adoption_record", "verdict",
+                                     "llm_call",         "llm_call",        "llm_call",        "adoption_record",
+                                     "adoption_record",  "verdict",         "episode_finished", "credit",
+                                     "credit",           "access_update",   "llm_call",         "consolidation",
+                                     "campaign_finished"};
+  EXPECT_EQ(types, expect);
+  const json& st = r.events[1];
+  EXPECT_EQ(st["episode"], 0);
+  EXPECT_EQ(st["task"], kA);
+  EXPECT_EQ(st["max_rounds"], 3);
+  json ra = ev_of(r.events, "adoption_record", 0, "m-a", 0);
+  EXPECT_EQ(ra["task"], kA);
+  EXPECT_EQ(ra["adopted"], true);
+  EXPECT_EQ(ra["rationale"], "used m-a");
+  EXPECT_EQ(ra["reasked"], false);
+  EXPECT_EQ(ra["before"], "");
+  EXPECT_EQ(ra["after"], "");
+  for (const char* k : {"rank", "relevance", "score", "utility"}) EXPECT_TRUE(ra[k].is_number()) << k;
+  json rb = ev_of(r.events, "adoption_record", 0, "m-b", 0);
+  EXPECT_EQ(ra["rank"].get<int>() + rb["rank"].get<int>(), 3);  // ranks 1 and 2
+  json r1 = ev_of(r.events, "adoption_record", 0, "m-a", 1);
+  EXPECT_EQ(r1["adopted"], false);
+  EXPECT_NE(r1["after"].get<std::string>().find("return"), std::string::npos);  // the round-1 program
+  auto fin = of_type(r.events, "episode_finished")[0];
+  EXPECT_EQ(fin["score"], 1.0);
+  EXPECT_EQ(fin["rounds"], 2);
+  EXPECT_EQ(fin["first_correct_round"], 1);
+  EXPECT_EQ(fin["solved"], true);
+  auto v = of_type(r.events, "verdict");
+  EXPECT_EQ(v[1]["iteration"], 0);     // episode
+  EXPECT_EQ(v[1]["sample_index"], 1);  // round
+  EXPECT_EQ(v[1]["pass"], true);
+  auto cons = of_type(r.events, "consolidation")[0];
+  for (const char* k : {"validated", "promoted", "demoted", "abstraction_failed"}) EXPECT_TRUE(cons[k].is_array());
+  EXPECT_EQ(cons["budget"], 10000);
+  // The round-1 prompt carried the round-0 diagnostics; the resident rule carried its pattern.
+  auto calls = of_type(r.events, "llm_call");
+  std::string p1 = calls[1]["trace"]["prompt"][1]["content"];
+  EXPECT_NE(p1.find("## Previous attempt"), std::string::npos);
+  EXPECT_NE(p1.find("P-NO-IMPL"), std::string::npos);
+  EXPECT_NE(p1.find("- [m-h] Zip before Map\n  pattern: Zip>Map"), std::string::npos) << p1;
+}
+
+TEST(Sage, AMissingIdIsReaskedOnceThenUnresolved) {
+  int reasks = 0;
+  g_script = [&](const Req& q) -> Answer {
+    if (q.reask) ++reasks;
+    if (q.round == 0 && !q.reask) return {true, {yes("m-a")}};  // m-b missing: re-ask
+    if (q.round == 0) return {true, {}};                       // the re-ask still leaves m-b open
+    return {true, {no("m-a"), no("m-b")}};
+  };
+  SageRun r = run_sage(make_config({kA}));
+  EXPECT_EQ(reasks, 1);
+  ASSERT_EQ(of_type(r.events, "adoption_record").size(), 2u);
+  json ra = ev_of(r.events, "adoption_record", 0, "m-a", 0), rb = ev_of(r.events, "adoption_record", 0, "m-b", 0);
+  EXPECT_EQ(ra["adopted"], true);
+  EXPECT_EQ(ra["reasked"], false);
+  EXPECT_EQ(rb["adopted"], false);
+  EXPECT_EQ(rb["rationale"], "unresolved");
+  EXPECT_EQ(rb["reasked"], true);
+  // Both proposer calls are logged before the records; the re-ask carries the first answer and names m-b.
+  auto calls = of_type(r.events, "llm_call");
+  ASSERT_GE(calls.size(), 2u);
+  ASSERT_EQ(calls[1]["trace"]["prompt"].size(), 4u);
+  EXPECT_EQ(calls[1]["trace"]["prompt"][2]["role"], "assistant");
+  EXPECT_NE(calls[1]["trace"]["prompt"][3]["content"].get<std::string>().find("m-b"), std::string::npos);
+  // ATU: m-a adopted, m-b not: 0.8 and -0.2.
+  EXPECT_DOUBLE_EQ(ev_of(r.events, "credit", 0, "m-a")["credit"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(ev_of(r.events, "credit", 0, "m-b")["credit"].get<double>(), -0.2);
+}
+
+TEST(Sage, TheReaskAnswerResolvesTheMissingId) {
+  g_script = [](const Req& q) -> Answer {
+    if (!q.reask) return {true, {yes("m-a")}};
+    return {true, {yes("m-a"), yes("m-b")}};
+  };
+  SageRun r = run_sage(make_config({kA}));
+  json rb = ev_of(r.events, "adoption_record", 0, "m-b", 0);
+  EXPECT_EQ(rb["adopted"], true);
+  EXPECT_EQ(rb["reasked"], true);
+  EXPECT_EQ(rb["rationale"], "used m-b");
+}
+
+TEST(Sage, MemoryOffRetrievesNothingAndUpdatesNothing) {
+  g_script = two_episode_script;
+  CampaignConfig c = make_config();
+  c.memory.enabled = false;
+  SageRun r = run_sage(c);
+  EXPECT_TRUE(of_type(r.events, "adoption_record").empty());
+  EXPECT_TRUE(of_type(r.events, "credit").empty());
+  EXPECT_TRUE(of_type(r.events, "consolidation").empty());
+  EXPECT_EQ(of_type(r.events, "episode_finished").size(), 2u);
+}
+
+// Interrupted runs: the log is cut (a) in the middle of episode 1's rounds and (b) in the middle of episode 1's
+// memory phase, with memory.json as it was after episode 0 (from a campaign over task A alone), plus an audit
+// label the GUI appended. Resuming gives the same report and memory as the uninterrupted run; in case (b) the
+// log is exactly the uninterrupted one (the memory phase is redone and only its missing events are logged).
+TEST(Sage, ResumeAfterAnInterruptionGivesTheSameResult) {
+  g_script = two_episode_script;
+  fs::path full = fresh("full");
+  SageRun f = run_sage(make_config(), full);
+  ASSERT_EQ(f.result.status, RunStatus::Finished);
+  fs::path first = fresh("first");
+  run_sage(make_config({kA}), first);
+  auto strip = [](json e) {
+    e.erase("seq");
+    e.erase("t");
+    if (e.contains("trace")) e["trace"].erase("latency_s");
+    return e;
+  };
+  for (const char* cut_after : {"verdict", "credit"}) {
+    std::vector<json> prefix;
+    int ep1 = -1;
+    for (std::size_t i = 0; i < f.events.size(); ++i) {
+      prefix.push_back(f.events[i]);
+      if (f.events[i]["type"] == "episode_started" && f.events[i]["episode"] == 1) ep1 = static_cast<int>(i);
+      if (ep1 >= 0 && f.events[i]["type"] == cut_after) break;
+    }
+    fs::path ws = fresh(std::string("cut_") + cut_after);
+    fs::create_directories(ws);
+    fs::copy_file(full / "campaign.json", ws / "campaign.json");
+    fs::copy_file(first / "memory.json", ws / "memory.json");
+    {
+      std::ofstream o(ws / "events.jsonl");
+      for (const auto& e : prefix) o << e.dump() << "\n";
+      o << json{{"v", 1}, {"seq", prefix.size()}, {"t", 0.0}, {"type", "audit_label"}, {"episode", 0},
+                {"task", kA}, {"round", 0}, {"item", "m-a"}, {"label", "full"}, {"note", ""},
+                {"auditor", "x"}, {"time", "2026-01-01T00:00:00Z"}}
+                  .dump()
+           << "\n";
+    }
+    SageRun r = run_sage(make_config(), ws);
+    ASSERT_EQ(r.result.status, RunStatus::Finished) << cut_after << ": " << r.result.error;
+    json a = f.report, b = r.report;
+    a.erase("wall_s");
+    b.erase("wall_s");
+    EXPECT_EQ(a, b) << cut_after;
+    std::ifstream m1(full / "memory.json"), m2(ws / "memory.json");
+    EXPECT_EQ(json::parse(m1), json::parse(m2)) << cut_after;
+    if (std::string(cut_after) == "credit") {
+      std::vector<json> all = prefix;
+      for (const auto& e : r.events) all.push_back(e);
+      ASSERT_EQ(all.size(), f.events.size());
+      for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(strip(all[i]), strip(f.events[i])) << i;
+    }
+  }
+}
+
+TEST(Sage, ConfigRoundTripAndOverrides) {
+  json j = config_to_json(make_config());
+  std::string err;
+  ASSERT_TRUE(apply_override(j, "memory.credit=uniform", err)) << err;
+  ASSERT_TRUE(apply_override(j, "memory.ranking=relevance", err)) << err;
+  ASSERT_TRUE(apply_override(j, "memory.ugc=random", err)) << err;
+  ASSERT_TRUE(apply_override(j, "memory.enabled=false", err)) << err;
+  ASSERT_TRUE(apply_override(j, "order=hard-only", err)) << err;
+  auto c = config_from_json(j, err);
+  ASSERT_TRUE(c) << err;
+  EXPECT_EQ(c->mode, Mode::Sage);
+  EXPECT_EQ(c->memory.params.credit, sf::memory::CreditMode::Uniform);
+  EXPECT_EQ(c->memory.params.ranking, sf::memory::RankingMode::Relevance);
+  EXPECT_EQ(c->memory.params.ugc, sf::memory::UgcMode::Random);
+  EXPECT_FALSE(c->memory.enabled);
+  EXPECT_EQ(c->order, TaskOrder::HardOnly);
+  EXPECT_EQ(config_to_json(*c), j);
+  j["memory"]["rounds"] = 0;
+  EXPECT_FALSE(config_from_json(j, err));
+  EXPECT_NE(err.find("rounds"), std::string::npos) << err;
+  j["memory"]["rounds"] = 3;
+  j["memory"]["colour"] = "red";
+  EXPECT_FALSE(config_from_json(j, err));
+  EXPECT_NE(err.find("colour"), std::string::npos) << err;
+}
+
+TEST(Sage, HardOnlyKeepsTheReuseTasks) {
+  CampaignConfig c = make_config({});
+  c.tasks.clear();
+  c.order = TaskOrder::HardOnly;
+  auto ts = tasks_for(c);
+  ASSERT_FALSE(ts.empty());
+  for (const auto& t : ts) EXPECT_EQ(difficulty_tag(t).rfind("Reuse-", 0), 0u) << t.id;
+  c.tasks = {kA};  // a Once task only
+  sf::Diagnostics d;
+  auto cat = sf::bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
+  std::string err;
+  EXPECT_FALSE(resolve_tasks(c, cat.tasks(), err));
+  EXPECT_NE(err.find("hard-only"), std::string::npos);
+}
