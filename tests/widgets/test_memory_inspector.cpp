@@ -1,0 +1,216 @@
+// The memory inspector (issue 9.2): the model under QAbstractItemModelTester from live events, utility
+// trajectories from credit events, the hot budget gauge, workspace loading (memory.json + events.jsonl),
+// export → import, a bad import file rejected. Fixtures follow the sage event contract.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QLineSeries>
+#include <QProgressBar>
+#include <QSortFilterProxyModel>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+#include "widgets/memory_inspector.hpp"
+#include "widgets/memory_inspector_model.hpp"
+
+using nlohmann::json;
+using namespace sf::widgets;
+using sf::memory::ItemState;
+
+namespace {
+
+json envelope(int seq, const std::string& type, json fields) {
+  json e = {{"v", 1}, {"seq", seq}, {"t", 1.0e9 + seq}, {"type", type}};
+  e.update(fields);
+  return e;
+}
+json experience(int seq, int episode, const std::string& item, const std::string& task, int tokens) {
+  return envelope(seq, "experience_added",
+                  {{"episode", episode}, {"item", item}, {"rule", "rule of " + item}, {"evidence", "evidence of " + item},
+                   {"pattern", ""}, {"source_task", task}, {"tokens", tokens}});
+}
+json adoption(int seq, int episode, const std::string& task, int round, const std::string& item, bool adopted) {
+  return envelope(seq, "adoption_record",
+                  {{"episode", episode}, {"task", task}, {"round", round}, {"item", item}, {"rank", 1},
+                   {"relevance", 1.0}, {"score", 1.0}, {"utility", 0.0}, {"adopted", adopted}, {"rationale", "r"},
+                   {"reasked", false}, {"before", ""}, {"after", ""}});
+}
+// ATU with the defaults: n=1 → η=1, n=2 → η=1/2 (hand-computed utilities).
+json credit(int seq, int episode, const std::string& item, bool adopted, double c, double eta, double before,
+            double after, int n) {
+  return envelope(seq, "credit",
+                  {{"episode", episode}, {"item", item}, {"adopted", adopted}, {"credit", c}, {"eta", eta},
+                   {"utility_before", before}, {"utility_after", after}, {"n_updates", n}});
+}
+
+// Episode 0 (task a) creates mem-000001 and mem-000002; episode 1 (task b) retrieves both in two rounds and
+// adopts mem-000001 (score 0.8: credit 0.8 − 0.2 = 0.6) and not mem-000002 (−0.2); episode 2 (task c) adopts
+// mem-000001 again with score 0 (credit −0.2; U = 0.6 + ½(−0.2 − 0.6) = 0.2); consolidation validates
+// mem-000001 and promotes it with 7 resident tokens under a budget of 40.
+std::vector<json> fixture() {
+  return {
+      envelope(0, "campaign_started", {{"config", {{"mode", "sage"}, {"memory", {{"budget", 50}}}}}, {"tasks", json::array()}}),
+      experience(1, 0, "mem-000001", "a", 12),
+      experience(2, 0, "mem-000002", "a", 20),
+      adoption(3, 1, "b", 0, "mem-000001", false),
+      adoption(4, 1, "b", 0, "mem-000002", false),
+      adoption(5, 1, "b", 1, "mem-000001", true),
+      adoption(6, 1, "b", 1, "mem-000002", false),
+      credit(7, 1, "mem-000001", true, 0.6, 1.0, 0.0, 0.6, 1),
+      credit(8, 1, "mem-000002", false, -0.2, 1.0, 0.0, -0.2, 1),
+      envelope(9, "access_update", {{"episode", 1}, {"item", "mem-000001"}, {"used", true}, {"access_before", 0.0},
+                                    {"access_after", 0.5}}),
+      adoption(10, 2, "c", 0, "mem-000001", true),
+      credit(11, 2, "mem-000001", true, -0.2, 0.5, 0.6, 0.2, 2),
+      envelope(12, "consolidation",
+               {{"episode", 2},
+                {"validated", {{{"item", "mem-000001"}, {"value", 0.0}, {"tokens", 0}}}},
+                {"promoted", {{{"item", "mem-000001"}, {"value", 0.03}, {"tokens", 7}}}},
+                {"demoted", json::array()},
+                {"abstraction_failed", json::array()},
+                {"hot_tokens", 7},
+                {"budget", 40}}),
+  };
+}
+
+void writeText(const QString& path, const std::string& s) { std::ofstream(path.toStdString(), std::ios::binary) << s; }
+
+}  // namespace
+
+TEST(MemoryInspectorModel, LiveEventsUnderTheModelTester) {
+  MemoryInspectorModel m;
+  QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QSortFilterProxyModel proxy;
+  proxy.setSourceModel(&m);
+  proxy.setSortRole(MemoryInspectorModel::SortRole);
+  proxy.sort(MemoryInspectorModel::UtilityColumn, Qt::DescendingOrder);
+  QAbstractItemModelTester ptester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  for (const auto& e : fixture()) m.applyEvent(e);
+  ASSERT_EQ(m.rowCount(), 2);
+  const auto& a = m.item(m.rowOfId(QStringLiteral("mem-000001")));
+  const auto& b = m.item(m.rowOfId(QStringLiteral("mem-000002")));
+  EXPECT_EQ(a.state, ItemState::Hot);
+  EXPECT_EQ(b.state, ItemState::Cold);
+  EXPECT_DOUBLE_EQ(a.utility, 0.2);
+  EXPECT_DOUBLE_EQ(b.utility, -0.2);
+  EXPECT_EQ(a.retrieval_count, 2);  // once per episode (1 and 2), though retrieved in two rounds of episode 1
+  EXPECT_EQ(a.adoption_count, 2);
+  EXPECT_EQ(a.adopting_tasks, (std::set<std::string>{"b", "c"}));
+  EXPECT_EQ(b.retrieval_count, 1);
+  EXPECT_EQ(b.adoption_count, 0);
+  EXPECT_EQ(a.n_updates, 2);
+  EXPECT_DOUBLE_EQ(a.access, 0.5);
+  EXPECT_EQ(a.source_task, "a");
+  EXPECT_EQ(m.hotTokens(), 7);
+  EXPECT_EQ(m.budget(), 40);  // the consolidation event's budget replaces the config's 50
+  const int ra = m.rowOfId(QStringLiteral("mem-000001"));
+  EXPECT_EQ(m.index(ra, MemoryInspectorModel::StateColumn).data().toString(), QStringLiteral("hot"));
+  EXPECT_EQ(m.index(ra, MemoryInspectorModel::OperatorsColumn).data().toInt(), 2);
+  EXPECT_EQ(m.index(ra, MemoryInspectorModel::TokensColumn).data().toInt(), 7);  // resident tokens when hot
+  EXPECT_EQ(m.index(ra, MemoryInspectorModel::UtilityColumn).data().toString(), QStringLiteral("0.200"));
+  EXPECT_EQ(proxy.index(0, MemoryInspectorModel::IdColumn).data().toString(), QStringLiteral("mem-000001"));
+
+  // Utility trajectory: (episode, U after) per credit event.
+  EXPECT_EQ(m.trajectory(QStringLiteral("mem-000001")), QVector<QPointF>({QPointF(1, 0.6), QPointF(2, 0.2)}));
+  EXPECT_EQ(m.trajectory(QStringLiteral("mem-000002")), QVector<QPointF>({QPointF(1, -0.2)}));
+
+  // Replaying already-applied events changes nothing; a replay from seq 0 starts over.
+  for (const auto& e : fixture())
+    if (e["seq"].get<int>() > 0) m.applyEvent(e);
+  EXPECT_EQ(m.item(ra).retrieval_count, 2);
+  EXPECT_EQ(m.trajectory(QStringLiteral("mem-000001")).size(), 2);
+  for (const auto& e : fixture()) m.applyEvent(e);
+  EXPECT_EQ(m.rowCount(), 2);
+  EXPECT_EQ(m.item(m.rowOfId(QStringLiteral("mem-000001"))).retrieval_count, 2);
+  EXPECT_EQ(m.trajectory(QStringLiteral("mem-000001")).size(), 2);
+}
+
+TEST(MemoryInspectorModel, ExportImportRoundTripAndTrajectoryFromHistory) {
+  QTemporaryDir tmp;
+  MemoryInspectorModel m;
+  for (const auto& e : fixture()) m.applyEvent(e);
+  const QString file = tmp.path() + QStringLiteral("/exported.json");
+  QString err;
+  ASSERT_TRUE(m.exportFile(file, &err)) << err.toStdString();
+  MemoryInspectorModel back;
+  QAbstractItemModelTester tester(&back, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  ASSERT_TRUE(back.importFile(file, &err)) << err.toStdString();
+  ASSERT_EQ(back.rowCount(), 2);
+  for (int r = 0; r < 2; ++r) EXPECT_EQ(back.item(r), m.item(r));
+  // Without credit events the trajectory is rebuilt from the history with the ATU update: 0 → 0.6 (η = 1)
+  // → 0.6 + ½(−0.2 − 0.6) = 0.2.
+  const auto t = back.trajectory(QStringLiteral("mem-000001"));
+  ASSERT_EQ(t.size(), 2);
+  EXPECT_DOUBLE_EQ(t[0].x(), 1);
+  EXPECT_DOUBLE_EQ(t[0].y(), 0.6);
+  EXPECT_DOUBLE_EQ(t[1].x(), 2);
+  EXPECT_NEAR(t[1].y(), 0.2, 1e-12);
+  EXPECT_EQ(back.hotTokens(), 7);  // the hot item's resident tokens
+}
+
+TEST(MemoryInspectorModel, BadImportFileIsRejectedAndTheModelKept) {
+  QTemporaryDir tmp;
+  MemoryInspectorModel m;
+  for (const auto& e : fixture()) m.applyEvent(e);
+  const QString bad = tmp.path() + QStringLiteral("/bad.json");
+  writeText(bad, R"({"format":"stepforge-memory","version":1,"items":[{"id":"x","rule":"r","utility":"high"}]})");
+  QString err;
+  EXPECT_FALSE(m.importFile(bad, &err));
+  EXPECT_TRUE(err.contains(QStringLiteral("items[0].utility"))) << err.toStdString();
+  EXPECT_TRUE(err.contains(QStringLiteral("M-IMPORT"))) << err.toStdString();
+  writeText(bad, "{\"format\":\"something-else\"");
+  EXPECT_FALSE(m.importFile(bad, &err));
+  EXPECT_TRUE(err.contains(QStringLiteral("M-IMPORT"))) << err.toStdString();
+  EXPECT_FALSE(m.importFile(tmp.path() + QStringLiteral("/missing.json"), &err));
+  EXPECT_TRUE(err.contains(QStringLiteral("M-IO"))) << err.toStdString();
+  EXPECT_EQ(m.rowCount(), 2);
+  EXPECT_EQ(m.item(0).id, "mem-000001");
+}
+
+TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
+  QTemporaryDir tmp;
+  // memory.json holds the items (an extra counter proves it is read); events.jsonl the trajectories.
+  MemoryInspectorModel src;
+  for (const auto& e : fixture()) src.applyEvent(e);
+  json mem = src.toJson();
+  mem["items"][0]["eligible_episodes"] = 3;
+  writeText(tmp.path() + QStringLiteral("/memory.json"), mem.dump());
+  std::string events;
+  for (const auto& e : fixture()) events += e.dump() + "\n";
+  writeText(tmp.path() + QStringLiteral("/events.jsonl"), events);
+
+  MemoryInspector w;
+  ASSERT_TRUE(w.loadWorkspace(tmp.path()));
+  auto* m = w.model();
+  ASSERT_EQ(m->rowCount(), 2);
+  EXPECT_EQ(m->item(0).eligible_episodes, 3);
+  EXPECT_EQ(m->item(0).retrieval_count, 2);  // from the file, not counted again from the events
+  EXPECT_EQ(w.gauge()->maximum(), 40);
+  EXPECT_EQ(w.gauge()->value(), 7);
+  w.selectItem(QStringLiteral("mem-000001"));
+  EXPECT_EQ(w.selectedId(), QStringLiteral("mem-000001"));
+  EXPECT_EQ(w.series()->points(), QList<QPointF>({QPointF(1, 0.6), QPointF(2, 0.2)}));
+  EXPECT_TRUE(w.provenanceText().contains(QStringLiteral("Source: task a, episode 0")));
+  EXPECT_TRUE(w.provenanceText().contains(QStringLiteral("evidence of mem-000001")));
+  w.setStateFilter(QStringLiteral("cold"));
+  EXPECT_EQ(w.proxy()->rowCount(), 1);
+  EXPECT_EQ(w.selectedId(), QStringLiteral("mem-000002"));  // the selection moved to the remaining row
+  w.setStateFilter({});
+  EXPECT_EQ(w.proxy()->rowCount(), 2);
+  w.selectItem(QStringLiteral("mem-000001"));
+
+  // Live events after the load extend the selected item's chart.
+  w.applyEvent(credit(13, 3, "mem-000002", true, 0.5, 0.5, -0.2, 0.15, 2));
+  w.applyEvent(credit(14, 3, "mem-000001", true, 0.8, 1.0 / 3, 0.2, 0.4, 3));
+  EXPECT_EQ(w.series()->points().size(), 3);
+  EXPECT_DOUBLE_EQ(w.series()->points().back().y(), 0.4);
+
+  // A bad memory.json is a clear error and leaves the inspector as it was.
+  writeText(tmp.path() + QStringLiteral("/memory.json"), "{\"format\":\"stepforge-memory\",\"version\":9,\"items\":[]}");
+  EXPECT_FALSE(w.loadWorkspace(tmp.path()));
+  EXPECT_EQ(m->rowCount(), 2);
+  QString err;
+  EXPECT_FALSE(w.importFrom(tmp.path() + QStringLiteral("/memory.json"), &err));
+  EXPECT_TRUE(err.contains(QStringLiteral("version"))) << err.toStdString();
+}

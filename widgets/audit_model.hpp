@@ -1,0 +1,109 @@
+// AuditModel: the adoption records of a sage campaign (one `adoption_record` event per row) with their human
+// audit labels; AuditFilterModel: the pane's filters (task, adopted, label, text) and the random sample of a
+// blind audit. The data and the files are core/store/audit.hpp's (audit.json + `audit_label` events), so the
+// CLI (`stepforge-cli audit`) sees the same labels. See docs/audit.md.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QSortFilterProxyModel>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include "core/store/audit.hpp"
+
+namespace sf::widgets {
+
+class AuditModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column {
+    TaskColumn = 0,
+    EpisodeColumn,
+    RoundColumn,
+    ItemColumn,
+    RankColumn,
+    ScoreColumn,
+    AdoptedColumn,
+    RationaleColumn,
+    LabelColumn,
+    ColumnCount
+  };
+  enum Role {
+    TaskRole = Qt::UserRole + 1,  // QString
+    AdoptedRole,                  // bool
+    LabelRole,                    // QString ("" = unlabelled)
+    SearchTextRole,               // task, item, rationale, note, experience rule (lower-case)
+    SortRole                      // numeric value of numeric columns
+  };
+
+  explicit AuditModel(QObject* parent = nullptr);
+
+  // Loads a workspace (events.jsonl + audit.json). False with a message (the model is left unchanged).
+  bool openWorkspace(const QString& dir, QString* error = nullptr);
+  void clear();
+  QString workspaceDir() const;
+  bool hasWorkspace() const { return !ws_.dir.empty(); }
+
+  // A live event (envelope JSON): adoption_record rows are appended (or replaced by key), experience_added
+  // and audit_label events are recorded. Other types are ignored.
+  void applyEvent(const nlohmann::json& event);
+
+  // Labels row `row` ("full" / "partial" / "unrelated"), saving audit.json and appending an audit_label
+  // event to the workspace. `time` defaults to the current UTC time, the auditor to $USER.
+  bool setLabel(int row, const QString& label, const QString& note, QString* error = nullptr,
+                const QString& time = {});
+
+  const store::AdoptionEntry& record(int row) const { return ws_.log.records[static_cast<std::size_t>(row)]; }
+  const store::AuditLabelEntry* labelOf(int row) const { return ws_.labels.find(record(row).key()); }
+  const store::ExperienceEntry* experience(const std::string& item) const;
+  int rowOf(const store::AdoptionKey& k) const;
+  const store::AuditWorkspace& workspace() const { return ws_; }
+  QStringList tasks() const;  // distinct tasks, sorted
+  void setAuditor(const QString& a) { auditor_ = a; }
+  QString auditor() const { return auditor_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+ signals:
+  void labelsChanged();
+
+ private:
+  store::AuditWorkspace ws_;
+  QString auditor_;
+};
+
+// Filters the AuditModel; with a sample set only the sampled records are shown, in draw order.
+class AuditFilterModel : public QSortFilterProxyModel {
+  Q_OBJECT
+ public:
+  enum class Adopted { Any, Yes, No };
+  explicit AuditFilterModel(QObject* parent = nullptr);
+
+  void setTaskFilter(const QString& task);      // "" = any
+  void setAdoptedFilter(Adopted a);
+  void setLabelFilter(const QString& label);    // "" = any, "-" = unlabelled, or a label name
+  void setTextFilter(const QString& text);      // case-insensitive substring
+  // Restricts to these keys, shown in this order (the blind-audit sample); empty vector + false = all records.
+  void setSample(const std::vector<store::AdoptionKey>& keys);
+  void clearSample();
+  bool sampling() const { return sampling_; }
+  const std::vector<store::AdoptionKey>& sample() const { return sampleKeys_; }
+
+ protected:
+  bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+  bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+
+ private:
+  QString task_, label_, text_;
+  Adopted adopted_ = Adopted::Any;
+  bool sampling_ = false;
+  std::vector<store::AdoptionKey> sampleKeys_;
+  std::map<store::AdoptionKey, int> samplePos_;
+};
+
+}  // namespace sf::widgets

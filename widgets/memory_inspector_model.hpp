@@ -1,0 +1,98 @@
+// MemoryInspectorModel: the items of a sage campaign's adoption-aware memory (algorithms §4.1) — state,
+// utility, counts (retrievals, adoptions, updates), distinct adopting operators, access estimate, tokens —
+// with each item's utility trajectory over episodes (from `credit` events) and the hot budget (from
+// `consolidation` events or campaign.json). Built from a workspace (memory.json + events.jsonl), from an
+// imported memory file, and from live events (the live feed or the demo replay). See docs/audit.md.
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QPointF>
+#include <QSet>
+#include <QVector>
+
+#include <map>
+#include <set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/memory/memory_item.hpp"
+
+namespace sf::widgets {
+
+class MemoryInspectorModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column {
+    IdColumn = 0,
+    StateColumn,
+    UtilityColumn,
+    RetrievalsColumn,
+    AdoptionsColumn,
+    UpdatesColumn,
+    OperatorsColumn,
+    AccessColumn,
+    TokensColumn,
+    RuleColumn,
+    ColumnCount
+  };
+  enum Role { StateRole = Qt::UserRole + 1, IdRole, SortRole };
+
+  explicit MemoryInspectorModel(QObject* parent = nullptr);
+
+  // memory.json (when present: items and counts) + events.jsonl (trajectories, budget; the items when there
+  // is no memory.json) + campaign.json (budget). False with a message; the model is unchanged then.
+  bool loadWorkspace(const QString& dir, QString* error = nullptr);
+  // Replaces the items with a stepforge-memory file (strictly validated; M-IMPORT / M-IO message on error,
+  // the model unchanged). Trajectories are rebuilt from the items' credit histories.
+  bool importFile(const QString& path, QString* error = nullptr);
+  // Writes the items as a stepforge-memory file (atomic; validated by the core's importer first).
+  bool exportFile(const QString& path, QString* error = nullptr) const;
+  nlohmann::json toJson() const;
+  void clear();
+
+  // One event envelope. Events with a seq not after the last applied one are ignored (a live feed that
+  // starts with the events already loaded); a `campaign_started` with seq 0 starts over (a replay).
+  void applyEvent(const nlohmann::json& event);
+
+  const memory::MemoryItem& item(int row) const { return items_[static_cast<std::size_t>(row)]; }
+  int rowOfId(const QString& id) const { return index_.value(id, -1); }
+  // (episode, utility after the update) per credit event of the item, in log order.
+  QVector<QPointF> trajectory(const QString& id) const { return trajectories_.value(id); }
+  int hotTokens() const;
+  int budget() const { return budget_; }
+  qint64 lastSeq() const { return lastSeq_; }
+  int countInState(memory::ItemState s) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+ signals:
+  void budgetChanged();
+  void trajectoryChanged(const QString& id);
+
+ private:
+  void setItems(std::vector<memory::MemoryItem> items, const nlohmann::json& header);
+  void restart();  // a replay from seq 0: empty, but the memory.json snapshot is kept
+  void fold(const nlohmann::json& event, bool counts);
+  int ensureItem(const std::string& id);
+  void rowChanged(int row);
+
+  std::vector<memory::MemoryItem> items_;
+  QHash<QString, int> index_;
+  QHash<QString, QVector<QPointF>> trajectories_;
+  std::set<std::pair<std::int64_t, std::string>> retrieved_, adopted_;  // (episode, item) seen in events
+  std::int64_t nextId_ = 1, episodes_ = 0, consolidations_ = 0;
+  int budget_ = 10000;
+  int eventHotTokens_ = -1;  // hot_tokens of the last consolidation event (-1: none seen)
+  qint64 lastSeq_ = -1;
+  bool bulk_ = false;  // inside a model reset: no row signals
+  // Items of the workspace's memory.json: what events do not carry (abstracted resident form, code example)
+  // is taken from here when a replay rebuilds an item from its events.
+  std::map<std::string, memory::MemoryItem> snapshot_;
+};
+
+}  // namespace sf::widgets
