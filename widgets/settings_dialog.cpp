@@ -81,13 +81,14 @@ bool installTranslations(QCoreApplication* app, const QString& language) {
     delete old;
   }
   if (language.isEmpty() || language == QLatin1String("en")) return true;
-  const bool ok = installOne(app, QStringLiteral("stepforge"), language, QStringLiteral(":/i18n"));
+  // Without StepForge's own catalogue the whole UI stays English (no half-translated standard dialogs).
+  if (!installOne(app, QStringLiteral("stepforge"), language, QStringLiteral(":/i18n"))) return false;
   // Qt's standard dialogs and QScintilla's context menu, when their catalogues are installed (Debian:
   // qt6-translations-l10n, libqscintilla2-qt6-l10n). Optional: nothing is lost but their translation.
   const QString qtDir = QLibraryInfo::path(QLibraryInfo::TranslationsPath);
   installOne(app, QStringLiteral("qtbase"), language, qtDir);
   installOne(app, QStringLiteral("qscintilla"), language, qtDir);
-  return ok;
+  return true;
 }
 
 SettingsDialog::SettingsDialog(QWidget* parent)

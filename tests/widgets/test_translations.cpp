@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLibraryInfo>
 #include <QMenuBar>
 #include <QSet>
 #include <QSettings>
@@ -73,6 +74,18 @@ TEST(Translations, InstalledLanguageReachesTheMainWindow) {
   EXPECT_EQ(w.menuBar()->actions().value(0)->text(), QStringLiteral("&File"));
   EXPECT_FALSE(installTranslations(qApp, QStringLiteral("fr")));  // not shipped: stays English
   EXPECT_EQ(QCoreApplication::translate("sf::widgets::MainWindow", "&File"), QStringLiteral("&File"));
+  EXPECT_EQ(QCoreApplication::translate("QPlatformTheme", "Cancel"),
+            QStringLiteral("Cancel"));  // no qtbase_fr
+}
+
+// Qt's own catalogue comes along when the system has it (Debian: qt6-translations-l10n, in install-deps.sh).
+TEST(Translations, QtsOwnCatalogueFollows) {
+  const QString qtDir = QLibraryInfo::path(QLibraryInfo::TranslationsPath);
+  if (!QFile::exists(qtDir + QStringLiteral("/qtbase_de.qm")))
+    GTEST_SKIP() << "qt6-translations-l10n not installed";
+  EnglishAfter restore;
+  ASSERT_TRUE(installTranslations(qApp, QStringLiteral("de")));
+  EXPECT_EQ(QCoreApplication::translate("QPlatformTheme", "Cancel"), QStringLiteral("Abbrechen"));
 }
 
 // Every message of both .ts sources is translated (no unfinished, vanished or obsolete entry, no empty plural
@@ -87,7 +100,7 @@ TEST(Translations, TsSourcesAreComplete) {
     QString context, source;
     int messages = 0;
     while (!xml.atEnd()) {
-      if (!xml.readNextStartElement()) continue;
+      if (xml.readNext() != QXmlStreamReader::StartElement) continue;
       const auto name = xml.name();
       if (name == QLatin1String("name")) {
         context = xml.readElementText();
