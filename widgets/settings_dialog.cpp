@@ -95,6 +95,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
     : QDialog(parent), language_(new QComboBox(this)), note_(new QLabel(this)), initial_(languageSetting()) {
   setObjectName(QStringLiteral("SettingsDialog"));
   setWindowTitle(tr("Preferences"));
+  setMinimumWidth(380);
   language_->setObjectName(QStringLiteral("LanguageBox"));
   for (const QString& code : supportedLanguages()) {
     const QString label = code.isEmpty()
