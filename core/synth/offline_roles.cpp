@@ -241,9 +241,9 @@ std::string offline_distill_answer(const std::vector<llm::ChatMessage>& messages
       x.pattern = pat;
       x.rule = "The chain " + arrows(pat) + " fixed a failing attempt (" + code + ") on task " + p.task_id + " (" +
                about + "): build that dataflow chain when the output needs it.";
-      x.evidence = code + " in the failing attempt";
+      x.evidence = code;
       for (std::size_t i = 1; i < codes.size() && i < 3; ++i) x.evidence += ", " + codes[i];
-      x.evidence += "; verified after adding " + arrows(pat) + ".";
+      x.evidence += " in the failing attempt; verified after adding " + arrows(pat) + ".";
       x.example = fragment_lines(win->impl, pat);
       xs.push_back(std::move(x));
       used.insert(pat);
