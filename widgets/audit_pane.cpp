@@ -226,6 +226,8 @@ bool AuditPane::openWorkspace(const QString& dir) {
     return false;
   }
   updateBlind();
+  table_->resizeColumnToContents(AuditModel::TaskColumn);
+  table_->resizeColumnToContents(AuditModel::ItemColumn);
   QString msg = tr("%n adoption record(s)", nullptr, model_->rowCount());
   if (!model_->workspace().log.warnings.empty())
     msg += QStringLiteral(" — ") + tr("%n malformed event(s) skipped", nullptr,
@@ -385,7 +387,9 @@ void AuditPane::updateDetail() {
   } else {
     rule = tr("(no experience_added event and no memory.json entry for this item)");
   }
-  auto pre = [](const QString& s) { return QStringLiteral("<pre>") + s.toHtmlEscaped() + QStringLiteral("</pre>"); };
+  auto pre = [](const QString& s) {
+    return QStringLiteral("<pre style=\"white-space: pre-wrap\">") + s.toHtmlEscaped() + QStringLiteral("</pre>");
+  };
   QString html;
   html += QStringLiteral("<h3>") + tr("Experience %1").arg(qs(r.item).toHtmlEscaped()) + QStringLiteral("</h3>");
   if (!provenance.isEmpty()) html += QStringLiteral("<p><i>") + provenance.toHtmlEscaped() + QStringLiteral("</i></p>");
@@ -403,7 +407,9 @@ void AuditPane::updateDetail() {
   const LineDiff d = diffLines(before, after);
   before_->setCode(before, d.removed);
   after_->setCode(after, d.added);
-  beforeTitle_->setText(r.round == 0 ? tr("Before (no earlier round)") : tr("Before (round %1)").arg(r.round - 1));
+  beforeTitle_->setText(r.round == 0       ? tr("Before (no earlier round)")
+                        : before.isEmpty() ? tr("Before (round %1: no program)").arg(r.round - 1)
+                                           : tr("Before (round %1)").arg(r.round - 1));
   afterTitle_->setText(after.isEmpty() ? tr("After (no program produced)") : tr("After (round %1)").arg(r.round));
   const auto* l = model_->labelOf(row);
   currentLabel_->setText(hide || !l ? QString() : tr("current: %1").arg(qs(l->label)));

@@ -91,6 +91,10 @@ MemoryInspector::MemoryInspector(QWidget* parent)
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(chartView_);
   bottom->addWidget(provenance_);
+  bottom->setStretchFactor(0, 1);
+  bottom->setStretchFactor(1, 1);
+  bottom->setSizes({500, 600});
+  chartView_->setMinimumWidth(320);
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(table_);
   split->addWidget(bottom);
@@ -136,6 +140,7 @@ bool MemoryInspector::loadWorkspace(const QString& dir) {
     return false;
   }
   emit statusMessage(tr("%n memory item(s)", nullptr, model_->rowCount()));
+  table_->resizeColumnToContents(MemoryInspectorModel::IdColumn);
   if (proxy_->rowCount() > 0) table_->setCurrentIndex(proxy_->index(0, 0));
   return true;
 }
@@ -230,7 +235,9 @@ void MemoryInspector::updateDetail() {
     return;
   }
   const auto& m = model_->item(row);
-  auto pre = [](const std::string& s) { return QStringLiteral("<pre>") + qs(s).toHtmlEscaped() + QStringLiteral("</pre>"); };
+  auto pre = [](const std::string& s) {
+    return QStringLiteral("<pre style=\"white-space: pre-wrap\">") + qs(s).toHtmlEscaped() + QStringLiteral("</pre>");
+  };
   QString html = QStringLiteral("<h3>") + qs(m.id).toHtmlEscaped() + QStringLiteral(" (") +
                  qs(std::string(memory::state_name(m.state))) + QStringLiteral(")</h3>");
   html += QStringLiteral("<p>") +

@@ -313,6 +313,18 @@ void MemoryInspectorModel::fold(const json& e, bool counts) {
     rowChanged(row);
   } else if (type == "consolidation") {
     if (counts) {
+      // UGC step 1 (docs/memory.md decision 9): access of the retrievable items = retrievals / eligible
+      // episodes; hot items keep their smoothed estimate (access_update events).
+      auto ratio = [](const memory::MemoryItem& m) {
+        return m.eligible_episodes > 0
+                   ? std::clamp(static_cast<double>(m.retrieval_count) / m.eligible_episodes, 0.0, 1.0)
+                   : 0.0;
+      };
+      for (std::size_t r = 0; r < items_.size(); ++r)
+        if (items_[r].state != memory::ItemState::Hot && items_[r].access != ratio(items_[r])) {
+          items_[r].access = ratio(items_[r]);
+          rowChanged(static_cast<int>(r));
+        }
       auto apply = [&](const char* key, memory::ItemState st) {
         auto arr = e.find(key);
         if (arr == e.end() || !arr->is_array()) return;
@@ -322,6 +334,7 @@ void MemoryInspectorModel::fold(const json& e, bool counts) {
           if (id.empty()) continue;
           const int row = ensureItem(id);
           auto& m = items_[static_cast<std::size_t>(row)];
+          if (m.state == memory::ItemState::Hot && st == memory::ItemState::Validated) m.access = ratio(m);
           m.state = st;
           if (st == memory::ItemState::Hot) {
             m.resident_tokens = num<int>(c, "tokens", m.tokens);
@@ -339,7 +352,12 @@ void MemoryInspectorModel::fold(const json& e, bool counts) {
     budget_ = num<int>(e, "budget", budget_);
     emit budgetChanged();
   } else if (type == "episode_finished") {
-    if (counts) episodes_ = std::max(episodes_, episode + 1);
+    if (counts) {
+      episodes_ = std::max(episodes_, episode + 1);
+      // end_episode counts an eligible episode for every item that could have been retrieved (not hot).
+      for (auto& m : items_)
+        if (m.state != memory::ItemState::Hot) ++m.eligible_episodes;
+    }
   }
 }
 

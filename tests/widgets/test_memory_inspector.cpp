@@ -46,24 +46,31 @@ json credit(int seq, int episode, const std::string& item, bool adopted, double 
 
 // Episode 0 (task a) creates mem-000001 and mem-000002; episode 1 (task b) retrieves both in two rounds and
 // adopts mem-000001 (score 0.8: credit 0.8 − 0.2 = 0.6) and not mem-000002 (−0.2); episode 2 (task c) adopts
-// mem-000001 again with score 0 (credit −0.2; U = 0.6 + ½(−0.2 − 0.6) = 0.2); consolidation validates
-// mem-000001 and promotes it with 7 resident tokens under a budget of 40.
+// mem-000001 again with score 0 (credit −0.2; U = 0.6 + ½(−0.2 − 0.6) = 0.2); consolidation sets the access
+// of the retrievable items to retrievals / eligible episodes (mem-000001: 2/2 = 1, mem-000002: 1/2 = 0.5),
+// validates mem-000001 and promotes it with 7 resident tokens under a budget of 40; in episode 3 the hot
+// item is not used: a = (1 − μ)·1 + μ·0 = 0.9 with μ = 0.1.
 std::vector<json> fixture() {
+  auto finished = [](int seq, int episode, const std::string& task) {
+    return envelope(seq, "episode_finished", {{"episode", episode}, {"task", task}, {"score", 1.0}, {"rounds", 1},
+                                              {"first_correct_round", 0}, {"solved", true}});
+  };
   return {
       envelope(0, "campaign_started", {{"config", {{"mode", "sage"}, {"memory", {{"budget", 50}}}}}, {"tasks", json::array()}}),
-      experience(1, 0, "mem-000001", "a", 12),
-      experience(2, 0, "mem-000002", "a", 20),
-      adoption(3, 1, "b", 0, "mem-000001", false),
-      adoption(4, 1, "b", 0, "mem-000002", false),
-      adoption(5, 1, "b", 1, "mem-000001", true),
-      adoption(6, 1, "b", 1, "mem-000002", false),
-      credit(7, 1, "mem-000001", true, 0.6, 1.0, 0.0, 0.6, 1),
-      credit(8, 1, "mem-000002", false, -0.2, 1.0, 0.0, -0.2, 1),
-      envelope(9, "access_update", {{"episode", 1}, {"item", "mem-000001"}, {"used", true}, {"access_before", 0.0},
-                                    {"access_after", 0.5}}),
-      adoption(10, 2, "c", 0, "mem-000001", true),
-      credit(11, 2, "mem-000001", true, -0.2, 0.5, 0.6, 0.2, 2),
-      envelope(12, "consolidation",
+      finished(1, 0, "a"),
+      experience(2, 0, "mem-000001", "a", 12),
+      experience(3, 0, "mem-000002", "a", 20),
+      adoption(4, 1, "b", 0, "mem-000001", false),
+      adoption(5, 1, "b", 0, "mem-000002", false),
+      adoption(6, 1, "b", 1, "mem-000001", true),
+      adoption(7, 1, "b", 1, "mem-000002", false),
+      finished(8, 1, "b"),
+      credit(9, 1, "mem-000001", true, 0.6, 1.0, 0.0, 0.6, 1),
+      credit(10, 1, "mem-000002", false, -0.2, 1.0, 0.0, -0.2, 1),
+      adoption(11, 2, "c", 0, "mem-000001", true),
+      finished(12, 2, "c"),
+      credit(13, 2, "mem-000001", true, -0.2, 0.5, 0.6, 0.2, 2),
+      envelope(14, "consolidation",
                {{"episode", 2},
                 {"validated", {{{"item", "mem-000001"}, {"value", 0.0}, {"tokens", 0}}}},
                 {"promoted", {{{"item", "mem-000001"}, {"value", 0.03}, {"tokens", 7}}}},
@@ -71,6 +78,9 @@ std::vector<json> fixture() {
                 {"abstraction_failed", json::array()},
                 {"hot_tokens", 7},
                 {"budget", 40}}),
+      finished(15, 3, "d"),
+      envelope(16, "access_update", {{"episode", 3}, {"item", "mem-000001"}, {"used", false}, {"access_before", 1.0},
+                                     {"access_after", 0.9}}),
   };
 }
 
@@ -100,7 +110,10 @@ TEST(MemoryInspectorModel, LiveEventsUnderTheModelTester) {
   EXPECT_EQ(b.retrieval_count, 1);
   EXPECT_EQ(b.adoption_count, 0);
   EXPECT_EQ(a.n_updates, 2);
-  EXPECT_DOUBLE_EQ(a.access, 0.5);
+  EXPECT_DOUBLE_EQ(a.access, 0.9);
+  EXPECT_DOUBLE_EQ(b.access, 0.5);
+  EXPECT_EQ(a.eligible_episodes, 2);  // episodes 1 and 2 (hot in episode 3)
+  EXPECT_EQ(b.eligible_episodes, 3);
   EXPECT_EQ(a.source_task, "a");
   EXPECT_EQ(m.hotTokens(), 7);
   EXPECT_EQ(m.budget(), 40);  // the consolidation event's budget replaces the config's 50
@@ -174,7 +187,7 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   MemoryInspectorModel src;
   for (const auto& e : fixture()) src.applyEvent(e);
   json mem = src.toJson();
-  mem["items"][0]["eligible_episodes"] = 3;
+  mem["items"][0]["eligible_episodes"] = 7;
   writeText(tmp.path() + QStringLiteral("/memory.json"), mem.dump());
   std::string events;
   for (const auto& e : fixture()) events += e.dump() + "\n";
@@ -184,7 +197,7 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   ASSERT_TRUE(w.loadWorkspace(tmp.path()));
   auto* m = w.model();
   ASSERT_EQ(m->rowCount(), 2);
-  EXPECT_EQ(m->item(0).eligible_episodes, 3);
+  EXPECT_EQ(m->item(0).eligible_episodes, 7);
   EXPECT_EQ(m->item(0).retrieval_count, 2);  // from the file, not counted again from the events
   EXPECT_EQ(w.gauge()->maximum(), 40);
   EXPECT_EQ(w.gauge()->value(), 7);
@@ -201,8 +214,8 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   w.selectItem(QStringLiteral("mem-000001"));
 
   // Live events after the load extend the selected item's chart.
-  w.applyEvent(credit(13, 3, "mem-000002", true, 0.5, 0.5, -0.2, 0.15, 2));
-  w.applyEvent(credit(14, 3, "mem-000001", true, 0.8, 1.0 / 3, 0.2, 0.4, 3));
+  w.applyEvent(credit(17, 4, "mem-000002", true, 0.5, 0.5, -0.2, 0.15, 2));
+  w.applyEvent(credit(18, 4, "mem-000001", true, 0.8, 1.0 / 3, 0.2, 0.4, 3));
   EXPECT_EQ(w.series()->points().size(), 3);
   EXPECT_DOUBLE_EQ(w.series()->points().back().y(), 0.4);
 
