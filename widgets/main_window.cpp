@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "core/bench/catalogue.hpp"
+#include "widgets/audit_docks.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/graph_view.hpp"
 #include "widgets/issues_model.hpp"
@@ -79,6 +80,8 @@ MainWindow::MainWindow(QWidget* parent)
     if (!any) progress_->hide();
   });
   createDocks();
+  audit_ = new AuditDocks(this);
+  connect(this, &MainWindow::workspaceOpened, audit_, &AuditDocks::openWorkspace);
   createActions();
   statusTask_ = new QLabel(this);
   statusCheck_ = new QLabel(this);

@@ -25,6 +25,7 @@ class GraphView;
 class ManualBrowser;
 class StreamInspector;
 class TaskBrowser;
+class AuditDocks;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -51,6 +52,7 @@ class MainWindow : public QMainWindow {
   VerifySetsModel* verifySetsModel() const { return sets_; }
   StreamInspector* streamInspector() const { return inspector_; }
   TaskBrowser* taskBrowser() const { return tasks_; }
+  AuditDocks* auditDocks() const { return audit_; }  // adoption audit + memory inspector
   GraphView* graphView() const { return graph_; }
   // Scrolls the editor so that the impl block is in view.
   void revealImpl();
@@ -105,6 +107,7 @@ class MainWindow : public QMainWindow {
   GraphView* graph_ = nullptr;
   StreamInspector* inspector_ = nullptr;
   TaskBrowser* tasks_ = nullptr;
+  AuditDocks* audit_ = nullptr;
   QLabel* statusTask_ = nullptr;
   QLabel* statusCheck_ = nullptr;
   QProgressBar* progress_ = nullptr;

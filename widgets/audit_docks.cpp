@@ -1,0 +1,55 @@
+#include "widgets/audit_docks.hpp"
+
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QStatusBar>
+
+#include "widgets/audit_model.hpp"
+#include "widgets/audit_pane.hpp"
+#include "widgets/memory_inspector.hpp"
+#include "widgets/memory_inspector_model.hpp"
+
+namespace sf::widgets {
+
+AuditDocks::AuditDocks(QMainWindow* window)
+    : QObject(window), w_(window), audit_(new AuditPane(window)), memory_(new MemoryInspector(window)) {
+  auditDock_ = new QDockWidget(tr("Adoption Audit"), w_);
+  auditDock_->setObjectName(QStringLiteral("AuditDock"));
+  auditDock_->setWidget(audit_);
+  w_->addDockWidget(Qt::BottomDockWidgetArea, auditDock_);
+  memoryDock_ = new QDockWidget(tr("Memory"), w_);
+  memoryDock_->setObjectName(QStringLiteral("MemoryDock"));
+  memoryDock_->setWidget(memory_);
+  w_->addDockWidget(Qt::BottomDockWidgetArea, memoryDock_);
+  w_->tabifyDockWidget(auditDock_, memoryDock_);
+  auditDock_->hide();
+  memoryDock_->hide();
+
+  connect(audit_, &AuditPane::statusMessage, this, [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
+  connect(memory_, &MemoryInspector::statusMessage, this,
+          [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
+}
+
+void AuditDocks::applyEvents(const std::vector<nlohmann::json>& events) {
+  for (const auto& e : events) {
+    audit_->applyEvent(e);
+    memory_->applyEvent(e);
+  }
+  if (auditDock_->isHidden() && audit_->model()->rowCount() > 0) auditDock_->show();
+  if (memoryDock_->isHidden() && memory_->model()->rowCount() > 0) memoryDock_->show();
+}
+
+void AuditDocks::openWorkspace(const QString& dir) {
+  audit_->openWorkspace(dir);
+  memory_->loadWorkspace(dir);
+  const bool sage = audit_->model()->rowCount() > 0 || memory_->model()->rowCount() > 0 ||
+                    QFileInfo::exists(dir + QStringLiteral("/memory.json"));
+  if (sage) {
+    memoryDock_->show();
+    auditDock_->show();
+    auditDock_->raise();
+  }
+}
+
+}  // namespace sf::widgets

@@ -1,0 +1,45 @@
+// AuditDocks: hosts the adoption audit pane and the memory inspector as docks of the main window ("Adoption
+// Audit", "Memory"), loads them when a campaign workspace is opened and feeds them every campaign event the
+// EngineBridge delivers (live run, followed log, demo replay: MainWindow connects its campaignEvents signal
+// to applyEvents). The docks stay hidden until a workspace or events with sage data arrive.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+class QDockWidget;
+class QMainWindow;
+
+namespace sf::widgets {
+
+class AuditPane;
+class MemoryInspector;
+
+class AuditDocks : public QObject {
+  Q_OBJECT
+ public:
+  explicit AuditDocks(QMainWindow* window);
+
+  AuditPane* auditPane() const { return audit_; }
+  MemoryInspector* memoryInspector() const { return memory_; }
+  QDockWidget* auditDock() const { return auditDock_; }
+  QDockWidget* memoryDock() const { return memoryDock_; }
+
+ public slots:
+  void openWorkspace(const QString& dir);
+  // Events in log order (envelopes), to both panes; shows the docks when sage data arrives.
+  void applyEvents(const std::vector<nlohmann::json>& events);
+
+ private:
+  QMainWindow* w_;
+  AuditPane* audit_;
+  MemoryInspector* memory_;
+  QDockWidget* auditDock_;
+  QDockWidget* memoryDock_;
+};
+
+}  // namespace sf::widgets
