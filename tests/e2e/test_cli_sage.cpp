@@ -121,7 +121,7 @@ TEST(CliSage, MemoryLifecycleOnTheBuiltinBackend) {
   fs::path ws2 = fs::temp_directory_path() / "sf_e2e_sage_frozen";
   fs::remove_all(ws2);
   CliRun run2 = cli("campaign run " + cfg.string() + " --out " + ws2.string() +
-                    " --quiet --set tasks=gemm_easy/batched_matvec --set memory.rounds=1");
+                    " --quiet --set tasks=gemm_easy/batched_matvec --set memory.rounds=1 --set memory.episodes=1");
   ASSERT_EQ(run2.code, 0) << run2.out;
   int credits = 0, retrieved_or_hot = 0;
   for (const auto& e : events(ws2)) {
