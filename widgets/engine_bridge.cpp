@@ -1,5 +1,6 @@
 #include "widgets/engine_bridge.hpp"
 
+#include "widgets/campaign_worker.hpp"
 #include "widgets/engine_worker.hpp"
 
 namespace sf::widgets {
@@ -15,6 +16,11 @@ void registerTypes() {
     qRegisterMetaType<sf::widgets::VerifySnapshot>("sf::widgets::VerifySnapshot");
     qRegisterMetaType<sf::widgets::RewriteSnapshot>("sf::widgets::RewriteSnapshot");
     qRegisterMetaType<sf::widgets::TaskListSnapshot>("sf::widgets::TaskListSnapshot");
+    qRegisterMetaType<sf::widgets::EventBatch>("sf::widgets::EventBatch");
+    qRegisterMetaType<sf::widgets::CampaignUpdate>("sf::widgets::CampaignUpdate");
+    qRegisterMetaType<sf::widgets::CampaignSummary>("sf::widgets::CampaignSummary");
+    qRegisterMetaType<sf::widgets::CampaignRunState>("sf::widgets::CampaignRunState");
+    qRegisterMetaType<QVector<sf::widgets::CampaignSummary>>("QVector<sf::widgets::CampaignSummary>");
     return true;
   }();
   (void)done;
@@ -55,9 +61,34 @@ EngineBridge::EngineBridge(QObject* parent) : QObject(parent), control_(std::mak
             if (control_->alive(k, seq)) emit progress(k, seq, done, total, what);
           });
   thread_.start();
+
+  campaignThread_.setObjectName(QStringLiteral("StepForge campaign"));
+  campaign_ = new CampaignWorker;
+  campaign_->moveToThread(&campaignThread_);
+  connect(&campaignThread_, &QThread::finished, campaign_, &QObject::deleteLater);
+  connect(campaign_, &CampaignWorker::update, this, [this](const CampaignUpdate& u) {
+    if (u.session == session_) emit campaignUpdated(u);
+  });
+  connect(campaign_, &CampaignWorker::eventsFed, this, [this](quint64 session, const EventBatch& b) {
+    if (session == session_) emit campaignEvents(b);
+  });
+  connect(campaign_, &CampaignWorker::stateChanged, this,
+          [this](quint64 session, CampaignRunState st, const QString& msg) {
+            if (session != session_) return;
+            campaignState_ = st;
+            emit campaignStateChanged(st, msg);
+          });
+  connect(campaign_, &CampaignWorker::comparisonReady, this,
+          [this](quint64 seq, const QVector<CampaignSummary>& s) {
+            if (seq == compareSeq_) emit comparisonReady(s);
+          });
+  campaignThread_.start();
 }
 
 EngineBridge::~EngineBridge() {
+  // The campaign worker's destructor (in its thread) cancels and joins a running engine.
+  campaignThread_.quit();
+  campaignThread_.wait();
   for (int k = 0; k < kJobKinds; ++k) control_->cancelled[static_cast<std::size_t>(k)] = nextSeq_;
   thread_.quit();
   // A running job is bounded by the verifier's time limit; queued ones are skipped as cancelled.
@@ -107,6 +138,55 @@ void EngineBridge::cancel(JobKind kind) {
 
 void EngineBridge::cancelAll() {
   for (int k = 0; k < kJobKinds; ++k) cancel(static_cast<JobKind>(k));
+}
+
+quint64 EngineBridge::startCampaign(const QByteArray& configJson, const QString& dir) {
+  const quint64 s = ++session_;
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, s, configJson, dir] { w->start(s, configJson, dir); },
+                            Qt::QueuedConnection);
+  return s;
+}
+
+quint64 EngineBridge::continueCampaign(const QString& dir) {
+  const quint64 s = ++session_;
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, s, dir] { w->continueWorkspace(s, dir); }, Qt::QueuedConnection);
+  return s;
+}
+
+quint64 EngineBridge::openWorkspace(const QString& dir) {
+  const quint64 s = ++session_;
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, s, dir] { w->open(s, dir); }, Qt::QueuedConnection);
+  return s;
+}
+
+quint64 EngineBridge::replayWorkspace(const QString& dir, double eventsPerSecond) {
+  const quint64 s = ++session_;
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, s, dir, eventsPerSecond] { w->replay(s, dir, eventsPerSecond); },
+                            Qt::QueuedConnection);
+  return s;
+}
+
+void EngineBridge::setReplaySpeed(double eventsPerSecond) {
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, eventsPerSecond] { w->setReplaySpeed(eventsPerSecond); },
+                            Qt::QueuedConnection);
+}
+
+void EngineBridge::pauseCampaign() {
+  QMetaObject::invokeMethod(campaign_, &CampaignWorker::pause, Qt::QueuedConnection);
+}
+
+void EngineBridge::resumeCampaign() {
+  QMetaObject::invokeMethod(campaign_, &CampaignWorker::resume, Qt::QueuedConnection);
+}
+
+void EngineBridge::cancelCampaign() {
+  QMetaObject::invokeMethod(campaign_, &CampaignWorker::cancel, Qt::QueuedConnection);
+}
+
+quint64 EngineBridge::requestComparison(const QStringList& dirs) {
+  const quint64 seq = ++compareSeq_;
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, seq, dirs] { w->compare(seq, dirs); }, Qt::QueuedConnection);
+  return seq;
 }
 
 bool EngineBridge::isBusy(JobKind kind) const { return busy_[idx(kind)]; }

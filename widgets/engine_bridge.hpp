@@ -9,12 +9,14 @@
 #include <QObject>
 #include <QThread>
 
+#include "widgets/campaign_types.hpp"
 #include "widgets/engine_types.hpp"
 
 namespace sf::widgets {
 
 struct JobControl;
 class EngineWorker;
+class CampaignWorker;
 
 class EngineBridge : public QObject {
   Q_OBJECT
@@ -38,6 +40,21 @@ class EngineBridge : public QObject {
   // True between a request and its result (or its cancellation / supersession by a later result).
   bool isBusy(JobKind kind) const;
 
+  // Campaigns (issue 8 items 6-8, issue 9 items 3-4) run on a second thread (CampaignWorker). One session at a
+  // time: each of these starts a new session (the returned number) and ends the previous one (a running
+  // engine is cancelled); updates of older sessions are never delivered. Updates come at most 10 times a second.
+  quint64 startCampaign(const QByteArray& configJson, const QString& dir);  // creates the workspace
+  quint64 continueCampaign(const QString& dir);  // continues an unfinished workspace in this process
+  quint64 openWorkspace(const QString& dir);     // finished or live (followed as events.jsonl grows)
+  quint64 replayWorkspace(const QString& dir, double eventsPerSecond);  // demo mode; <= 0: fastest
+  void setReplaySpeed(double eventsPerSecond);
+  void pauseCampaign();
+  void resumeCampaign();
+  void cancelCampaign();
+  quint64 requestComparison(const QStringList& dirs);  // delivers comparisonReady
+  quint64 campaignSession() const { return session_; }
+  CampaignRunState campaignState() const { return campaignState_; }
+
  signals:
   void checkFinished(const sf::widgets::CheckSnapshot& s);
   void simulateFinished(const sf::widgets::SimulateSnapshot& s);
@@ -47,6 +64,11 @@ class EngineBridge : public QObject {
   void progress(sf::widgets::JobKind kind, quint64 seq, int done, int total, const QString& what);
   void cancelled(sf::widgets::JobKind kind, quint64 seq);
   void busyChanged(sf::widgets::JobKind kind, bool busy);
+  void campaignUpdated(const sf::widgets::CampaignUpdate& u);
+  // Every event fed to the models, in log order (live, followed or replayed): for panes that follow events.
+  void campaignEvents(const sf::widgets::EventBatch& events);
+  void campaignStateChanged(sf::widgets::CampaignRunState state, const QString& message);
+  void comparisonReady(const QVector<sf::widgets::CampaignSummary>& summaries);
 
   // Internal: queued to the worker.
   void checkQueued(quint64 seq, quint64 revision, const QString& text, const QString& path);
@@ -66,6 +88,10 @@ class EngineBridge : public QObject {
   EngineWorker* worker_ = nullptr;  // lives in thread_, deleted when it finishes
   quint64 nextSeq_ = 0;
   bool busy_[kJobKinds] = {};
+  QThread campaignThread_;
+  CampaignWorker* campaign_ = nullptr;  // lives in campaignThread_
+  quint64 session_ = 0, compareSeq_ = 0;
+  CampaignRunState campaignState_ = CampaignRunState::Idle;
 };
 
 }  // namespace sf::widgets

@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "core/bench/catalogue.hpp"
+#include "widgets/campaign_docks.hpp"
 #include "widgets/audit_docks.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/graph_view.hpp"
@@ -83,6 +84,7 @@ MainWindow::MainWindow(QWidget* parent)
   audit_ = new AuditDocks(this);
   connect(this, &MainWindow::workspaceOpened, audit_, &AuditDocks::openWorkspace);
   createActions();
+  campaign_ = new CampaignDocks(this, bridge_, tasks_, [this](const QString& dir) { setWorkspaceDir(dir); });
   statusTask_ = new QLabel(this);
   statusCheck_ = new QLabel(this);
   progress_ = new QProgressBar(this);
@@ -394,6 +396,11 @@ void MainWindow::onCheck(const CheckSnapshot& s) {
 }
 
 QString MainWindow::verifySummary() const { return verifyLabel_->text(); }
+
+void MainWindow::setWorkspaceDir(const QString& dir) {
+  workspaceDir_ = dir;
+  emit workspaceOpened(dir);
+}
 
 void MainWindow::onVerify(const VerifySnapshot& s) {
   sets_->setSets(s.sets);

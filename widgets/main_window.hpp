@@ -25,6 +25,7 @@ class GraphView;
 class ManualBrowser;
 class StreamInspector;
 class TaskBrowser;
+class CampaignDocks;
 class AuditDocks;
 
 class MainWindow : public QMainWindow {
@@ -52,6 +53,8 @@ class MainWindow : public QMainWindow {
   VerifySetsModel* verifySetsModel() const { return sets_; }
   StreamInspector* streamInspector() const { return inspector_; }
   TaskBrowser* taskBrowser() const { return tasks_; }
+  // The campaign menu, run control, traces, learning curves and run comparison (campaign_docks.hpp).
+  CampaignDocks* campaignDocks() const { return campaign_; }
   AuditDocks* auditDocks() const { return audit_; }  // adoption audit + memory inspector
   GraphView* graphView() const { return graph_; }
   // Scrolls the editor so that the impl block is in view.
@@ -64,6 +67,8 @@ class MainWindow : public QMainWindow {
   static constexpr int kSettingsVersion = 1;
 
  public slots:
+  // Records the open campaign workspace and emits workspaceOpened (CampaignDocks calls it).
+  void setWorkspaceDir(const QString& dir);
   void check();
   void simulate();
   void verifyProgram();
@@ -115,6 +120,7 @@ class MainWindow : public QMainWindow {
   QAction* cancelAction_ = nullptr;
   QString path_;
   QString workspaceDir_;
+  CampaignDocks* campaign_ = nullptr;
   quint64 savedRevision_ = 0;
 };
 

@@ -6,10 +6,15 @@
 
 #include <cstdio>
 
+#include <QDockWidget>
+
+#include "widgets/campaign_docks.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/settings_dialog.hpp"
 #include "widgets/step_editor.hpp"
+#include "widgets/trace_pane.hpp"
+#include "widgets/trace_model.hpp"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -30,7 +35,13 @@ int main(int argc, char** argv) {
                           QStringLiteral("FILE"));
   QCommandLineOption task(QStringLiteral("task"), QApplication::translate("main", "Start a new buffer for a bundled task."),
                           QStringLiteral("ID"));
-  cli.addOptions({shot, task});
+  QCommandLineOption campaign(QStringLiteral("campaign"),
+                              QApplication::translate("main", "Open a campaign workspace (finished, or live: followed)."),
+                              QStringLiteral("DIR"));
+  QCommandLineOption demo(QStringLiteral("demo"),
+                          QApplication::translate("main", "Replay a recorded campaign workspace in the presentation layout."),
+                          QStringLiteral("DIR"));
+  cli.addOptions({shot, task, campaign, demo});
   cli.addPositionalArgument(QStringLiteral("file"), QApplication::translate("main", "Task document or solution file."));
   cli.process(app);
 
@@ -47,6 +58,10 @@ int main(int argc, char** argv) {
     w.setDocument(sf::widgets::MainWindow::demoDocument());
   }
 
+  sf::widgets::CampaignDocks* campaignDocks = w.campaignDocks();
+  if (cli.isSet(demo)) campaignDocks->startDemo(cli.value(demo), sf::widgets::CampaignDocks::speedForSlider(3));
+  else if (cli.isSet(campaign)) campaignDocks->openWorkspace(cli.value(campaign));
+
   if (!cli.isSet(shot)) {
     w.show();
     return app.exec();
@@ -55,7 +70,7 @@ int main(int argc, char** argv) {
   w.resize(1400, 860);
   w.show();
   const QString out = cli.value(shot);
-  int pending = 2;
+  int pending = cli.isSet(campaign) ? 3 : 2;  // verified, simulated (and the campaign loaded)
   bool finishing = false;
   auto finish = [&](bool ok) {
     if (finishing) return;
@@ -73,6 +88,21 @@ int main(int argc, char** argv) {
   };
   QObject::connect(&w, &sf::widgets::MainWindow::verified, &app, done);
   QObject::connect(&w, &sf::widgets::MainWindow::simulated, &app, done);
+  QObject::connect(w.bridge(), &sf::widgets::EngineBridge::campaignStateChanged, &app,
+                   [&](sf::widgets::CampaignRunState s, const QString&) {
+                     using S = sf::widgets::CampaignRunState;
+                     if (s != S::Finished && s != S::Cancelled && s != S::Failed) return;
+                     // Show the campaign panes: the traces (a passing call's detail) and the learning curves.
+                     for (const char* n : {"TracesDock", "CurvesDock"})
+                       if (auto* d = w.findChild<QDockWidget*>(QLatin1String(n))) d->raise();
+                     sf::widgets::TracePane* tp = campaignDocks->tracePane();
+                     for (int r = tp->model()->rowCount() - 1; r >= 0; --r)
+                       if (tp->model()->row(r).verdict == QLatin1String("pass")) {
+                         tp->showRow(r);
+                         break;
+                       }
+                     done();
+                   });
   QTimer::singleShot(100, &app, [&] {
     w.revealImpl();
     w.simulate();

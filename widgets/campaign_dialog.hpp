@@ -1,0 +1,67 @@
+// The new-campaign dialog (issue 8 item 6): backend, model, base URL, the NAME of the environment variable
+// holding the API key (never the key itself), mode (every mode learn::parse_mode knows, sage included when the
+// core has it), n, temperatures, m, selection, tasks, budgets, seed and the workspace folder. Starts from a
+// bundled preset (resources/configs) and validates with the core's strict config parser as you type.
+#pragma once
+
+#include <QDialog>
+
+#include <nlohmann/json.hpp>
+
+class QComboBox;
+class QDialogButtonBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace sf::widgets {
+
+class CampaignDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit CampaignDialog(QWidget* parent = nullptr);
+
+  // The modes offered: the candidates "single", "agent", "adaptive", "sage" that learn::parse_mode accepts.
+  static QStringList availableModes();
+
+  // Fills the fields from a config JSON (unknown extra keys are kept and passed through).
+  void setConfig(const nlohmann::json& config);
+  // The config built from the fields; `error` is empty when the core accepts it.
+  nlohmann::json config(QString* error = nullptr) const;
+  QByteArray configJson() const;
+  void setWorkspaceDir(const QString& dir);
+  QString workspaceDir() const;
+  // "" when the config and the folder are acceptable, else the reason (shown in the dialog).
+  QString validationError() const;
+
+  void setField(const QString& name, const QString& value);  // tests: "model", "n", "mode", "tasks", ...
+
+ private:
+  void loadPreset(const QString& path);
+  void revalidate();
+
+  nlohmann::json base_;
+  QComboBox* preset_;
+  QLineEdit* name_;
+  QComboBox* kind_;
+  QLineEdit* model_;
+  QLineEdit* baseUrl_;
+  QLineEdit* keyEnv_;
+  QComboBox* mode_;
+  QSpinBox* n_;
+  QDoubleSpinBox* t0_;
+  QLineEdit* temps_;
+  QSpinBox* m_;
+  QComboBox* selection_;
+  QLineEdit* tasks_;
+  QDoubleSpinBox* budgetTokens_;
+  QDoubleSpinBox* budgetCost_;
+  QDoubleSpinBox* budgetWall_;
+  QSpinBox* seed_;
+  QLineEdit* dir_;
+  QLabel* error_;
+  QDialogButtonBox* buttons_;
+};
+
+}  // namespace sf::widgets

@@ -1,0 +1,66 @@
+// CampaignFeed: the one place where campaign events become model updates (ARCHITECTURE: the GUI's models are
+// built by replaying events, so a live, a resumed, a followed and a replayed run look the same). It folds
+// envelopes in log order and returns, per batch, the new trace rows, the verdicts of earlier rows, the new
+// curve points, the task statuses and the running totals. Qt value types only; no QObject, no threads.
+// Tolerant: an event of an unknown type is ignored, a malformed one is skipped and counted.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "widgets/campaign_types.hpp"
+
+namespace sf::widgets {
+
+class CampaignFeed {
+ public:
+  // Consumes `events` (envelopes, in log order). The returned update carries the running totals.
+  CampaignUpdate consume(const std::vector<nlohmann::json>& events);
+  // Consumes a prefix [begin, end) of `events`.
+  CampaignUpdate consume(const std::vector<nlohmann::json>& events, std::size_t begin, std::size_t end);
+
+  CampaignSummary summary() const;
+  const QVector<CurvePoint>& curve() const { return curve_; }
+  qint64 rows() const { return rows_; }
+  qint64 malformed() const { return malformed_; }
+  bool finished() const { return finished_; }
+  bool started() const { return started_; }
+
+  // Per-message cap of the prompt texts kept for the detail view (characters).
+  static constexpr int kMaxMessageChars = 256 * 1024;
+
+ private:
+  using SampleKey = std::tuple<int, std::string, int, int>;  // iteration, task, temperature index, sample
+  void apply(const nlohmann::json& e, CampaignUpdate& u, qint64 firstRow);
+  void onLlmCall(const nlohmann::json& e, CampaignUpdate& u);
+  void onVerdict(const nlohmann::json& e, CampaignUpdate& u, qint64 firstRow);
+  void onIterationSummary(const nlohmann::json& e, CampaignUpdate& u);
+  void onEpisodeFinished(const nlohmann::json& e, CampaignUpdate& u);
+  TaskStatusRow& task(const std::string& id);
+  void fillTotals(CampaignUpdate& u) const;
+
+  bool started_ = false, sage_ = false, finished_ = false;
+  QString name_, mode_, finishReason_;
+  std::vector<TaskStatusRow> tasks_;
+  std::map<std::string, std::size_t> taskIndex_;
+  std::map<std::string, std::string> tagOf_;
+  std::map<SampleKey, std::vector<qint64>> pending_;  // rows of calls whose verdict has not arrived
+  QVector<CurvePoint> curve_;
+  qint64 rows_ = 0, events_ = 0, malformed_ = 0;
+  qint64 tokens_ = 0;
+  double cost_ = 0;
+  int iteration_ = -1;
+  qint64 done_ = 0, total_ = 0;
+  double iterT0_ = 0, lastT_ = 0;
+  // sage: per tag (and "" overall) episodes and solved episodes
+  std::map<std::string, std::pair<int, int>> episodes_;
+  std::set<std::string> solvedTasks_;
+};
+
+// Reads a whole workspace (campaign.json + events.jsonl) and folds it. Errors go to CampaignSummary::error.
+CampaignSummary summarizeWorkspace(const QString& dir);
+
+}  // namespace sf::widgets

@@ -1,0 +1,119 @@
+// Value snapshots of a campaign, as the GUI sees it (issue 8 items 5-8, issue 9 items 3-4). They are built by
+// CampaignFeed from events (live, followed, opened or replayed: the same code path) on the campaign thread and
+// delivered through EngineBridge; every snapshot is an immutable value.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace sf::widgets {
+
+// A batch of raw event envelopes ({v, seq, t, type, ...}) in log order, shared read-only.
+using EventBatch = std::shared_ptr<const std::vector<nlohmann::json>>;
+
+// The texts behind one trace row (shown in the detail view); shared, never copied.
+struct TraceDetail {
+  QString prompt;       // "[system]\n...\n\n[user]\n..." (each message capped, see campaign_feed.cpp)
+  QString response;
+  QString impl;         // the parsed (or rewritten) program
+  QString guardianDiff; // the guardian's line diff
+  QString diagnostics;  // one per line: "CODE line:col message"
+};
+
+// One agent call (an llm_call event) with the verdict of its sample once known.
+struct TraceRow {
+  qint64 seq = 0;       // event sequence number
+  QString role, task;
+  int iteration = 0;    // Algorithm 1 iteration, or the sage episode
+  int temperatureIndex = 0;
+  int sample = 0;       // sample index, or the sage round
+  QString verdict;      // "" (pending), "pass", or "fail: STAGE CODE"
+  qint64 tokens = 0;    // input + output tokens of this call
+  double latency = 0;   // seconds
+  double cost = 0;
+  bool fromCache = false;
+  QString error;        // the LLM error kind ("" none)
+  std::shared_ptr<const TraceDetail> detail;
+};
+
+// The verdict of a row appended earlier (a verdict follows the calls of its sample).
+struct TraceVerdictUpdate {
+  int row = 0;
+  QString verdict;
+};
+
+// One point of a learning curve: after an iteration (adaptive/single/agent) or an episode (sage).
+struct CurvePoint {
+  int x = 0;               // iteration or episode
+  qint64 tokens = 0;       // cumulative tokens at that point
+  double cost = 0;         // cumulative cost (USD)
+  double pass1 = 0;        // cumulative pass@1 (sage: ER = solved episodes / episodes)
+  double passN = 0;        // cumulative pass@n (sage: fraction of tasks solved so far)
+  int solved = 0, tasks = 0;
+  std::map<std::string, std::pair<double, double>> byTag;  // tag -> (pass@1, pass@n)
+  bool operator==(const CurvePoint&) const = default;
+};
+
+struct TaskStatusRow {
+  QString task;
+  bool solved = false;
+  qint64 samples = 0, successes = 0;
+  double rate() const { return samples > 0 ? double(successes) / double(samples) : 0.0; }
+  bool operator==(const TaskStatusRow&) const = default;
+};
+
+enum class CampaignRunState { Idle, Running, Paused, Following, Replaying, Finished, Cancelled, Failed };
+QString campaignRunStateName(CampaignRunState s);
+
+// What one batch of events changed, plus the running totals (so a receiver needs no other state).
+struct CampaignUpdate {
+  quint64 session = 0;     // the bridge session (a newer open/start/replay supersedes older sessions)
+  QString dir;             // the workspace
+  QString name, mode;      // config name and mode
+  bool sage = false;       // the curves are per episode (ER / solved)
+  bool reset = false;      // the first update of a session: receivers clear their models
+  QVector<TraceRow> traceRows;                 // new rows, in log order
+  QVector<TraceVerdictUpdate> verdictUpdates;  // verdicts for rows of earlier updates
+  QVector<CurvePoint> newPoints;               // new curve points, in order
+  QVector<TaskStatusRow> taskStatus;           // every task seen so far (replaces the previous list)
+  qint64 events = 0;       // events consumed so far
+  qint64 tokens = 0;       // cumulative
+  double cost = 0;
+  int iteration = -1;      // current iteration / episode
+  qint64 done = 0, total = 0;  // samples of the current iteration (total 0 = unknown)
+  double etaSeconds = -1;  // of the current iteration; -1 unknown
+  int solved = 0, taskCount = 0;
+  bool finished = false;
+  QString finishReason;
+};
+
+// A whole campaign folded (for run comparison and overlays).
+struct CampaignSummary {
+  QString dir, name, mode;
+  bool sage = false;
+  QString error;  // non-empty: the workspace could not be read
+  QVector<CurvePoint> curve;
+  QVector<TaskStatusRow> tasks;
+  qint64 tokens = 0;
+  double cost = 0;
+  int solved = 0, taskCount = 0;
+  bool finished = false;
+  QString finishReason;
+};
+
+}  // namespace sf::widgets
+
+Q_DECLARE_METATYPE(sf::widgets::EventBatch)
+Q_DECLARE_METATYPE(sf::widgets::CampaignUpdate)
+Q_DECLARE_METATYPE(sf::widgets::CampaignSummary)
+Q_DECLARE_METATYPE(sf::widgets::CampaignRunState)
+Q_DECLARE_METATYPE(QVector<sf::widgets::CampaignSummary>)

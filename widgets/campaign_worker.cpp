@@ -1,0 +1,349 @@
+#include "widgets/campaign_worker.hpp"
+
+#include <fstream>
+
+#pragma push_macro("slots")
+#pragma push_macro("emit")
+#undef slots
+#undef emit
+#include "core/bench/catalogue.hpp"
+#include "core/learn/engine.hpp"
+#include "core/learn/engine_setup.hpp"
+#include "core/store/workspace.hpp"
+#if __has_include("core/synth/provider.hpp")
+#include "core/synth/provider.hpp"
+#define SF_HAVE_SYNTH_PROVIDER 1
+#endif
+#pragma pop_macro("emit")
+#pragma pop_macro("slots")
+
+#include <QTimer>
+
+namespace sf::widgets {
+
+using nlohmann::json;
+
+// Receives the engine's events on its threads; the worker drains them on its tick.
+class CampaignWorker::Sink : public learn::EventSink {
+ public:
+  void on_event(const learn::Event& e) override {
+    json j = learn::to_json(e);
+    std::lock_guard l(mu_);
+    queue_.push_back(std::move(j));
+  }
+  std::vector<json> drain() {
+    std::lock_guard l(mu_);
+    std::vector<json> out;
+    out.swap(queue_);
+    return out;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<json> queue_;
+};
+
+CampaignWorker::CampaignWorker(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
+  timer_->setInterval(kTickMs);
+  connect(timer_, &QTimer::timeout, this, &CampaignWorker::tick);
+}
+
+CampaignWorker::~CampaignWorker() { stopSession(); }
+
+void CampaignWorker::shutdown() {
+  stopSession();
+  timer_->stop();
+}
+
+void CampaignWorker::stopSession() {
+  if (engine_) {
+    engine_->cancel();
+    engine_->wait();
+  }
+  engine_.reset();
+  setup_.reset();
+  ws_.reset();
+  sink_.reset();
+  source_ = Source::None;
+  feed_ = CampaignFeed{};
+  firstUpdate_ = true;
+  backlog_.clear();
+  replayEvents_.clear();
+  replayPos_ = 0;
+  replayCredit_ = 0;
+  logOffset_ = 0;
+  logPath_.clear();
+}
+
+void CampaignWorker::begin(quint64 session, const QString& dir, Source src) {
+  stopSession();
+  session_ = session;
+  dir_ = dir;
+  source_ = src;
+}
+
+void CampaignWorker::setState(CampaignRunState s, const QString& message) {
+  state_ = s;
+  emit stateChanged(session_, s, message);
+}
+
+bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error) {
+  std::string err;
+  auto cfg = learn::config_from_json(ws->config(), err);
+  if (!cfg) {
+    error = tr("campaign.json: %1").arg(QString::fromStdString(err));
+    return false;
+  }
+#ifdef SF_HAVE_SYNTH_PROVIDER
+  synth::register_builtin_provider();
+#endif
+  auto setup = learn::prepare_campaign(*cfg, ws->dir(), bench::resource_dir(), err);
+  if (!setup) {
+    error = QString::fromStdString(err);
+    return false;
+  }
+  sink_ = std::make_unique<Sink>();
+  auto engine = std::make_unique<learn::CampaignEngine>(*cfg, std::move(setup->deps), ws.get(), sink_.get());
+  if (!engine->load(ws->loaded_events(), err)) {
+    error = tr("events.jsonl: %1").arg(QString::fromStdString(err));
+    return false;
+  }
+  backlog_ = ws->loaded_events();  // a continued run shows what was logged before
+  ws_ = std::move(ws);
+  setup_ = std::move(setup);
+  engine_ = std::move(engine);
+  engine_->start();
+  setState(CampaignRunState::Running);
+  feed({});
+  timer_->start();
+  return true;
+}
+
+void CampaignWorker::start(quint64 session, const QByteArray& configJson, const QString& dir) {
+  begin(session, dir, Source::Engine);
+  json j = json::parse(configJson.constData(), configJson.constData() + configJson.size(), nullptr, false);
+  std::string err;
+  std::optional<learn::CampaignConfig> cfg;
+  if (j.is_discarded()) err = "the config is not valid JSON";
+  else cfg = learn::config_from_json(j, err);
+  if (cfg) err = learn::validate(*cfg);
+  if (!err.empty()) {
+    setState(CampaignRunState::Failed, tr("Invalid configuration: %1").arg(QString::fromStdString(err)));
+    return;
+  }
+  auto ws = store::Workspace::create(dir.toStdString(), learn::config_to_json(*cfg), err);
+  if (!ws) {
+    setState(CampaignRunState::Failed, QString::fromStdString(err));
+    return;
+  }
+  QString error;
+  if (!launch(std::move(ws), error)) setState(CampaignRunState::Failed, error);
+}
+
+void CampaignWorker::continueWorkspace(quint64 session, const QString& dir) {
+  begin(session, dir, Source::Engine);
+  std::string err;
+  auto ws = store::Workspace::open(dir.toStdString(), err);
+  if (!ws) {
+    setState(CampaignRunState::Failed, QString::fromStdString(err));
+    return;
+  }
+  QString error;
+  if (!launch(std::move(ws), error)) setState(CampaignRunState::Failed, error);
+}
+
+void CampaignWorker::open(quint64 session, const QString& dir) {
+  begin(session, dir, Source::Follow);
+  std::string err;
+  // Validates campaign.json and the log (newer versions, corruption) before following it.
+  if (!store::Workspace::open_read_only(dir.toStdString(), err)) {
+    setState(CampaignRunState::Failed, QString::fromStdString(err));
+    source_ = Source::None;
+    return;
+  }
+  logPath_ = (std::filesystem::path(dir.toStdString()) / "events.jsonl").string();
+  readGrowth();
+  setState(CampaignRunState::Following);
+  tick();
+  if (source_ == Source::Follow) timer_->start();
+}
+
+void CampaignWorker::replay(quint64 session, const QString& dir, double eventsPerSecond) {
+  begin(session, dir, Source::Replay);
+  std::string err;
+  auto ws = store::Workspace::open_read_only(dir.toStdString(), err);
+  if (!ws) {
+    setState(CampaignRunState::Failed, QString::fromStdString(err));
+    source_ = Source::None;
+    return;
+  }
+  replayEvents_ = ws->loaded_events();
+  replaySpeed_ = eventsPerSecond;
+  setState(CampaignRunState::Replaying);
+  feed({});
+  timer_->start();
+}
+
+void CampaignWorker::setReplaySpeed(double eventsPerSecond) { replaySpeed_ = eventsPerSecond; }
+
+void CampaignWorker::pause() {
+  if (state_ != CampaignRunState::Running && state_ != CampaignRunState::Replaying) return;
+  if (source_ == Source::Engine && engine_) engine_->pause();
+  setState(CampaignRunState::Paused);
+}
+
+void CampaignWorker::resume() {
+  if (state_ != CampaignRunState::Paused) return;
+  if (source_ == Source::Engine && engine_) {
+    engine_->resume();
+    setState(CampaignRunState::Running);
+  } else if (source_ == Source::Replay) {
+    setState(CampaignRunState::Replaying);
+  }
+}
+
+void CampaignWorker::cancel() {
+  if (source_ == Source::Engine && engine_) {
+    engine_->resume();  // a paused engine must run to notice the cancel
+    engine_->cancel();  // the tick reports the end
+    return;
+  }
+  if (source_ == Source::Follow || source_ == Source::Replay) {
+    timer_->stop();
+    source_ = Source::None;
+    setState(CampaignRunState::Cancelled);
+  }
+}
+
+void CampaignWorker::compare(quint64 seq, const QStringList& dirs) {
+  QVector<CampaignSummary> out;
+  for (const QString& d : dirs) out.push_back(summarizeWorkspace(d));
+  emit comparisonReady(seq, out);
+}
+
+void CampaignWorker::readGrowth() {
+  std::ifstream in(logPath_, std::ios::binary);
+  if (!in) return;
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  if (size <= logOffset_) return;
+  const std::uint64_t want = std::min<std::uint64_t>(size - logOffset_, std::uint64_t(256) << 20);
+  std::string buf(want, '\0');
+  in.seekg(static_cast<std::streamoff>(logOffset_));
+  in.read(buf.data(), static_cast<std::streamsize>(want));
+  buf.resize(static_cast<std::size_t>(in.gcount()));
+  const std::size_t lastNl = buf.rfind('\n');
+  if (lastNl == std::string::npos) {
+    // No complete line: a line longer than the cap is skipped, a shorter one is still being written.
+    if (buf.size() >= store::kMaxLineBytes) logOffset_ += buf.size();
+    return;
+  }
+  std::size_t pos = 0;
+  while (pos <= lastNl) {
+    const std::size_t nl = buf.find('\n', pos);
+    if (nl > pos) {
+      json j = json::parse(buf.begin() + static_cast<std::ptrdiff_t>(pos), buf.begin() + static_cast<std::ptrdiff_t>(nl),
+                           nullptr, false);
+      if (!j.is_discarded()) backlog_.push_back(std::move(j));
+    }
+    pos = nl + 1;
+  }
+  logOffset_ += lastNl + 1;
+}
+
+void CampaignWorker::feed(std::vector<json> events) {
+  if (events.empty() && !firstUpdate_) return;
+  CampaignUpdate u = feed_.consume(events);
+  u.session = session_;
+  u.dir = dir_;
+  u.reset = firstUpdate_;
+  firstUpdate_ = false;
+  if (source_ == Source::Engine && engine_) {
+    const auto p = engine_->progress();
+    if (p.iteration >= 0) {
+      u.iteration = p.iteration;
+      u.done = p.done;
+      u.total = p.total;
+      u.etaSeconds = p.eta_s;
+    }
+  }
+  emit update(u);
+  if (!events.empty()) emit eventsFed(session_, std::make_shared<const std::vector<json>>(std::move(events)));
+}
+
+void CampaignWorker::tick() {
+  std::vector<json> batch;
+  auto takeBacklog = [&] {
+    const std::size_t n = std::min(backlog_.size(), kMaxEventsPerTick);
+    batch.assign(std::make_move_iterator(backlog_.begin()), std::make_move_iterator(backlog_.begin() + static_cast<std::ptrdiff_t>(n)));
+    backlog_.erase(backlog_.begin(), backlog_.begin() + static_cast<std::ptrdiff_t>(n));
+  };
+  switch (source_) {
+    case Source::None: timer_->stop(); return;
+    case Source::Engine: {
+      auto fresh = sink_->drain();
+      backlog_.insert(backlog_.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+      const bool ended = !engine_->progress().running;
+      if (ended) {
+        learn::RunResult r = engine_->wait();
+        auto rest = sink_->drain();
+        backlog_.insert(backlog_.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+        takeBacklog();
+        if (backlog_.empty()) {
+          feed(std::move(batch));
+          timer_->stop();
+          source_ = Source::None;
+          engine_.reset();
+          setup_.reset();
+          ws_.reset();
+          sink_.reset();
+          switch (r.status) {
+            case learn::RunStatus::Finished: setState(CampaignRunState::Finished, QString::fromStdString(r.reason)); break;
+            case learn::RunStatus::Cancelled: setState(CampaignRunState::Cancelled); break;
+            case learn::RunStatus::Failed: setState(CampaignRunState::Failed, QString::fromStdString(r.error)); break;
+          }
+          return;
+        }
+      } else {
+        takeBacklog();
+      }
+      feed(std::move(batch));
+      return;
+    }
+    case Source::Follow:
+      if (backlog_.empty()) readGrowth();
+      takeBacklog();
+      feed(std::move(batch));
+      if (backlog_.empty() && feed_.finished()) {
+        timer_->stop();
+        source_ = Source::None;
+        setState(CampaignRunState::Finished, feed_.summary().finishReason);
+      }
+      return;
+    case Source::Replay: {
+      if (state_ == CampaignRunState::Paused) return;
+      std::size_t n;
+      if (replaySpeed_ <= 0) {
+        n = kMaxEventsPerTick;
+      } else {
+        replayCredit_ += replaySpeed_ * kTickMs / 1000.0;
+        n = static_cast<std::size_t>(replayCredit_);
+        replayCredit_ -= static_cast<double>(n);
+      }
+      n = std::min(n, replayEvents_.size() - replayPos_);
+      batch.assign(replayEvents_.begin() + static_cast<std::ptrdiff_t>(replayPos_),
+                   replayEvents_.begin() + static_cast<std::ptrdiff_t>(replayPos_ + n));
+      replayPos_ += n;
+      feed(std::move(batch));
+      if (replayPos_ >= replayEvents_.size()) {
+        timer_->stop();
+        source_ = Source::None;
+        replayEvents_.clear();
+        setState(CampaignRunState::Finished, feed_.summary().finishReason);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace sf::widgets

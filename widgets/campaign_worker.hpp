@@ -1,0 +1,96 @@
+// The campaign side of EngineBridge: a QObject in its own thread (so a long verification in the editor's
+// worker never stalls a campaign's feed, and the reverse). One session at a time: a live run (CampaignEngine;
+// its events come through an EventSink), a followed workspace (events.jsonl read as it grows, e.g. written by
+// `stepforge-cli campaign run`), or a demo replay of a recorded workspace at an adjustable speed. Every 100 ms
+// a tick turns the new events into one CampaignUpdate (CampaignFeed): at most 10 updates per second.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "widgets/campaign_feed.hpp"
+
+#include <QObject>
+#include <QStringList>
+
+class QTimer;
+
+namespace sf::learn {
+class CampaignEngine;
+struct CampaignSetup;
+}  // namespace sf::learn
+namespace sf::store {
+class Workspace;
+}
+
+namespace sf::widgets {
+
+class CampaignWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit CampaignWorker(QObject* parent = nullptr);
+  ~CampaignWorker() override;
+
+  static constexpr int kTickMs = 100;
+  static constexpr std::size_t kMaxEventsPerTick = 20000;
+
+ public slots:
+  // Creates the workspace `dir` with `configJson` and runs the campaign (the builtin synthesizer provider is
+  // registered as in the CLI).
+  void start(quint64 session, const QByteArray& configJson, const QString& dir);
+  // Continues an unfinished workspace in this process (resume after a cancel or a crash).
+  void continueWorkspace(quint64 session, const QString& dir);
+  // Opens a workspace: replays what is logged, then follows the log while no campaign_finished was read.
+  void open(quint64 session, const QString& dir);
+  // Replays a recorded workspace at `eventsPerSecond` (<= 0: as fast as the ticks allow).
+  void replay(quint64 session, const QString& dir, double eventsPerSecond);
+  void setReplaySpeed(double eventsPerSecond);
+  void pause();
+  void resume();
+  void cancel();  // a live run: cancels the engine; following / replaying: stops
+  void compare(quint64 seq, const QStringList& dirs);
+  void shutdown();  // cancels and joins a running engine (called before the thread quits)
+
+ signals:
+  void update(const sf::widgets::CampaignUpdate& u);
+  void eventsFed(quint64 session, const sf::widgets::EventBatch& events);
+  void stateChanged(quint64 session, sf::widgets::CampaignRunState state, const QString& message);
+  void comparisonReady(quint64 seq, const QVector<sf::widgets::CampaignSummary>& summaries);
+
+ private:
+  class Sink;
+  enum class Source { None, Engine, Follow, Replay };
+  void stopSession();
+  void begin(quint64 session, const QString& dir, Source src);
+  bool launch(std::unique_ptr<store::Workspace> ws, QString& error);
+  void tick();
+  void feed(std::vector<nlohmann::json> events);
+  void readGrowth();
+  void setState(CampaignRunState s, const QString& message = {});
+
+  QTimer* timer_;
+  quint64 session_ = 0;
+  QString dir_;
+  Source source_ = Source::None;
+  CampaignRunState state_ = CampaignRunState::Idle;
+  CampaignFeed feed_;
+  bool firstUpdate_ = true;
+
+  std::unique_ptr<Sink> sink_;
+  std::unique_ptr<store::Workspace> ws_;
+  std::unique_ptr<learn::CampaignSetup> setup_;
+  std::unique_ptr<learn::CampaignEngine> engine_;
+
+  std::string logPath_;
+  std::uint64_t logOffset_ = 0;
+  std::vector<nlohmann::json> backlog_;  // read but not yet fed (big logs are fed in chunks)
+
+  std::vector<nlohmann::json> replayEvents_;
+  std::size_t replayPos_ = 0;
+  double replaySpeed_ = 0, replayCredit_ = 0;
+};
+
+}  // namespace sf::widgets

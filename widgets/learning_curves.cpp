@@ -1,0 +1,243 @@
+#include "widgets/learning_curves.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QCoreApplication>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPainter>
+#include <QPushButton>
+#include <QFileDialog>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <set>
+
+namespace sf::widgets {
+
+LearningCurves::LearningCurves(QWidget* parent) : QWidget(parent), chart_(new QChart), view_(new QChartView(this)) {
+  setObjectName(QStringLiteral("LearningCurves"));
+  xCombo_ = new QComboBox(this);
+  xCombo_->addItem(tr("per iteration"));
+  xCombo_->addItem(tr("per cumulative tokens"));
+  metricCombo_ = new QComboBox(this);
+  metricCombo_->addItem(tr("pass@1 and pass@n"));
+  metricCombo_->addItem(tr("pass@1"));
+  metricCombo_->addItem(tr("pass@n"));
+  tagCombo_ = new QComboBox(this);
+  tagCombo_->addItem(tr("All tasks"), QString());
+  auto* png = new QPushButton(tr("PNG…"), this);
+  auto* svg = new QPushButton(tr("SVG…"), this);
+  auto* top = new QHBoxLayout;
+  top->addWidget(xCombo_);
+  top->addWidget(metricCombo_);
+  top->addWidget(tagCombo_);
+  top->addStretch(1);
+  top->addWidget(new QLabel(tr("Export:"), this));
+  top->addWidget(png);
+  top->addWidget(svg);
+  view_->setChart(chart_);
+  view_->setRenderHint(QPainter::Antialiasing);
+  chart_->legend()->setAlignment(Qt::AlignBottom);
+  chart_->setMargins(QMargins(4, 4, 4, 4));
+  auto* l = new QVBoxLayout(this);
+  l->setContentsMargins(2, 2, 2, 2);
+  l->addLayout(top);
+  l->addWidget(view_, 1);
+  connect(xCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    x_ = i == 1 ? XAxis::Tokens : XAxis::Iteration;
+    rebuild();
+  });
+  connect(metricCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    metric_ = i == 1 ? Metric::Pass1 : i == 2 ? Metric::PassN : Metric::Both;
+    rebuild();
+  });
+  connect(tagCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    tag_ = tagCombo_->currentData().toString();
+    rebuild();
+  });
+  connect(png, &QPushButton::clicked, this, [this] {
+    QString p = QFileDialog::getSaveFileName(this, tr("Export learning curves"), QStringLiteral("curves.png"),
+                                             tr("PNG images (*.png)"));
+    if (!p.isEmpty()) exportPng(p);
+  });
+  connect(svg, &QPushButton::clicked, this, [this] {
+    QString p = QFileDialog::getSaveFileName(this, tr("Export learning curves"), QStringLiteral("curves.svg"),
+                                             tr("SVG images (*.svg)"));
+    if (!p.isEmpty()) exportSvg(p);
+  });
+  rebuild();
+}
+
+void LearningCurves::apply(const CampaignUpdate& u) {
+  showCurrent_ = true;
+  if (u.reset) current_ = Series{};
+  current_.label = u.name.isEmpty() ? tr("campaign") : u.name;
+  current_.sage = u.sage;
+  current_.points += u.newPoints;
+  if (u.reset || !u.newPoints.isEmpty()) {
+    updateTagCombo();
+    rebuild();
+  }
+}
+
+void LearningCurves::clearCurrent() {
+  current_ = Series{};
+  rebuild();
+}
+
+void LearningCurves::setOverlays(const QVector<CampaignSummary>& campaigns) {
+  overlays_.clear();
+  for (const auto& c : campaigns) {
+    if (!c.error.isEmpty()) continue;
+    overlays_.push_back({c.name.isEmpty() ? c.dir : c.name, c.sage, c.curve});
+  }
+  updateTagCombo();
+  rebuild();
+}
+
+void LearningCurves::setCampaigns(const QVector<CampaignSummary>& campaigns) {
+  showCurrent_ = false;
+  current_ = Series{};
+  setOverlays(campaigns);
+}
+
+void LearningCurves::setXAxis(XAxis x) { xCombo_->setCurrentIndex(x == XAxis::Tokens ? 1 : 0); }
+void LearningCurves::setMetric(Metric m) { metricCombo_->setCurrentIndex(m == Metric::Pass1 ? 1 : m == Metric::PassN ? 2 : 0); }
+void LearningCurves::setTag(const QString& tag) {
+  const int i = tagCombo_->findData(tag);
+  if (i >= 0) tagCombo_->setCurrentIndex(i);
+}
+
+QStringList LearningCurves::tags() const {
+  std::set<std::string> all;
+  auto scan = [&](const Series& s) {
+    for (const auto& p : s.points)
+      for (const auto& [t, v] : p.byTag) all.insert(t);
+  };
+  scan(current_);
+  for (const auto& s : overlays_) scan(s);
+  QStringList out;
+  for (const auto& t : all) out << QString::fromStdString(t);
+  return out;
+}
+
+void LearningCurves::updateTagCombo() {
+  const QStringList t = tags();
+  if (tagCombo_->count() == t.size() + 1) return;
+  const QString cur = tag_;
+  tagCombo_->blockSignals(true);
+  while (tagCombo_->count() > 1) tagCombo_->removeItem(1);
+  for (const auto& s : t) tagCombo_->addItem(s, s);
+  tagCombo_->setCurrentIndex(std::max(0, tagCombo_->findData(cur)));
+  tag_ = tagCombo_->currentData().toString();
+  tagCombo_->blockSignals(false);
+}
+
+QList<QPointF> LearningCurves::points(const Series& s, bool passN) const {
+  QList<QPointF> out;
+  const std::string tag = tag_.toStdString();
+  for (const auto& p : s.points) {
+    double y;
+    if (tag.empty()) {
+      y = passN ? p.passN : p.pass1;
+    } else {
+      auto it = p.byTag.find(tag);
+      if (it == p.byTag.end()) continue;
+      y = passN ? it->second.second : it->second.first;
+    }
+    out << QPointF(x_ == XAxis::Tokens ? double(p.tokens) : double(p.x), y);
+  }
+  return out;
+}
+
+QVector<QPair<QString, QList<QPointF>>> LearningCurves::plotted() const {
+  QVector<QPair<QString, QList<QPointF>>> out;
+  QVector<const Series*> all;
+  if (showCurrent_ && (!current_.points.isEmpty() || !current_.label.isEmpty())) all << &current_;
+  for (const auto& s : overlays_) all << &s;
+  for (const Series* s : all) {
+    const QString m1 = s->sage ? tr("ER") : tr("pass@1");
+    const QString mn = s->sage ? tr("solved") : tr("pass@n");
+    if (metric_ != Metric::PassN) out.push_back({s->label + QStringLiteral(" — ") + m1, points(*s, false)});
+    if (metric_ != Metric::Pass1) out.push_back({s->label + QStringLiteral(" — ") + mn, points(*s, true)});
+  }
+  return out;
+}
+
+void LearningCurves::rebuild() {
+  chart_->removeAllSeries();
+  for (QAbstractAxis* a : chart_->axes()) {
+    chart_->removeAxis(a);
+    delete a;
+  }
+  const bool sage = showCurrent_ && current_.sage;
+  auto* ax = new QValueAxis;
+  ax->setTitleText(x_ == XAxis::Tokens ? tr("cumulative tokens") : sage ? tr("episode") : tr("iteration"));
+  ax->setLabelFormat(x_ == XAxis::Tokens ? QStringLiteral("%.0f") : QStringLiteral("%d"));
+  auto* ay = new QValueAxis;
+  ay->setRange(0, 1);
+  ay->setTitleText(tag_.isEmpty() ? tr("fraction of tasks") : tr("fraction of %1 tasks").arg(tag_));
+  chart_->addAxis(ax, Qt::AlignBottom);
+  chart_->addAxis(ay, Qt::AlignLeft);
+  double xmax = 1;
+  for (const auto& [name, pts] : plotted()) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    s->append(pts);
+    s->setPointsVisible(true);
+    if (name.endsWith(tr("pass@n")) || name.endsWith(tr("solved"))) {
+      QPen p = s->pen();
+      p.setStyle(Qt::DashLine);
+      p.setWidthF(2);
+      s->setPen(p);
+    }
+    chart_->addSeries(s);
+    s->attachAxis(ax);
+    s->attachAxis(ay);
+    for (const auto& p : pts) xmax = std::max(xmax, p.x());
+  }
+  ax->setRange(0, x_ == XAxis::Tokens ? xmax * 1.05 : xmax);
+  if (x_ == XAxis::Iteration) ax->setTickCount(std::min(11, int(xmax) + 1));
+  chart_->setTitle(sage ? tr("Execution rate over episodes") : tr("Learning curves"));
+}
+
+void LearningCurves::render(QPainter& p, QSize size) const {
+  // Lay the chart out at the export size (also when the pane is hidden), render its scene, restore.
+  const QSizeF old = chart_->size();
+  chart_->resize(size);
+  if (chart_->layout()) chart_->layout()->activate();
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  chart_->scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), chart_->mapRectToScene(chart_->boundingRect()));
+  chart_->resize(old);
+  if (chart_->layout()) chart_->layout()->activate();
+}
+
+bool LearningCurves::exportPng(const QString& path, QSize size) const {
+  QImage img(size, QImage::Format_ARGB32);
+  img.fill(Qt::white);
+  QPainter p(&img);
+  p.setRenderHint(QPainter::Antialiasing);
+  render(p, size);
+  p.end();
+  return img.save(path, "PNG");
+}
+
+bool LearningCurves::exportSvg(const QString& path, QSize size) const {
+  QSvgGenerator gen;
+  gen.setFileName(path);
+  gen.setSize(size);
+  gen.setViewBox(QRect(QPoint(0, 0), size));
+  gen.setTitle(tr("StepForge learning curves"));
+  QPainter p;
+  if (!p.begin(&gen)) return false;
+  render(p, size);
+  return p.end();
+}
+
+}  // namespace sf::widgets

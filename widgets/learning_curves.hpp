@@ -1,0 +1,68 @@
+// Learning curves (issue 8 item 8): pass@1 and pass@n per iteration or per cumulative tokens, for all tasks or
+// one difficulty tag; the current campaign plus any number of overlaid campaigns (run comparison). Sage runs
+// plot ER (solved episodes / episodes) and the fraction of tasks solved over episodes. Exports PNG and SVG.
+#pragma once
+
+#include <QWidget>
+
+#include "widgets/campaign_types.hpp"
+
+class QComboBox;
+class QChart;
+class QChartView;
+class QPainter;
+
+namespace sf::widgets {
+
+class LearningCurves : public QWidget {
+  Q_OBJECT
+ public:
+  enum class XAxis { Iteration, Tokens };
+  enum class Metric { Pass1, PassN, Both };
+
+  explicit LearningCurves(QWidget* parent = nullptr);
+
+  // The live campaign (series 0): cleared by a reset update, extended by new points.
+  void apply(const CampaignUpdate& u);
+  void clearCurrent();
+  // Overlaid campaigns (run comparison), drawn after the current one.
+  void setOverlays(const QVector<CampaignSummary>& campaigns);
+  // Only the given campaigns (no live series), e.g. in the comparison pane.
+  void setCampaigns(const QVector<CampaignSummary>& campaigns);
+
+  void setXAxis(XAxis x);
+  void setMetric(Metric m);
+  void setTag(const QString& tag);  // "" = all tasks
+  QStringList tags() const;
+
+  const QVector<CurvePoint>& currentPoints() const { return current_.points; }
+  // The plotted series (name + points), in drawing order (for tests and export).
+  QVector<QPair<QString, QList<QPointF>>> plotted() const;
+
+  bool exportPng(const QString& path, QSize size = {1000, 640}) const;
+  bool exportSvg(const QString& path, QSize size = {1000, 640}) const;
+  QChartView* chartView() const { return view_; }
+
+ private:
+  struct Series {
+    QString label;
+    bool sage = false;
+    QVector<CurvePoint> points;
+  };
+  void rebuild();
+  void render(QPainter& p, QSize size) const;
+  void updateTagCombo();
+  QList<QPointF> points(const Series& s, bool passN) const;
+
+  Series current_;
+  bool showCurrent_ = true;
+  QVector<Series> overlays_;
+  XAxis x_ = XAxis::Iteration;
+  Metric metric_ = Metric::Both;
+  QString tag_;
+  QComboBox *xCombo_, *metricCombo_, *tagCombo_;
+  QChart* chart_;
+  QChartView* view_;
+};
+
+}  // namespace sf::widgets

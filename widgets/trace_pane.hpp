@@ -1,0 +1,58 @@
+// The trace pane (issue 8 item 7): the live list of agent calls with filters (role, verdict, task) and a search
+// box over a TraceFilterProxy; the detail under it shows the selected call's prompt, response, parsed program,
+// the guardian's diff and the verdict with its diagnostics.
+#pragma once
+
+#include <QWidget>
+
+#include "widgets/trace_model.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QTabWidget;
+class QTableView;
+class QLabel;
+
+namespace sf::widgets {
+
+class TracePane : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TracePane(QWidget* parent = nullptr);
+
+  void apply(const CampaignUpdate& u);
+  void clear();
+
+  TraceModel* model() const { return model_; }
+  TraceFilterProxy* proxy() const { return proxy_; }
+  QTableView* view() const { return view_; }
+  // The detail texts shown (for tests): "prompt", "response", "impl", "diff", "verdict".
+  QString detailText(const QString& which) const;
+  // Shows the detail of source row `row` and selects it.
+  void showRow(int row);
+
+ public slots:
+  void setSearchText(const QString& text);
+  void setTaskFilter(const QString& task);
+
+ private:
+  void showDetail(const QModelIndex& proxyIndex);
+  void updateCount();
+
+  TraceModel* model_;
+  TraceFilterProxy* proxy_;
+  QComboBox* role_;
+  QComboBox* verdict_;
+  QLineEdit* task_;
+  QLineEdit* search_;
+  QCheckBox* deep_;
+  QCheckBox* follow_;
+  QLabel* count_;
+  QTableView* view_;
+  QTabWidget* tabs_;
+  QPlainTextEdit *prompt_, *response_, *impl_, *diff_, *verdictText_;
+};
+
+}  // namespace sf::widgets
