@@ -432,3 +432,43 @@ TEST(Sage, HardOnlyKeepsTheReuseTasks) {
   EXPECT_FALSE(resolve_tasks(c, cat.tasks(), err));
   EXPECT_NE(err.find("hard-only"), std::string::npos);
 }
+
+// Cancel in the middle of episode 1, then resume in the same workspace: the interrupted episode is restarted and
+// the result equals an uninterrupted run; pause holds the engine between rounds.
+TEST(Sage, CancelThenResumeGivesTheSameResult) {
+  g_script = two_episode_script;
+  SageRun full = run_sage(make_config());
+  fs::path ws_dir = fresh("cancel");
+  CampaignConfig cfg = make_config();
+  {
+    sf::llm::BuiltinBackend backend(scripted, "sage-script");
+    std::string err;
+    auto ws = sf::store::Workspace::create(ws_dir, config_to_json(cfg), err);
+    ASSERT_TRUE(ws) << err;
+    EngineDeps deps;
+    deps.backend = &backend;
+    deps.manual_text = "manual";
+    deps.tasks = tasks_for(cfg);
+    struct CancelSink : EventSink {
+      CampaignEngine* engine = nullptr;
+      void on_event(const Event& e) override {
+        if (event_type(e.body) == "episode_started" && std::get<GenericEvent>(e.body).body["episode"] == 1) {
+          engine->pause();
+          EXPECT_TRUE(engine->progress().paused);
+          engine->cancel();
+        }
+      }
+    } sink;
+    CampaignEngine engine(cfg, std::move(deps), ws.get(), &sink);
+    sink.engine = &engine;
+    RunResult r = engine.run();
+    EXPECT_EQ(r.status, RunStatus::Cancelled);
+    EXPECT_EQ(engine.state().sage.finished_episodes(), 1);
+  }
+  SageRun resumed = run_sage(cfg, ws_dir);
+  ASSERT_EQ(resumed.result.status, RunStatus::Finished) << resumed.result.error;
+  json a = full.report, b = resumed.report;
+  a.erase("wall_s");
+  b.erase("wall_s");
+  EXPECT_EQ(a, b);
+}
