@@ -281,6 +281,14 @@ json report_json(const CampaignState& s) {
 
 std::string report_csv(const CampaignState& s) {
   std::ostringstream o;
+  if (s.is_sage()) {  // one row per finished episode
+    o << "episode,task,rounds,first_correct_round,solved,score\n";
+    for (const auto& e : s.sage.episodes)
+      if (e.finished)
+        o << e.episode << ',' << e.task << ',' << e.rounds_used << ',' << e.first_correct_round << ','
+          << (e.solved ? 1 : 0) << ',' << e.score << '\n';
+    return o.str();
+  }
   o << "iteration,step,demos,tasks_sampled,samples,newly_solved,pass_at_1,pass_at_n,cumulative_pass_at_1,"
        "cumulative_pass_at_n,solved,tokens,cost_usd\n";
   json r = report_json(s);

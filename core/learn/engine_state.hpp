@@ -77,7 +77,8 @@ nlohmann::json completion_metrics(const std::vector<TaskInfo>& tasks, const std:
 // learning curve (one entry per finished iteration), usage; a sage run adds sage_report_json's fields at the top
 // level (er, rounds_to_first_correct, episodes, utility_trajectories, memory, ...). Deterministic fields only, except `wall_s`.
 nlohmann::json report_json(const CampaignState& s);
-// The learning curve as CSV (header + one row per finished iteration).
+// The learning curve as CSV (header + one row per finished iteration; mode sage: one row per finished episode,
+// episode,task,rounds,first_correct_round,solved,score).
 std::string report_csv(const CampaignState& s);
 
 }  // namespace sf::learn

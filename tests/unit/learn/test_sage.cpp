@@ -128,6 +128,7 @@ struct Collect : EventSink {
 struct SageRun {
   RunResult result;
   json report;
+  std::string csv;
   std::vector<json> events;
 };
 
@@ -152,6 +153,7 @@ SageRun run_sage(const CampaignConfig& cfg, const fs::path& ws_dir = {}) {
   SageRun r;
   r.result = engine.run();
   r.report = report_json(engine.state());
+  r.csv = report_csv(engine.state());
   r.events = sink.events;
   return r;
 }
@@ -223,6 +225,7 @@ TEST(Sage, AtuCreditsOfHandComputedEpisodesThroughTheEngine) {
   EXPECT_EQ(r.report["utility_trajectories"]["m-a"][0][0], 0);
   EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][0][1].get<double>(), 0.8);
   EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][1][1].get<double>(), 0.6);
+  EXPECT_EQ(r.csv, "episode,task,rounds,first_correct_round,solved,score\n0," + kA + ",2,1,1,1\n1," + kB + ",1,0,1,1\n");
 }
 
 TEST(Sage, UniformCreditGivesEveryRetrievedItemSMinusBeta) {
