@@ -4,7 +4,7 @@
 <context>
     <name>CampaignRunState</name>
     <message>
-        <location filename="../widgets/campaign_feed.cpp" line="+17"/>
+        <location filename="../widgets/campaign_feed.cpp" line="+18"/>
         <source>idle</source>
         <translation>bereit</translation>
     </message>
@@ -47,17 +47,17 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/gui/main.cpp" line="+29"/>
+        <location filename="../app/gui/main.cpp" line="+30"/>
         <source>StepForge workbench</source>
         <translation>StepForge-Werkbank</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Verify the document, save a PNG of the window, exit.</source>
         <translation>Dokument verifizieren, ein PNG des Fensters speichern, beenden.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Start a new buffer for a bundled task.</source>
         <translation>Einen neuen Puffer für eine mitgelieferte Aufgabe beginnen.</translation>
     </message>
@@ -72,7 +72,7 @@
         <translation>Einen aufgezeichneten Kampagnen-Arbeitsbereich im Präsentationslayout wiedergeben.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Task document or solution file.</source>
         <translation>Aufgabendokument oder Lösungsdatei.</translation>
     </message>
@@ -123,7 +123,7 @@
 <context>
     <name>sf::widgets::AuditDocks</name>
     <message>
-        <location filename="../widgets/audit_docks.cpp" line="+19"/>
+        <location filename="../widgets/audit_docks.cpp" line="+17"/>
         <source>Adoption Audit</source>
         <translation>Übernahme-Audit</translation>
     </message>
@@ -217,12 +217,12 @@
     <name>sf::widgets::AuditPane</name>
     <message>
         <location filename="../widgets/audit_pane.cpp" line="+41"/>
-        <location line="+272"/>
+        <location line="+274"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
     </message>
     <message>
-        <location line="-270"/>
+        <location line="-272"/>
         <source>Adopted or not</source>
         <translation>Übernommen oder nicht</translation>
     </message>
@@ -382,7 +382,7 @@
         <translation>Das Audit von %1 kann nicht geöffnet werden: %2</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+6"/>
         <source>%n adoption record(s)</source>
         <translation>
             <numerusform>%n Übernahmedatensatz</numerusform>
@@ -498,7 +498,7 @@
         <translation>(kein experience_added-Ereignis und kein memory.json-Eintrag für diesen Eintrag)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Experience %1</source>
         <translation>Erfahrung %1</translation>
     </message>
@@ -543,7 +543,12 @@
         <translation>Vorher (keine frühere Runde)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
+        <source>Before (round %1: no program)</source>
+        <translation>Vorher (Runde %1: kein Programm)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Before (round %1)</source>
         <translation>Vorher (Runde %1)</translation>
     </message>
@@ -1130,7 +1135,7 @@
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+23"/>
+        <location filename="../widgets/learning_curves.cpp" line="+26"/>
         <source>per iteration</source>
         <translation>je Iteration</translation>
     </message>
@@ -1245,7 +1250,7 @@
         <translation>Lernkurven</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+29"/>
         <source>StepForge learning curves</source>
         <translation>StepForge-Lernkurven</translation>
     </message>
@@ -1258,7 +1263,7 @@
         <translation>%1 abgebrochen</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+43"/>
         <source>Issues</source>
         <translation>Probleme</translation>
     </message>
@@ -1670,12 +1675,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
     <message>
         <location line="+21"/>
-        <location line="+153"/>
+        <location line="+158"/>
         <source>Utility over episodes</source>
         <translation>Nutzen über die Episoden</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-156"/>
         <source>episode</source>
         <translation>Episode</translation>
     </message>
@@ -1685,7 +1690,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Nutzen U</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+60"/>
         <source>Cannot load the memory of %1: %2</source>
         <translation>Das Gedächtnis von %1 kann nicht geladen werden: %2</translation>
     </message>
@@ -1698,7 +1703,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Import failed: %1</source>
         <translation>Import fehlgeschlagen: %1</translation>
     </message>
@@ -1784,7 +1789,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>&lt;p&gt;&lt;i&gt;Wählen Sie einen Gedächtniseintrag.&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Source: task %1, episode %2</source>
         <translation>Quelle: Aufgabe %1, Episode %2</translation>
     </message>
@@ -1822,7 +1827,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+396"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+414"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>
@@ -1969,12 +1974,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+96"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+97"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>System default (%1)</source>
         <translation>Systemstandard (%1)</translation>
     </message>

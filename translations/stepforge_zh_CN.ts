@@ -4,7 +4,7 @@
 <context>
     <name>CampaignRunState</name>
     <message>
-        <location filename="../widgets/campaign_feed.cpp" line="+17"/>
+        <location filename="../widgets/campaign_feed.cpp" line="+18"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -47,17 +47,17 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/gui/main.cpp" line="+29"/>
+        <location filename="../app/gui/main.cpp" line="+30"/>
         <source>StepForge workbench</source>
         <translation>StepForge 工作台</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Verify the document, save a PNG of the window, exit.</source>
         <translation>验证文档，将窗口保存为 PNG 图片，然后退出。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Start a new buffer for a bundled task.</source>
         <translation>为内置任务新建一个缓冲区。</translation>
     </message>
@@ -72,7 +72,7 @@
         <translation>以演示布局回放一个已录制的活动工作区。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Task document or solution file.</source>
         <translation>任务文档或解答文件。</translation>
     </message>
@@ -123,7 +123,7 @@
 <context>
     <name>sf::widgets::AuditDocks</name>
     <message>
-        <location filename="../widgets/audit_docks.cpp" line="+19"/>
+        <location filename="../widgets/audit_docks.cpp" line="+17"/>
         <source>Adoption Audit</source>
         <translation>采纳审计</translation>
     </message>
@@ -217,12 +217,12 @@
     <name>sf::widgets::AuditPane</name>
     <message>
         <location filename="../widgets/audit_pane.cpp" line="+41"/>
-        <location line="+272"/>
+        <location line="+274"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
     </message>
     <message>
-        <location line="-270"/>
+        <location line="-272"/>
         <source>Adopted or not</source>
         <translation>采纳与否</translation>
     </message>
@@ -382,7 +382,7 @@
         <translation>无法打开 %1 的审计：%2</translation>
     </message>
     <message numerus="yes">
-        <location line="+4"/>
+        <location line="+6"/>
         <source>%n adoption record(s)</source>
         <translation>
             <numerusform>%n 条采纳记录</numerusform>
@@ -496,7 +496,7 @@
         <translation>（此条目既没有 experience_added 事件，也没有 memory.json 记录）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Experience %1</source>
         <translation>经验 %1</translation>
     </message>
@@ -541,7 +541,12 @@
         <translation>之前（没有更早的轮次）</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
+        <source>Before (round %1: no program)</source>
+        <translation>之前（第 %1 轮：无程序）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Before (round %1)</source>
         <translation>之前（第 %1 轮）</translation>
     </message>
@@ -1128,7 +1133,7 @@
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+23"/>
+        <location filename="../widgets/learning_curves.cpp" line="+26"/>
         <source>per iteration</source>
         <translation>按迭代</translation>
     </message>
@@ -1243,7 +1248,7 @@
         <translation>学习曲线</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+29"/>
         <source>StepForge learning curves</source>
         <translation>StepForge 学习曲线</translation>
     </message>
@@ -1256,7 +1261,7 @@
         <translation>%1 已取消</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+43"/>
         <source>Issues</source>
         <translation>问题</translation>
     </message>
@@ -1666,12 +1671,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
     <message>
         <location line="+21"/>
-        <location line="+153"/>
+        <location line="+158"/>
         <source>Utility over episodes</source>
         <translation>各回合的效用</translation>
     </message>
     <message>
-        <location line="-151"/>
+        <location line="-156"/>
         <source>episode</source>
         <translation>回合</translation>
     </message>
@@ -1681,7 +1686,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>效用 U</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+60"/>
         <source>Cannot load the memory of %1: %2</source>
         <translation>无法加载 %1 的记忆：%2</translation>
     </message>
@@ -1693,7 +1698,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         </translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
@@ -1777,7 +1782,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>&lt;p&gt;&lt;i&gt;请选择一个记忆条目。&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Source: task %1, episode %2</source>
         <translation>来源：任务 %1，回合 %2</translation>
     </message>
@@ -1815,7 +1820,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+396"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+414"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
@@ -1961,12 +1966,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+96"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+97"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>System default (%1)</source>
         <translation>系统默认（%1）</translation>
     </message>
