@@ -4,14 +4,13 @@
 //   memory import FILE --into CONFIG [--frozen]              validates FILE, writes memory.import (absolute
 //                                                            path) and memory.frozen into the campaign config
 // Exit codes: 0 ok, 2 bad input (unreadable or invalid file, bad option), 1 write failure.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
-
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "app/cli/commands.hpp"
 #include "core/learn/config.hpp"
@@ -35,7 +34,8 @@ std::string memory_path(const std::string& dir) {
 std::optional<memory::MemoryStore> load(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    std::cerr << "error: " << path << ": no such file (a sage campaign writes memory.json after its first episode)\n";
+    std::cerr << "error: " << path
+              << ": no such file (a sage campaign writes memory.json after its first episode)\n";
     return std::nullopt;
   }
   auto o = memory::load_memory_file(path);
@@ -79,8 +79,8 @@ int cmd_show(const std::string& dir, const std::string& state, bool as_json) {
   std::cout << path << ": " << store->items().size() << " items (" << counts[0] << " cold, " << counts[1]
             << " validated, " << counts[2] << " hot) after " << store->episodes() << " episodes\n\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-16s %-9s %8s %4s %5s %5s %4s %6s %6s  %s\n", "id", "state", "utility", "n_U",
-                "retr", "adopt", "ops", "access", "tokens", "pattern / rule");
+  std::snprintf(line, sizeof line, "%-16s %-9s %8s %4s %5s %5s %4s %6s %6s  %s\n", "id", "state", "utility",
+                "n_U", "retr", "adopt", "ops", "access", "tokens", "pattern / rule");
   std::cout << line;
   for (const auto& it : store->items()) {
     if (filter && it.state != *filter) continue;
@@ -147,8 +147,8 @@ int cmd_import(const std::string& file, const std::string& config, bool frozen) 
     std::cerr << "error: cannot replace " << config << ": " << ec.message() << "\n";
     return 1;
   }
-  std::cout << "campaign config " << config << " now starts from " << j["memory"]["import"].get<std::string>() << " ("
-            << store->items().size() << " items" << (frozen ? ", frozen" : "") << ")\n";
+  std::cout << "campaign config " << config << " now starts from " << j["memory"]["import"].get<std::string>()
+            << " (" << store->items().size() << " items" << (frozen ? ", frozen" : "") << ")\n";
   return 0;
 }
 
@@ -165,7 +165,8 @@ int guarded(F&& f) {
 }  // namespace
 
 void add_memory_commands(CLI::App& app, int& exit_code) {
-  auto* m = app.add_subcommand("memory", "show, export and import the adoption-aware memory of a sage campaign");
+  auto* m =
+      app.add_subcommand("memory", "show, export and import the adoption-aware memory of a sage campaign");
   m->require_subcommand(1);
 
   auto dir = std::make_shared<std::string>();
@@ -175,7 +176,8 @@ void add_memory_commands(CLI::App& app, int& exit_code) {
   show->add_option("dir", *dir, "campaign workspace folder (or a memory file)")->required();
   show->add_option("--state", *state, "only items in this lifecycle state: hot, validated or cold");
   show->add_flag("--json", *js, "the items as JSON");
-  show->callback([dir, state, js, &exit_code] { exit_code = guarded([&] { return cmd_show(*dir, *state, *js); }); });
+  show->callback(
+      [dir, state, js, &exit_code] { exit_code = guarded([&] { return cmd_show(*dir, *state, *js); }); });
 
   auto edir = std::make_shared<std::string>(), efile = std::make_shared<std::string>();
   auto* ex = m->add_subcommand("export", "write the campaign's memory to a versioned JSON file");

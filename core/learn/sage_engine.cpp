@@ -1,14 +1,15 @@
-// Mode sage of the campaign engine (algorithms §4, issue 7): per task up to T refinement rounds with retrieval,
-// utility reranking, resident rules, the adoption protocol (one re-ask), guardian and verifier; the episode's
-// results are logged before the memory is updated (ATU credit, access estimates, distilled experiences, UGC with
-// the abstractor role); memory.json is rewritten atomically after every episode. Event contract: docs/learn.md.
+// Mode sage of the campaign engine (algorithms §4, issue 7): per task up to T refinement rounds with
+// retrieval, utility reranking, resident rules, the adoption protocol (one re-ask), guardian and verifier;
+// the episode's results are logged before the memory is updated (ATU credit, access estimates, distilled
+// experiences, UGC with the abstractor role); memory.json is rewritten atomically after every episode. Event
+// contract: docs/learn.md.
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
-
-#include <yaml-cpp/yaml.h>
 
 #include "core/agent/distiller.hpp"
 #include "core/agent/guardian.hpp"
@@ -59,8 +60,10 @@ std::map<std::string, std::string> distill_patterns(const std::string& text) {
   try {
     YAML::Node doc = YAML::Load(body);
     YAML::Node list;
-    if (doc.IsSequence()) list = doc;
-    else if (doc.IsMap() && doc["experiences"] && doc["experiences"].IsSequence()) list = doc["experiences"];
+    if (doc.IsSequence())
+      list = doc;
+    else if (doc.IsMap() && doc["experiences"] && doc["experiences"].IsSequence())
+      list = doc["experiences"];
     if (!list || !list.IsSequence()) return out;
     for (const auto& item : list) {
       if (!item.IsMap() || !item["rule"] || !item["rule"].IsScalar() || !item["pattern"] ||
@@ -111,7 +114,8 @@ RunResult CampaignEngine::sage_loop() {
     if (!cfg_.memory.import.empty()) {
       auto o = memory::load_memory_file(cfg_.memory.import, mc);
       if (!o.ok())
-        return fail("memory.import '" + cfg_.memory.import + "': " + (o.error ? o.error->message : "cannot load"));
+        return fail("memory.import '" + cfg_.memory.import +
+                    "': " + (o.error ? o.error->message : "cannot load"));
       initial = std::move(*o.value);
     }
     const std::int64_t base = initial.episodes();
@@ -125,7 +129,8 @@ RunResult CampaignEngine::sage_loop() {
         done = o.value->episodes() - base;
         if (done < 0 || done > finished)
           return fail("memory.json (after " + std::to_string(o.value->episodes()) +
-                      " episodes) does not match the event log (" + std::to_string(finished) + " finished episodes)");
+                      " episodes) does not match the event log (" + std::to_string(finished) +
+                      " finished episodes)");
       }
       mem = std::move(*o.value);
     }
@@ -179,7 +184,8 @@ RunResult CampaignEngine::sage_loop() {
     update_counts();
   }
   if (!state_.finished) {
-    CampaignFinished f{reason, state_.sage.finished_episodes(), ntasks, static_cast<int>(state_.solved.size())};
+    CampaignFinished f{reason, state_.sage.finished_episodes(), ntasks,
+                       static_cast<int>(state_.solved.size())};
     if (!emit(f, err)) return fail(err);
     if (ws_) ws_->sync(err);
   }
@@ -189,10 +195,11 @@ RunResult CampaignEngine::sage_loop() {
   return r;
 }
 
-bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem, bool& cancelled,
-                                  std::string& error) {
+bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem,
+                                  bool& cancelled, std::string& error) {
   const int T = std::max(1, cfg_.memory.params.rounds);
-  if (!emit(GenericEvent{"episode_started", {{"episode", episode}, {"task", task.id}, {"max_rounds", T}}}, error))
+  if (!emit(GenericEvent{"episode_started", {{"episode", episode}, {"task", task.id}, {"max_rounds", T}}},
+            error))
     return false;
   std::string prev_impl, prev_diags;
   bool have_prev = false;
@@ -264,8 +271,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     agent::Proposer proposer(*deps_.backend, ctx, popt);
     agent::Proposal p = proposer.propose(in, round, temperature, seed);
     auto is_cancelled = [&] {
-      return cancel_.cancelled() ||
-             std::any_of(traces.begin(), traces.end(), [](const auto& t) { return t.error_kind == "cancelled"; });
+      return cancel_.cancelled() || std::any_of(traces.begin(), traces.end(),
+                                                [](const auto& t) { return t.error_kind == "cancelled"; });
     };
     if (is_cancelled()) {
       cancelled = true;
@@ -298,16 +305,18 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
           for (const auto& id : unknown) ask += " " + id;
           ask += ".";
         }
-        ask += " Answer again in the same format: the complete ```yaml block with `impl: |` and an `adoption:` list "
-               "with exactly one entry per retrieved id (";
+        ask +=
+            " Answer again in the same format: the complete ```yaml block with `impl: |` and an `adoption:` "
+            "list "
+            "with exactly one entry per retrieved id (";
         for (std::size_t i = 0; i < ids.size(); ++i) ask += (i ? ", " : "") + ids[i];
         ask += "), each `adopted: yes` or `no` with a one-line rationale.";
         auto msgs = p.prompt.messages;
         msgs.push_back({"assistant", p.response});
         msgs.push_back({"user", ask});
         agent::TraceEvent ev;
-        auto rr = agent::call_role(*deps_.backend, ctx, "proposer", msgs, p.prompt.cache_prefix, temperature, seed,
-                                   round, ev);
+        auto rr = agent::call_role(*deps_.backend, ctx, "proposer", msgs, p.prompt.cache_prefix, temperature,
+                                   seed, round, ev);
         if (rr.ok()) {
           agent::ParsedResponse pr = agent::parse_response(rr.response->text, ids);
           if (pr.impl) {
@@ -397,10 +406,19 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
       auto it = resolved.find(c.id);
       const bool adopted = it != resolved.end() && *it->second.adopted;
       std::string rationale = it != resolved.end() ? it->second.rationale : "unresolved";
-      json b = {{"episode", episode},   {"task", task.id},     {"round", round},         {"item", c.id},
-                {"rank", c.rank},       {"relevance", c.relevance}, {"score", c.score}, {"utility", c.utility},
-                {"adopted", adopted},   {"rationale", rationale},   {"reasked", reasked.count(c.id) > 0},
-                {"before", prev_impl},  {"after", impl}};
+      json b = {{"episode", episode},
+                {"task", task.id},
+                {"round", round},
+                {"item", c.id},
+                {"rank", c.rank},
+                {"relevance", c.relevance},
+                {"score", c.score},
+                {"utility", c.utility},
+                {"adopted", adopted},
+                {"rationale", rationale},
+                {"reasked", reasked.count(c.id) > 0},
+                {"before", prev_impl},
+                {"after", impl}};
       if (!emit(GenericEvent{"adoption_record", b}, error)) return false;
     }
     if (!emit(v, error)) return false;
@@ -440,7 +458,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
   res.score = ep.score;
   std::set<std::string> hot_used;
   for (const auto& rd : ep.rounds) {
-    for (const auto& a : rd.adoption) res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
+    for (const auto& a : rd.adoption)
+      res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
     for (const auto& id : rd.adopted_ids) {
       const memory::MemoryItem* it = mem.find(id);
       if (it && it->state == memory::ItemState::Hot) hot_used.insert(id);
@@ -453,9 +472,14 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     return false;
   }
   for (const auto& c : up.value->credits) {
-    json b = {{"episode", episode}, {"item", c.id},          {"adopted", c.adopted},
-              {"credit", c.credit},  {"eta", c.eta},          {"utility_before", c.utility_before},
-              {"utility_after", c.utility_after}, {"n_updates", c.n_updates}};
+    json b = {{"episode", episode},
+              {"item", c.id},
+              {"adopted", c.adopted},
+              {"credit", c.credit},
+              {"eta", c.eta},
+              {"utility_before", c.utility_before},
+              {"utility_after", c.utility_after},
+              {"n_updates", c.n_updates}};
     if (!out(GenericEvent{"credit", b})) return false;
   }
   for (const auto& a : up.value->hot_access) {
@@ -501,24 +525,31 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     ne.evidence = x.evidence;
     if (!x.code_example.empty()) ne.code_example = x.code_example;
     auto pit = patterns.find(x.rule);
-    if (!x.pattern.empty()) ne.pattern = x.pattern;
-    else if (pit != patterns.end()) ne.pattern = pit->second;
+    if (!x.pattern.empty())
+      ne.pattern = x.pattern;
+    else if (pit != patterns.end())
+      ne.pattern = pit->second;
     ne.source_episode = episode;
     ne.source_task = ep.task;
     ne.id = x.id;
     auto added = mem.add_experience(ne);
     if (!added.ok()) continue;  // the same rule from the same task again (duplicate id): nothing new
     const memory::MemoryItem* it = mem.find(*added.value);
-    json b = {{"episode", episode},         {"item", it->id},        {"rule", it->rule},
-              {"evidence", it->evidence},   {"pattern", it->pattern.value_or("")},
-              {"source_task", ep.task},     {"tokens", it->tokens}};
+    json b = {{"episode", episode},
+              {"item", it->id},
+              {"rule", it->rule},
+              {"evidence", it->evidence},
+              {"pattern", it->pattern.value_or("")},
+              {"source_task", ep.task},
+              {"tokens", it->tokens}};
     if (!out(GenericEvent{"experience_added", b})) return false;
   }
   // UGC with the abstractor role.
   traces.clear();
   agent::Abstractor abstractor(*deps_.backend, ctx);
   auto abstract = [&](const memory::MemoryItem& item) -> std::optional<memory::AbstractedRule> {
-    agent::Experience x{item.id, item.rule, item.evidence, item.code_example.value_or(""), item.pattern.value_or("")};
+    agent::Experience x{item.id, item.rule, item.evidence, item.code_example.value_or(""),
+                        item.pattern.value_or("")};
     agent::AbstractResult ar = abstractor.abstract(x);
     if (!ar.rule || ar.rule->text.empty()) return std::nullopt;
     memory::AbstractedRule r;

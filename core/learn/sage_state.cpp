@@ -30,7 +30,8 @@ SageEpisode* SageState::open_episode() {
 }
 
 int SageState::finished_episodes() const {
-  return static_cast<int>(std::count_if(episodes.begin(), episodes.end(), [](const auto& e) { return e.finished; }));
+  return static_cast<int>(
+      std::count_if(episodes.begin(), episodes.end(), [](const auto& e) { return e.finished; }));
 }
 
 bool SageState::apply(const std::string& type, const json& b, std::string& error, bool& known) {
@@ -74,7 +75,8 @@ bool SageState::apply(const std::string& type, const json& b, std::string& error
       error = "adoption_record outside a running episode";
       return false;
     }
-    while (static_cast<int>(e.rounds.size()) <= round) e.rounds.push_back({static_cast<int>(e.rounds.size())});
+    while (static_cast<int>(e.rounds.size()) <= round)
+      e.rounds.push_back({static_cast<int>(e.rounds.size())});
     e.rounds[static_cast<std::size_t>(round)].adoption.push_back(b);
     return true;
   }
@@ -120,10 +122,12 @@ bool SageState::apply_verdict(const Verdict& v, std::string& error) {
     return false;
   }
   SageEpisode& e = episodes[static_cast<std::size_t>(v.iteration)];
-  while (static_cast<int>(e.rounds.size()) <= v.sample_index) e.rounds.push_back({static_cast<int>(e.rounds.size())});
+  while (static_cast<int>(e.rounds.size()) <= v.sample_index)
+    e.rounds.push_back({static_cast<int>(e.rounds.size())});
   SageRound& r = e.rounds[static_cast<std::size_t>(v.sample_index)];
   if (r.has_verdict) {
-    error = "duplicate verdict for episode " + std::to_string(v.iteration) + " round " + std::to_string(v.sample_index);
+    error = "duplicate verdict for episode " + std::to_string(v.iteration) + " round " +
+            std::to_string(v.sample_index);
     return false;
   }
   r.has_verdict = true;
@@ -142,7 +146,8 @@ bool SageState::apply_call(const LlmCall& c, std::string& error) {
     return true;
   }
   if (c.sample_index < 0) return true;
-  while (static_cast<int>(e.rounds.size()) <= c.sample_index) e.rounds.push_back({static_cast<int>(e.rounds.size())});
+  while (static_cast<int>(e.rounds.size()) <= c.sample_index)
+    e.rounds.push_back({static_cast<int>(e.rounds.size())});
   SageRound& r = e.rounds[static_cast<std::size_t>(c.sample_index)];
   if (!c.trace.is_object()) return true;
   const std::string role = c.trace.value("role", "");
@@ -152,7 +157,8 @@ bool SageState::apply_call(const LlmCall& c, std::string& error) {
     for (const auto& a : ad) {
       if (!a.is_object() || !a.value("adopted", json()).is_boolean() || !a["adopted"].get<bool>()) continue;
       std::string id = a.value("id", "");
-      if (std::find(r.adopted_ids.begin(), r.adopted_ids.end(), id) == r.adopted_ids.end()) r.adopted_ids.push_back(id);
+      if (std::find(r.adopted_ids.begin(), r.adopted_ids.end(), id) == r.adopted_ids.end())
+        r.adopted_ids.push_back(id);
     }
   }
   return true;
@@ -185,11 +191,12 @@ json sage_report_json(const SageState& s, const std::vector<std::string>& task_i
                    {"first_correct_round", e.first_correct_round},
                    {"solved", e.solved}});
   }
-  // ER: mean over the campaign's tasks of (solved episodes / episodes per task); with one episode per task this
-  // is the spec's "tasks with a correct program within T rounds / all tasks".
+  // ER: mean over the campaign's tasks of (solved episodes / episodes per task); with one episode per task
+  // this is the spec's "tasks with a correct program within T rounds / all tasks".
   const int n = std::max(1, episodes_per_task);
   std::vector<int> counts;
-  for (const auto& t : task_ids) counts.push_back(std::min(n, solved_by_task.count(t) ? solved_by_task.at(t) : 0));
+  for (const auto& t : task_ids)
+    counts.push_back(std::min(n, solved_by_task.count(t) ? solved_by_task.at(t) : 0));
   r["er"] = task_ids.empty() ? 0.0 : pass_at_1(counts, n).value_or(0.0);
   r["rounds_to_first_correct"] = solved > 0 ? json(static_cast<double>(rounds_sum) / solved) : json(nullptr);
   r["episodes_total"] = total;

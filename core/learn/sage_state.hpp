@@ -1,15 +1,14 @@
 // The sage campaign (algorithms §4, issue 7) as a fold over its events (docs/learn.md "Sage events"):
-// episodes with their rounds (verdicts, verifier diagnostics, adoption records), the memory phase that follows
-// each finished episode (credits, access updates, new experiences, consolidation), and the metrics of §4.6:
-// ER, rounds to first correct, pass@k over episodes, utility trajectories per item.
+// episodes with their rounds (verdicts, verifier diagnostics, adoption records), the memory phase that
+// follows each finished episode (credits, access updates, new experiences, consolidation), and the metrics of
+// §4.6: ER, rounds to first correct, pass@k over episodes, utility trajectories per item.
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/learn/events.hpp"
 
@@ -21,7 +20,8 @@ struct SageRound {
   Verdict verdict;
   std::string diagnostics;               // the verifier's formatted diagnostics ("" on pass)
   std::vector<nlohmann::json> adoption;  // adoption_record bodies, in retrieval order
-  std::vector<std::string> adopted_ids;  // every id a proposer answer of the round marked adopted (hot rules too)
+  std::vector<std::string>
+      adopted_ids;  // every id a proposer answer of the round marked adopted (hot rules too)
 };
 
 struct SageEpisode {
@@ -58,8 +58,9 @@ struct SageState {
 
 // The sage part of `campaign report --json`: {er, rounds_to_first_correct, episodes_total, episodes_solved,
 // episodes_per_task, pass_at_k_episodes, episodes: [...], utility_trajectories: {item: [[episode, U], ...]},
-// memory: {experiences, credits, access_updates, consolidations, validated, promoted, demoted, adoption_records,
-// adopted_records}}. `task_ids`: every campaign task, in campaign order.
-nlohmann::json sage_report_json(const SageState& s, const std::vector<std::string>& task_ids, int episodes_per_task);
+// memory: {experiences, credits, access_updates, consolidations, validated, promoted, demoted,
+// adoption_records, adopted_records}}. `task_ids`: every campaign task, in campaign order.
+nlohmann::json sage_report_json(const SageState& s, const std::vector<std::string>& task_ids,
+                                int episodes_per_task);
 
 }  // namespace sf::learn

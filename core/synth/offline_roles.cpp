@@ -53,8 +53,8 @@ const std::string* user_text(const std::vector<llm::ChatMessage>& messages) {
   return nullptr;
 }
 
-// The distiller prompt of core/agent/distiller.cpp: `## Task <id>`, its ```yaml block, `### Attempt N (verified|
-// failed)` with a fenced impl and optional `Diagnostics:` block.
+// The distiller prompt of core/agent/distiller.cpp: `## Task <id>`, its ```yaml block, `### Attempt N
+// (verified| failed)` with a fenced impl and optional `Diagnostics:` block.
 DistillPrompt parse_distill_prompt(const std::string& text) {
   DistillPrompt p;
   auto ls = lines_of(text);
@@ -73,10 +73,14 @@ DistillPrompt parse_distill_prompt(const std::string& text) {
     }
     if (l.starts_with("```")) {
       in_fence = true;
-      if (want == Want::TaskYaml) block = &p.task_text;
-      else if (want == Want::AttemptImpl && !p.attempts.empty()) block = &p.attempts.back().impl;
-      else if (want == Want::Diags && !p.attempts.empty()) block = &p.attempts.back().diagnostics;
-      else block = nullptr;
+      if (want == Want::TaskYaml)
+        block = &p.task_text;
+      else if (want == Want::AttemptImpl && !p.attempts.empty())
+        block = &p.attempts.back().impl;
+      else if (want == Want::Diags && !p.attempts.empty())
+        block = &p.attempts.back().diagnostics;
+      else
+        block = nullptr;
       want = Want::None;
       continue;
     }
@@ -128,8 +132,10 @@ std::string quote(std::string_view s) {
 std::string arrows(const std::string& pattern) {
   std::string s;
   for (char c : pattern) {
-    if (c == '>') s += " > ";
-    else s.push_back(c);
+    if (c == '>')
+      s += " > ";
+    else
+      s.push_back(c);
   }
   return s;
 }
@@ -239,8 +245,8 @@ std::string offline_distill_answer(const std::vector<llm::ChatMessage>& messages
       if (fcheck.program && pattern_occurs(*fcheck.program, pat)) continue;
       Exp x;
       x.pattern = pat;
-      x.rule = "The chain " + arrows(pat) + " fixed a failing attempt (" + code + ") on task " + p.task_id + " (" +
-               about + "): build that dataflow chain when the output needs it.";
+      x.rule = "The chain " + arrows(pat) + " fixed a failing attempt (" + code + ") on task " + p.task_id +
+               " (" + about + "): build that dataflow chain when the output needs it.";
       x.evidence = code;
       for (std::size_t i = 1; i < codes.size() && i < 3; ++i) x.evidence += ", " + codes[i];
       x.evidence += " in the failing attempt; verified after adding " + arrows(pat) + ".";
@@ -263,8 +269,8 @@ std::string offline_distill_answer(const std::vector<llm::ChatMessage>& messages
     x.pattern = pat;
     x.rule = "The dataflow chain " + arrows(pat) + " helped solve task " + p.task_id + " (" + about +
              "): consider it for operators of the same shape.";
-    x.evidence = "verified program of " + p.task_id + (win == p.attempts.begin() ? " at the first attempt"
-                                                                              : " after failed attempts") + ".";
+    x.evidence = "verified program of " + p.task_id +
+                 (win == p.attempts.begin() ? " at the first attempt" : " after failed attempts") + ".";
     x.example = fragment_lines(win->impl, pat);
     xs.push_back(std::move(x));
     used.insert(pat);
@@ -303,12 +309,13 @@ std::string offline_abstract_answer(const std::vector<llm::ChatMessage>& message
     }
     if (chain.find('>') == std::string::npos) chain.clear();
   }
-  std::string resident = !chain.empty()
-                             ? "Where an operator needs it, build " + chain + " as one dataflow chain (each step "
-                               "consumes the previous one's stream)."
-                             : (rule.empty() ? std::string("Check the verifier's diagnostics before changing the "
-                                                           "program.")
-                                             : first_sentence(rule, 300));
+  std::string resident =
+      !chain.empty() ? "Where an operator needs it, build " + chain +
+                           " as one dataflow chain (each step "
+                           "consumes the previous one's stream)."
+                     : (rule.empty() ? std::string("Check the verifier's diagnostics before changing the "
+                                                   "program.")
+                                     : first_sentence(rule, 300));
   out += "rule: " + quote(resident) + "\n";
   if (!example.empty()) {
     out += "example: |\n";
@@ -323,7 +330,8 @@ std::optional<llm::ChatResult> offline_role_chat(const llm::ChatRequest& request
   const std::string role = offline_role(request.messages);
   if (role.empty()) return std::nullopt;
   llm::ChatResponse resp;
-  resp.text = role == "distiller" ? offline_distill_answer(request.messages) : offline_abstract_answer(request.messages);
+  resp.text = role == "distiller" ? offline_distill_answer(request.messages)
+                                  : offline_abstract_answer(request.messages);
   resp.finish_reason = "stop";
   return llm::ChatResult::success(std::move(resp));
 }

@@ -1,7 +1,7 @@
-// Offline distiller and abstractor (issue 5 §6): template-based answers to the distiller and abstractor prompts
-// of core/agent/distiller.cpp, so the memory learns on the builtin backend through the same code path as with
-// an LLM (the answers are in exactly the YAML format parse_distill_answer / parse_abstract_answer read, plus a
-// `pattern:` field per experience that the sage engine keeps for the synthesizer).
+// Offline distiller and abstractor (issue 5 §6): template-based answers to the distiller and abstractor
+// prompts of core/agent/distiller.cpp, so the memory learns on the builtin backend through the same code path
+// as with an LLM (the answers are in exactly the YAML format parse_distill_answer / parse_abstract_answer
+// read, plus a `pattern:` field per experience that the sage engine keeps for the synthesizer).
 //
 // Distiller: from the episode's last verified attempt, the dataflow chains (2-4 single-input statements, see
 // program_chains) become experiences. First the fragment that turned a failing attempt into a passing one (a

@@ -1,7 +1,7 @@
-// stepforge-cli end to end for mode sage on the builtin backend (issue 7): experiences are created by the offline
-// distiller, retrieved, adopted (truthfully: their pattern occurs in the program), credited and consolidated
-// (validated, abstracted, promoted); `campaign report --json` has er / rounds_to_first_correct; the memory
-// commands show, export and import (with a clear error for a bad file).
+// stepforge-cli end to end for mode sage on the builtin backend (issue 7): experiences are created by the
+// offline distiller, retrieved, adopted (truthfully: their pattern occurs in the program), credited and
+// consolidated (validated, abstracted, promoted); `campaign report --json` has er / rounds_to_first_correct;
+// the memory commands show, export and import (with a clear error for a bad file).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -24,7 +24,8 @@ struct CliRun {
 };
 
 CliRun cli(const std::string& args, bool merge_stderr = true) {
-  std::string cmd = "timeout 120 " + std::string(SF_CLI) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  std::string cmd =
+      "timeout 120 " + std::string(SF_CLI) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -44,7 +45,9 @@ std::vector<json> events(const fs::path& dir) {
   return out;
 }
 
-std::string config_path() { return std::string(SF_SOURCE_DIR) + "/resources/configs/sage-demo.json"; }
+std::string config_path() {
+  return std::string(SF_SOURCE_DIR) + "/resources/configs/sage-demo.json";
+}
 
 // Two tasks, two passes, one round, validation after one adoption by one operator: fast and exercises every
 // stage of the memory's lifecycle.
@@ -120,8 +123,9 @@ TEST(CliSage, MemoryLifecycleOnTheBuiltinBackend) {
   EXPECT_EQ(fs::path(c["memory"]["import"].get<std::string>()), mem);
   fs::path ws2 = fs::temp_directory_path() / "sf_e2e_sage_frozen";
   fs::remove_all(ws2);
-  CliRun run2 = cli("campaign run " + cfg.string() + " --out " + ws2.string() +
-                    " --quiet --set tasks=gemm_easy/batched_matvec --set memory.rounds=1 --set memory.episodes=1");
+  CliRun run2 =
+      cli("campaign run " + cfg.string() + " --out " + ws2.string() +
+          " --quiet --set tasks=gemm_easy/batched_matvec --set memory.rounds=1 --set memory.episodes=1");
   ASSERT_EQ(run2.code, 0) << run2.out;
   int credits = 0, retrieved_or_hot = 0;
   for (const auto& e : events(ws2)) {
@@ -131,8 +135,8 @@ TEST(CliSage, MemoryLifecycleOnTheBuiltinBackend) {
       if (prompt.find("## Resident rules") != std::string::npos) ++retrieved_or_hot;
     }
   }
-  EXPECT_EQ(credits, 0);            // frozen: no memory updates
-  EXPECT_EQ(retrieved_or_hot, 1);   // the imported hot rules are in the prompt
+  EXPECT_EQ(credits, 0);           // frozen: no memory updates
+  EXPECT_EQ(retrieved_or_hot, 1);  // the imported hot rules are in the prompt
 }
 
 TEST(CliSage, AblationsAreSettableAndReportedInTheConfigEcho) {
@@ -149,7 +153,8 @@ TEST(CliSage, AblationsAreSettableAndReportedInTheConfigEcho) {
     EXPECT_NE(e["type"], "adoption_record");  // memory off: nothing retrieved
     EXPECT_NE(e["type"], "credit");
   }
-  CliRun bad = cli("campaign run " + config_path() + " --out " + (ws.string() + "_x") + " --set memory.credit=gold");
+  CliRun bad =
+      cli("campaign run " + config_path() + " --out " + (ws.string() + "_x") + " --set memory.credit=gold");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.out.find("credit"), std::string::npos) << bad.out;
 }

@@ -4,7 +4,6 @@
 // updated, resident rules carrying their pattern, and resume equality after an interruption in the middle of
 // an episode and in the middle of a memory phase.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <fstream>
@@ -76,8 +75,12 @@ sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::Can
   return sf::llm::ChatResult::success(r);
 }
 
-std::string yes(const std::string& id) { return "{id: " + id + ", adopted: yes, rationale: \"used " + id + "\"}"; }
-std::string no(const std::string& id) { return "{id: " + id + ", adopted: no, rationale: \"not needed\"}"; }
+std::string yes(const std::string& id) {
+  return "{id: " + id + ", adopted: yes, rationale: \"used " + id + "\"}";
+}
+std::string no(const std::string& id) {
+  return "{id: " + id + ", adopted: no, rationale: \"not needed\"}";
+}
 
 // Two cold items about rotary embeddings (both retrieved for the rope tasks) and one hot rule with a pattern.
 fs::path memory_file() {
@@ -137,8 +140,9 @@ SageRun run_sage(const CampaignConfig& cfg, const fs::path& ws_dir = {}) {
   std::unique_ptr<sf::store::Workspace> ws;
   std::string err;
   if (!ws_dir.empty()) {
-    ws = fs::exists(ws_dir / "campaign.json") ? sf::store::Workspace::open(ws_dir, err)
-                                               : sf::store::Workspace::create(ws_dir, config_to_json(cfg), err);
+    ws = fs::exists(ws_dir / "campaign.json")
+             ? sf::store::Workspace::open(ws_dir, err)
+             : sf::store::Workspace::create(ws_dir, config_to_json(cfg), err);
     EXPECT_TRUE(ws) << err;
   }
   EngineDeps deps;
@@ -166,9 +170,11 @@ std::vector<json> of_type(const std::vector<json>& evs, const std::string& type)
 }
 
 // The event of `type` for (episode, item).
-json ev_of(const std::vector<json>& evs, const std::string& type, int episode, const std::string& item, int round = -1) {
+json ev_of(const std::vector<json>& evs, const std::string& type, int episode, const std::string& item,
+           int round = -1) {
   for (const auto& e : evs)
-    if (e["type"] == type && e["episode"] == episode && e["item"] == item && (round < 0 || e["round"] == round))
+    if (e["type"] == type && e["episode"] == episode && e["item"] == item &&
+        (round < 0 || e["round"] == round))
       return e;
   ADD_FAILURE() << "no " << type << " for episode " << episode << " item " << item;
   return json::object({{"credit", 0.0}, {"utility_after", 0.0}, {"eta", 0.0}});
@@ -225,7 +231,8 @@ TEST(Sage, AtuCreditsOfHandComputedEpisodesThroughTheEngine) {
   EXPECT_EQ(r.report["utility_trajectories"]["m-a"][0][0], 0);
   EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][0][1].get<double>(), 0.8);
   EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][1][1].get<double>(), 0.6);
-  EXPECT_EQ(r.csv, "episode,task,rounds,first_correct_round,solved,score\n0," + kA + ",2,1,1,1\n1," + kB + ",1,0,1,1\n");
+  EXPECT_EQ(r.csv, "episode,task,rounds,first_correct_round,solved,score\n0," + kA + ",2,1,1,1\n1," + kB +
+                       ",1,0,1,1\n");
 }
 
 TEST(Sage, UniformCreditGivesEveryRetrievedItemSMinusBeta) {
@@ -243,14 +250,13 @@ TEST(Sage, EventsFollowTheContractAndResultsPrecedeMemoryUpdates) {
   SageRun r = run_sage(make_config({kA}));
   std::vector<std::string> types;
   for (const auto& e : r.events) types.push_back(e["type"]);
-  // Round 0: proposer + verifier calls (no impl: no guardian/verifier), 2 adoption records, verdict; round 1 the
-  // same with a program; then the result, then the memory phase.
-  std::vector<std::string> expect = {"campaign_started", "episode_started",
-                                     "llm_call",         "adoption_record", "adoption_record", "verdict",
-                                     "llm_call",         "llm_call",        "llm_call",        "adoption_record",
-                                     "adoption_record",  "verdict",         "episode_finished", "credit",
-                                     "credit",           "access_update",   "llm_call",         "consolidation",
-                                     "campaign_finished"};
+  // Round 0: proposer + verifier calls (no impl: no guardian/verifier), 2 adoption records, verdict; round 1
+  // the same with a program; then the result, then the memory phase.
+  std::vector<std::string> expect = {
+      "campaign_started", "episode_started", "llm_call",         "adoption_record",  "adoption_record",
+      "verdict",          "llm_call",        "llm_call",         "llm_call",         "adoption_record",
+      "adoption_record",  "verdict",         "episode_finished", "credit",           "credit",
+      "access_update",    "llm_call",        "consolidation",    "campaign_finished"};
   EXPECT_EQ(types, expect);
   const json& st = r.events[1];
   EXPECT_EQ(st["episode"], 0);
@@ -279,7 +285,8 @@ TEST(Sage, EventsFollowTheContractAndResultsPrecedeMemoryUpdates) {
   EXPECT_EQ(v[1]["sample_index"], 1);  // round
   EXPECT_EQ(v[1]["pass"], true);
   auto cons = of_type(r.events, "consolidation")[0];
-  for (const char* k : {"validated", "promoted", "demoted", "abstraction_failed"}) EXPECT_TRUE(cons[k].is_array());
+  for (const char* k : {"validated", "promoted", "demoted", "abstraction_failed"})
+    EXPECT_TRUE(cons[k].is_array());
   EXPECT_EQ(cons["budget"], 10000);
   // The round-1 prompt carried the round-0 diagnostics; the resident rule carried its pattern.
   auto calls = of_type(r.events, "llm_call");
@@ -294,13 +301,14 @@ TEST(Sage, AMissingIdIsReaskedOnceThenUnresolved) {
   g_script = [&](const Req& q) -> Answer {
     if (q.reask) ++reasks;
     if (q.round == 0 && !q.reask) return {true, {yes("m-a")}};  // m-b missing: re-ask
-    if (q.round == 0) return {true, {}};                       // the re-ask still leaves m-b open
+    if (q.round == 0) return {true, {}};                        // the re-ask still leaves m-b open
     return {true, {no("m-a"), no("m-b")}};
   };
   SageRun r = run_sage(make_config({kA}));
   EXPECT_EQ(reasks, 1);
   ASSERT_EQ(of_type(r.events, "adoption_record").size(), 2u);
-  json ra = ev_of(r.events, "adoption_record", 0, "m-a", 0), rb = ev_of(r.events, "adoption_record", 0, "m-b", 0);
+  json ra = ev_of(r.events, "adoption_record", 0, "m-a", 0),
+       rb = ev_of(r.events, "adoption_record", 0, "m-b", 0);
   EXPECT_EQ(ra["adopted"], true);
   EXPECT_EQ(ra["reasked"], false);
   EXPECT_EQ(rb["adopted"], false);
@@ -340,10 +348,11 @@ TEST(Sage, MemoryOffRetrievesNothingAndUpdatesNothing) {
   EXPECT_EQ(of_type(r.events, "episode_finished").size(), 2u);
 }
 
-// Interrupted runs: the log is cut (a) in the middle of episode 1's rounds and (b) in the middle of episode 1's
-// memory phase, with memory.json as it was after episode 0 (from a campaign over task A alone), plus an audit
-// label the GUI appended. Resuming gives the same report and memory as the uninterrupted run; in case (b) the
-// log is exactly the uninterrupted one (the memory phase is redone and only its missing events are logged).
+// Interrupted runs: the log is cut (a) in the middle of episode 1's rounds and (b) in the middle of episode
+// 1's memory phase, with memory.json as it was after episode 0 (from a campaign over task A alone), plus an
+// audit label the GUI appended. Resuming gives the same report and memory as the uninterrupted run; in case
+// (b) the log is exactly the uninterrupted one (the memory phase is redone and only its missing events are
+// logged).
 TEST(Sage, ResumeAfterAnInterruptionGivesTheSameResult) {
   g_script = two_episode_script;
   fs::path full = fresh("full");
@@ -372,11 +381,11 @@ TEST(Sage, ResumeAfterAnInterruptionGivesTheSameResult) {
     {
       std::ofstream o(ws / "events.jsonl");
       for (const auto& e : prefix) o << e.dump() << "\n";
-      o << json{{"v", 1}, {"seq", prefix.size()}, {"t", 0.0}, {"type", "audit_label"}, {"episode", 0},
-                {"task", kA}, {"round", 0}, {"item", "m-a"}, {"label", "full"}, {"note", ""},
-                {"auditor", "x"}, {"time", "2026-01-01T00:00:00Z"}}
-                  .dump()
-           << "\n";
+      o << json{{"v", 1},          {"seq", prefix.size()}, {"t", 0.0},       {"type", "audit_label"},
+                {"episode", 0},    {"task", kA},           {"round", 0},     {"item", "m-a"},
+                {"label", "full"}, {"note", ""},           {"auditor", "x"}, {"time", "2026-01-01T00:00:00Z"}}
+               .dump()
+        << "\n";
     }
     SageRun r = run_sage(make_config(), ws);
     ASSERT_EQ(r.result.status, RunStatus::Finished) << cut_after << ": " << r.result.error;
@@ -436,8 +445,8 @@ TEST(Sage, HardOnlyKeepsTheReuseTasks) {
   EXPECT_NE(err.find("hard-only"), std::string::npos);
 }
 
-// Cancel in the middle of episode 1, then resume in the same workspace: the interrupted episode is restarted and
-// the result equals an uninterrupted run; pause holds the engine between rounds.
+// Cancel in the middle of episode 1, then resume in the same workspace: the interrupted episode is restarted
+// and the result equals an uninterrupted run; pause holds the engine between rounds.
 TEST(Sage, CancelThenResumeGivesTheSameResult) {
   g_script = two_episode_script;
   SageRun full = run_sage(make_config());

@@ -44,8 +44,9 @@ TEST(SageOfflineRoles, TheDistillerNamesTheFixingChainAndTheDiagnosticItFixed) {
   ep.task_id = kTask;
   ep.task_text = task().raw_text_without_impl;
   // The failing attempt lacks the Bufferize > Repeat > Streamify chain.
-  ep.attempts.push_back({"E2 = step.Zip().apply((E0, E1))\nreturn E2\n",
-                         "impl:1:1: error: the output type differs [O-TYPE]\nimpl:2:1: error: again [V-MISMATCH]", false});
+  ep.attempts.push_back(
+      {"E2 = step.Zip().apply((E0, E1))\nreturn E2\n",
+       "impl:1:1: error: the output type differs [O-TYPE]\nimpl:2:1: error: again [V-MISMATCH]", false});
   ep.attempts.push_back({impl, "", true});
   ep.final_program = impl;
   auto msgs = sf::agent::Distiller::prompt(ep);
@@ -59,7 +60,8 @@ TEST(SageOfflineRoles, TheDistillerNamesTheFixingChainAndTheDiagnosticItFixed) {
   EXPECT_NE(x.rule.find("fixed a failing attempt (O-TYPE)"), std::string::npos) << x.rule;
   EXPECT_NE(x.evidence.find("O-TYPE, V-MISMATCH"), std::string::npos) << x.evidence;
   EXPECT_EQ(x.code_example,
-            "E2 = step.Bufferize(a=1).apply(E1)                 # [N] of Buffer(fp32, [K])   the vector of batch n\n"
+            "E2 = step.Bufferize(a=1).apply(E1)                 # [N] of Buffer(fp32, [K])   the vector of "
+            "batch n\n"
             "E3 = step.Repeat(n=M).apply(E2)                    # [M, N] of Buffer(fp32, [K])\n"
             "E4 = step.Streamify().apply(E3)                    # [K, M, N] of fp32");
   // The machine-readable pattern occurs in the verified program (so adoption can be truthful).
@@ -75,7 +77,8 @@ TEST(SageOfflineRoles, TheDistillerNamesTheFixingChainAndTheDiagnosticItFixed) {
   EXPECT_EQ(sf::synth::offline_role(am), "abstractor");
   auto ar = sf::agent::parse_abstract_answer(sf::synth::offline_abstract_answer(am), x.id);
   ASSERT_TRUE(ar.rule);
-  EXPECT_NE(ar.rule->text.find("build Bufferize > Repeat > Streamify as one dataflow chain"), std::string::npos)
+  EXPECT_NE(ar.rule->text.find("build Bufferize > Repeat > Streamify as one dataflow chain"),
+            std::string::npos)
       << ar.rule->text;
   EXPECT_NE(ar.rule->example.find("step.Repeat"), std::string::npos);
 }
@@ -97,8 +100,9 @@ TEST(SageOfflineRoles, NoVerifiedAttemptGivesNoExperienceAndProposerPromptsAreNo
   req.messages = sf::agent::build_messages(in);
   EXPECT_FALSE(sf::synth::offline_role_chat(req));
   // Garbage never throws and gives an empty list.
-  std::vector<sf::llm::ChatMessage> junk = {{"system", "You are the distiller of StepForge."},
-                                            {"user", "## Task x\n```yaml\n: : :\n```\n### Attempt 1 (verified)\n"}};
+  std::vector<sf::llm::ChatMessage> junk = {
+      {"system", "You are the distiller of StepForge."},
+      {"user", "## Task x\n```yaml\n: : :\n```\n### Attempt 1 (verified)\n"}};
   auto j = sf::agent::parse_distill_answer(sf::synth::offline_distill_answer(junk), "x");
   EXPECT_TRUE(j.experiences.empty());
   EXPECT_TRUE(j.diagnostics.empty());
