@@ -1,0 +1,195 @@
+// The memory phase of a sage episode (algorithms §4.3, §4.5; docs/learn.md): after `episode_finished`, ATU
+// (or uniform) credit and hot access estimates (end_episode), the distiller role's new experiences, UGC with
+// the abstractor role. It reads the episode from the state fold, so a resumed run redoes it identically and
+// logs only the events that are missing (`skip`).
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <set>
+
+#include "core/agent/distiller.hpp"
+#include "core/learn/engine.hpp"
+#include "core/memory/memory_store.hpp"
+
+namespace sf::learn {
+
+using nlohmann::json;
+
+namespace {
+
+// parse_distill_answer keeps no `pattern`; this reads it from the same answer (the last fenced block or the
+// whole text), keyed by the experience's rule text as parse_distill_answer trims it. Never throws.
+std::map<std::string, std::string> distill_patterns(const std::string& text) {
+  std::map<std::string, std::string> out;
+  std::string body = text;
+  std::size_t close = text.rfind("```");
+  if (close != std::string::npos && close > 0) {
+    std::size_t open = text.rfind("```", close - 1);
+    if (open != std::string::npos && open != close) {
+      std::size_t b = text.find('\n', open);
+      if (b != std::string::npos && b < close) body = text.substr(b + 1, close - b - 1);
+    }
+  }
+  if (body.size() > 64 * 1024) return out;
+  auto trimmed = [](std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    return s;
+  };
+  try {
+    YAML::Node doc = YAML::Load(body);
+    YAML::Node list;
+    if (doc.IsSequence())
+      list = doc;
+    else if (doc.IsMap() && doc["experiences"] && doc["experiences"].IsSequence())
+      list = doc["experiences"];
+    if (!list || !list.IsSequence()) return out;
+    for (const auto& item : list) {
+      if (!item.IsMap() || !item["rule"] || !item["rule"].IsScalar() || !item["pattern"] ||
+          !item["pattern"].IsScalar())
+        continue;
+      std::string p = trimmed(item["pattern"].Scalar());
+      if (!p.empty() && p.size() <= 200) out[trimmed(item["rule"].Scalar())] = p;
+    }
+  } catch (const std::exception&) {
+  }
+  return out;
+}
+
+json state_changes_json(const std::vector<memory::StateChange>& v) {
+  json a = json::array();
+  for (const auto& c : v) a.push_back({{"item", c.id}, {"value", c.value}, {"tokens", c.tokens}});
+  return a;
+}
+
+}  // namespace
+
+bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, int skip, std::string& error) {
+  if (mem.config().frozen) return true;
+  const SageEpisode ep = state_.sage.episodes.at(static_cast<std::size_t>(episode));
+  auto out = [&](EventBody b) {
+    if (skip > 0) {
+      --skip;
+      return true;
+    }
+    return emit(std::move(b), error);
+  };
+  // ATU (or uniform) credit over the items retrieved in the episode; hot rules the agent marked adopted.
+  memory::EpisodeResult res;
+  res.episode = episode;
+  res.task = ep.task;
+  res.score = ep.score;
+  std::set<std::string> hot_used;
+  for (const auto& rd : ep.rounds) {
+    for (const auto& a : rd.adoption)
+      res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
+    for (const auto& id : rd.adopted_ids) {
+      const memory::MemoryItem* it = mem.find(id);
+      if (it && it->state == memory::ItemState::Hot) hot_used.insert(id);
+    }
+  }
+  res.hot_used.assign(hot_used.begin(), hot_used.end());
+  auto up = mem.end_episode(res);
+  if (!up.ok()) {
+    error = up.error ? up.error->message : "memory update failed";
+    return false;
+  }
+  for (const auto& c : up.value->credits) {
+    json b = {{"episode", episode},
+              {"item", c.id},
+              {"adopted", c.adopted},
+              {"credit", c.credit},
+              {"eta", c.eta},
+              {"utility_before", c.utility_before},
+              {"utility_after", c.utility_after},
+              {"n_updates", c.n_updates}};
+    if (!out(GenericEvent{"credit", b})) return false;
+  }
+  for (const auto& a : up.value->hot_access) {
+    json b = {{"episode", episode},
+              {"item", a.id},
+              {"used", a.used},
+              {"access_before", a.access_before},
+              {"access_after", a.access_after}};
+    if (!out(GenericEvent{"access_update", b})) return false;
+  }
+  // The distiller role: new experiences for cold memory.
+  const step::TaskDoc* task = find_task(ep.task);
+  std::vector<agent::TraceEvent> traces;
+  agent::RoleContext ctx;
+  ctx.model = cfg_.backend.model;
+  ctx.max_tokens = cfg_.max_tokens;
+  ctx.prices = deps_.prices;
+  ctx.task_id = ep.task;
+  ctx.iteration = episode;
+  ctx.round = -1;
+  ctx.cancel = cancel_;
+  ctx.sink = [&traces](const agent::TraceEvent& ev) { traces.push_back(ev); };
+  agent::Episode de;
+  de.task_id = ep.task;
+  de.task_text = task ? task->raw_text_without_impl : "";
+  for (const auto& rd : ep.rounds) {
+    if (!rd.has_verdict) continue;
+    de.attempts.push_back({rd.verdict.impl, rd.diagnostics, rd.verdict.pass});
+    if (rd.verdict.pass) de.final_program = rd.verdict.impl;
+  }
+  agent::Distiller distiller(*deps_.backend, ctx);
+  agent::DistillResult dr = distiller.distill(de);
+  std::map<std::string, std::string> patterns;
+  for (const auto& t : traces) {
+    auto p = distill_patterns(t.response);
+    patterns.insert(p.begin(), p.end());
+  }
+  for (const auto& t : traces)
+    if (!out(LlmCall{episode, ep.task, 0, -1, agent::to_json(t)})) return false;
+  for (const auto& x : dr.experiences) {
+    memory::NewExperience ne;
+    ne.rule = x.rule;
+    ne.evidence = x.evidence;
+    if (!x.code_example.empty()) ne.code_example = x.code_example;
+    auto pit = patterns.find(x.rule);
+    if (!x.pattern.empty())
+      ne.pattern = x.pattern;
+    else if (pit != patterns.end())
+      ne.pattern = pit->second;
+    ne.source_episode = episode;
+    ne.source_task = ep.task;
+    ne.id = x.id;
+    auto added = mem.add_experience(ne);
+    if (!added.ok()) continue;  // the same rule from the same task again (duplicate id): nothing new
+    const memory::MemoryItem* it = mem.find(*added.value);
+    json b = {{"episode", episode},
+              {"item", it->id},
+              {"rule", it->rule},
+              {"evidence", it->evidence},
+              {"pattern", it->pattern.value_or("")},
+              {"source_task", ep.task},
+              {"tokens", it->tokens}};
+    if (!out(GenericEvent{"experience_added", b})) return false;
+  }
+  // UGC with the abstractor role.
+  traces.clear();
+  agent::Abstractor abstractor(*deps_.backend, ctx);
+  auto abstract = [&](const memory::MemoryItem& item) -> std::optional<memory::AbstractedRule> {
+    agent::Experience x{item.id, item.rule, item.evidence, item.code_example.value_or(""),
+                        item.pattern.value_or("")};
+    agent::AbstractResult ar = abstractor.abstract(x);
+    if (!ar.rule || ar.rule->text.empty()) return std::nullopt;
+    memory::AbstractedRule r;
+    r.rule = ar.rule->text;
+    if (!ar.rule->example.empty()) r.code_example = ar.rule->example;
+    return r;
+  };
+  memory::ConsolidationReport rep = mem.consolidate(abstract);
+  for (const auto& t : traces)
+    if (!out(LlmCall{episode, ep.task, 0, -1, agent::to_json(t)})) return false;
+  json b = {{"episode", episode},
+            {"validated", state_changes_json(rep.validated)},
+            {"promoted", state_changes_json(rep.promoted)},
+            {"demoted", state_changes_json(rep.demoted)},
+            {"abstraction_failed", rep.abstraction_failed},
+            {"hot_tokens", rep.hot_tokens},
+            {"budget", mem.config().budget}};
+  return out(GenericEvent{"consolidation", b});
+}
+
+}  // namespace sf::learn
