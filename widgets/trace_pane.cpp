@@ -67,7 +67,8 @@ TracePane::TracePane(QWidget* parent)
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   view_->verticalHeader()->hide();
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
-  view_->horizontalHeader()->setStretchLastSection(true);
+  view_->horizontalHeader()->setStretchLastSection(false);
+  view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->horizontalHeader()->setSectionResizeMode(TraceModel::TaskColumn, QHeaderView::Stretch);
   view_->setWordWrap(false);
   view_->setAlternatingRowColors(true);

@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
                        if (auto* d = w.findChild<QDockWidget*>(QLatin1String(n))) d->raise();
                      sf::widgets::TracePane* tp = campaignDocks->tracePane();
                      for (int r = tp->model()->rowCount() - 1; r >= 0; --r)
-                       if (tp->model()->row(r).verdict == QLatin1String("pass")) {
+                       if (tp->model()->row(r).verdict == QLatin1String("pass") &&
+                           tp->model()->row(r).role == QLatin1String("proposer")) {
                          tp->showRow(r);
                          break;
                        }
