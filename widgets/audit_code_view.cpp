@@ -3,7 +3,6 @@
 #include <QColor>
 #include <QFontDatabase>
 #include <QRegularExpression>
-
 #include <algorithm>
 #include <vector>
 
@@ -92,7 +91,8 @@ LineDiff diffLines(const QString& before, const QString& after) {
   return d;
 }
 
-AuditCodeView::AuditCodeView(bool added, QWidget* parent) : QsciScintilla(parent), lexer_(new ProgramLexer(this)) {
+AuditCodeView::AuditCodeView(bool added, QWidget* parent)
+    : QsciScintilla(parent), lexer_(new ProgramLexer(this)) {
   const QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   lexer_->setDefaultFont(mono);
   for (int s = 0; s < StepLexer::StyleCount; ++s) lexer_->setFont(mono, s);

@@ -3,10 +3,10 @@
 // line diff that finds them (longest common subsequence of lines).
 #pragma once
 
+#include <Qsci/qsciscintilla.h>
+
 #include <QString>
 #include <QVector>
-
-#include <Qsci/qsciscintilla.h>
 
 namespace sf::widgets {
 

@@ -26,7 +26,8 @@ AuditDocks::AuditDocks(QMainWindow* window)
   auditDock_->hide();
   memoryDock_->hide();
 
-  connect(audit_, &AuditPane::statusMessage, this, [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
+  connect(audit_, &AuditPane::statusMessage, this,
+          [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
   connect(memory_, &MemoryInspector::statusMessage, this,
           [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
 }

@@ -6,10 +6,8 @@
 
 #include <QObject>
 #include <QString>
-
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 class QDockWidget;
 class QMainWindow;

@@ -2,13 +2,14 @@
 
 #include <QDateTime>
 #include <QSet>
-
 #include <set>
 
 namespace sf::widgets {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 }  // namespace
 
 AuditModel::AuditModel(QObject* parent) : QAbstractTableModel(parent) {
@@ -37,7 +38,9 @@ void AuditModel::clear() {
   emit labelsChanged();
 }
 
-QString AuditModel::workspaceDir() const { return qs(ws_.dir.string()); }
+QString AuditModel::workspaceDir() const {
+  return qs(ws_.dir.string());
+}
 
 void AuditModel::applyEvent(const nlohmann::json& event) {
   if (!event.is_object()) return;
@@ -77,7 +80,8 @@ void AuditModel::applyEvent(const nlohmann::json& event) {
   }
 }
 
-bool AuditModel::setLabel(int row, const QString& label, const QString& note, QString* error, const QString& time) {
+bool AuditModel::setLabel(int row, const QString& label, const QString& note, QString* error,
+                          const QString& time) {
   if (ws_.dir.empty()) {
     if (error) *error = tr("No campaign workspace is open.");
     return false;
@@ -129,7 +133,9 @@ int AuditModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(ws_.log.records.size());
 }
 
-int AuditModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int AuditModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant AuditModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
@@ -150,25 +156,41 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
     }
     case SortRole:
       switch (index.column()) {
-        case EpisodeColumn: return static_cast<qlonglong>(r.episode);
-        case RoundColumn: return r.round;
-        case RankColumn: return r.rank;
-        case ScoreColumn: return r.score;
-        case AdoptedColumn: return r.adopted ? 1 : 0;
-        default: return data(index, Qt::DisplayRole);
+        case EpisodeColumn:
+          return static_cast<qlonglong>(r.episode);
+        case RoundColumn:
+          return r.round;
+        case RankColumn:
+          return r.rank;
+        case ScoreColumn:
+          return r.score;
+        case AdoptedColumn:
+          return r.adopted ? 1 : 0;
+        default:
+          return data(index, Qt::DisplayRole);
       }
     case Qt::DisplayRole:
       switch (index.column()) {
-        case TaskColumn: return qs(r.task);
-        case EpisodeColumn: return static_cast<qlonglong>(r.episode);
-        case RoundColumn: return r.round;
-        case ItemColumn: return qs(r.item);
-        case RankColumn: return r.rank;
-        case ScoreColumn: return QString::number(r.score, 'f', 3);
-        case AdoptedColumn: return r.adopted ? tr("adopted") : tr("not adopted");
-        case RationaleColumn: return qs(r.rationale).simplified();
-        case LabelColumn: return l ? qs(l->label) : QString();
-        default: return {};
+        case TaskColumn:
+          return qs(r.task);
+        case EpisodeColumn:
+          return static_cast<qlonglong>(r.episode);
+        case RoundColumn:
+          return r.round;
+        case ItemColumn:
+          return qs(r.item);
+        case RankColumn:
+          return r.rank;
+        case ScoreColumn:
+          return QString::number(r.score, 'f', 3);
+        case AdoptedColumn:
+          return r.adopted ? tr("adopted") : tr("not adopted");
+        case RationaleColumn:
+          return qs(r.rationale).simplified();
+        case LabelColumn:
+          return l ? qs(l->label) : QString();
+        default:
+          return {};
       }
     case Qt::ToolTipRole:
       if (index.column() == RationaleColumn) return qs(r.rationale);
@@ -181,8 +203,10 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
         case EpisodeColumn:
         case RoundColumn:
         case RankColumn:
-        case ScoreColumn: return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
-        default: return {};
+        case ScoreColumn:
+          return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
+        default:
+          return {};
       }
     default:
       return {};
@@ -192,16 +216,26 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
 QVariant AuditModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case TaskColumn: return tr("Task");
-    case EpisodeColumn: return tr("Episode");
-    case RoundColumn: return tr("Round");
-    case ItemColumn: return tr("Item");
-    case RankColumn: return tr("Rank");
-    case ScoreColumn: return tr("Score");
-    case AdoptedColumn: return tr("Adopted");
-    case RationaleColumn: return tr("Rationale");
-    case LabelColumn: return tr("Label");
-    default: return {};
+    case TaskColumn:
+      return tr("Task");
+    case EpisodeColumn:
+      return tr("Episode");
+    case RoundColumn:
+      return tr("Round");
+    case ItemColumn:
+      return tr("Item");
+    case RankColumn:
+      return tr("Rank");
+    case ScoreColumn:
+      return tr("Score");
+    case AdoptedColumn:
+      return tr("Adopted");
+    case RationaleColumn:
+      return tr("Rationale");
+    case LabelColumn:
+      return tr("Label");
+    default:
+      return {};
   }
 }
 

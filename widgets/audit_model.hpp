@@ -8,7 +8,6 @@
 #include <QHash>
 #include <QSortFilterProxyModel>
 #include <QString>
-
 #include <nlohmann/json.hpp>
 
 #include "core/store/audit.hpp"
@@ -84,11 +83,12 @@ class AuditFilterModel : public QSortFilterProxyModel {
   enum class Adopted { Any, Yes, No };
   explicit AuditFilterModel(QObject* parent = nullptr);
 
-  void setTaskFilter(const QString& task);      // "" = any
+  void setTaskFilter(const QString& task);  // "" = any
   void setAdoptedFilter(Adopted a);
-  void setLabelFilter(const QString& label);    // "" = any, "-" = unlabelled, or a label name
-  void setTextFilter(const QString& text);      // case-insensitive substring
-  // Restricts to these keys, shown in this order (the blind-audit sample); empty vector + false = all records.
+  void setLabelFilter(const QString& label);  // "" = any, "-" = unlabelled, or a label name
+  void setTextFilter(const QString& text);    // case-insensitive substring
+  // Restricts to these keys, shown in this order (the blind-audit sample); empty vector + false = all
+  // records.
   void setSample(const std::vector<store::AdoptionKey>& keys);
   void clearSample();
   bool sampling() const { return sampling_; }

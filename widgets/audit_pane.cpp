@@ -17,7 +17,6 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <filesystem>
 
@@ -28,7 +27,9 @@
 namespace sf::widgets {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 }  // namespace
 
 AuditPane::AuditPane(QWidget* parent)
@@ -64,7 +65,8 @@ AuditPane::AuditPane(QWidget* parent)
   sampleN_->setValue(50);
   sampleN_->setPrefix(tr("N = "));
   seedEdit_ = new QLineEdit(this);
-  seedEdit_->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), this));
+  seedEdit_->setValidator(
+      new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9]{1,19}")), this));
   seedEdit_->setToolTip(tr("Seed of the random sample (the same seed draws the same records)"));
   seedEdit_->setMaximumWidth(160);
   setSeed(QRandomGenerator::global()->bounded(1000000u));
@@ -174,14 +176,15 @@ AuditPane::AuditPane(QWidget* parent)
   connect(taskCombo_, &QComboBox::currentIndexChanged, this,
           [this] { filter_->setTaskFilter(taskCombo_->currentData().toString()); });
   connect(adoptedCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
-    filter_->setAdoptedFilter(i == 1 ? AuditFilterModel::Adopted::Yes
+    filter_->setAdoptedFilter(i == 1   ? AuditFilterModel::Adopted::Yes
                               : i == 2 ? AuditFilterModel::Adopted::No
                                        : AuditFilterModel::Adopted::Any);
   });
   connect(labelCombo_, &QComboBox::currentIndexChanged, this,
           [this] { filter_->setLabelFilter(labelCombo_->currentData().toString()); });
   connect(search_, &QLineEdit::textChanged, filter_, &AuditFilterModel::setTextFilter);
-  connect(newSeed, &QPushButton::clicked, this, [this] { setSeed(QRandomGenerator::global()->bounded(1000000u)); });
+  connect(newSeed, &QPushButton::clicked, this,
+          [this] { setSeed(QRandomGenerator::global()->bounded(1000000u)); });
   connect(sampleButton, &QPushButton::clicked, this, [this] { sample(sampleN_->value(), seed()); });
   connect(allButton, &QPushButton::clicked, this, &AuditPane::showAll);
   connect(blind_, &QCheckBox::toggled, this, &AuditPane::updateBlind);
@@ -237,7 +240,9 @@ bool AuditPane::openWorkspace(const QString& dir) {
   return true;
 }
 
-void AuditPane::applyEvent(const nlohmann::json& event) { model_->applyEvent(event); }
+void AuditPane::applyEvent(const nlohmann::json& event) {
+  model_->applyEvent(event);
+}
 
 int AuditPane::currentSourceRow() const {
   const QModelIndex cur = table_->currentIndex();
@@ -263,8 +268,9 @@ bool AuditPane::labelCurrent(int index) {
   const int row = currentSourceRow();
   QString error;
   if (index < 0 || index >= static_cast<int>(store::kAuditLabels.size())) return false;
-  const QString label = QString::fromLatin1(store::kAuditLabels[static_cast<std::size_t>(index)].data(),
-                                            static_cast<qsizetype>(store::kAuditLabels[static_cast<std::size_t>(index)].size()));
+  const QString label = QString::fromLatin1(
+      store::kAuditLabels[static_cast<std::size_t>(index)].data(),
+      static_cast<qsizetype>(store::kAuditLabels[static_cast<std::size_t>(index)].size()));
   if (!model_->setLabel(row, label, note_->text(), &error)) {
     emit statusMessage(tr("Label not saved: %1").arg(error));
     return false;
@@ -274,19 +280,23 @@ bool AuditPane::labelCurrent(int index) {
   return true;
 }
 
-quint64 AuditPane::seed() const { return seedEdit_->text().toULongLong(); }
-void AuditPane::setSeed(quint64 seed) { seedEdit_->setText(QString::number(seed)); }
-bool AuditPane::blind() const { return filter_->sampling() && blind_->isChecked(); }
+quint64 AuditPane::seed() const {
+  return seedEdit_->text().toULongLong();
+}
+void AuditPane::setSeed(quint64 seed) {
+  seedEdit_->setText(QString::number(seed));
+}
+bool AuditPane::blind() const {
+  return filter_->sampling() && blind_->isChecked();
+}
 
 void AuditPane::sample(int n, quint64 seed) {
   setSeed(seed);
   sampleN_->setValue(n);
   const auto keys = store::sample_records(model_->workspace().log.records, static_cast<std::size_t>(n), seed);
   filter_->setSample(keys);
-  sampleInfo_->setText(tr("Sample of %1 of %2 records, seed %3")
-                           .arg(keys.size())
-                           .arg(model_->rowCount())
-                           .arg(seed));
+  sampleInfo_->setText(
+      tr("Sample of %1 of %2 records, seed %3").arg(keys.size()).arg(model_->rowCount()).arg(seed));
   updateBlind();
   updateSummary();
   selectProxyRow(0);
@@ -301,7 +311,8 @@ void AuditPane::showAll() {
 
 void AuditPane::updateBlind() {
   const bool hide = blind();
-  for (int c : {AuditModel::AdoptedColumn, AuditModel::RankColumn, AuditModel::ScoreColumn, AuditModel::LabelColumn})
+  for (int c :
+       {AuditModel::AdoptedColumn, AuditModel::RankColumn, AuditModel::ScoreColumn, AuditModel::LabelColumn})
     table_->setColumnHidden(c, hide);
   updateDetail();
 }
@@ -328,9 +339,13 @@ void AuditPane::updateSummary() {
   QStringList parts;
   const QStringList names = {tr("full"), tr("partial"), tr("unrelated")};
   for (int i = 0; i < 3; ++i)
-    parts << tr("%1 %2 (%3%)").arg(names[i]).arg(s.counts[static_cast<std::size_t>(i)]).arg(s.percent(static_cast<std::size_t>(i)), 0, 'f', 1);
-  summary_->setText((filter_->sampling() ? tr("Sample: ") : tr("All records: ")) + parts.join(QStringLiteral(" · ")) +
-                    QStringLiteral(" — ") + tr("%1 of %2 labelled").arg(s.labelled).arg(s.records));
+    parts << tr("%1 %2 (%3%)")
+                 .arg(names[i])
+                 .arg(s.counts[static_cast<std::size_t>(i)])
+                 .arg(s.percent(static_cast<std::size_t>(i)), 0, 'f', 1);
+  summary_->setText((filter_->sampling() ? tr("Sample: ") : tr("All records: ")) +
+                    parts.join(QStringLiteral(" · ")) + QStringLiteral(" — ") +
+                    tr("%1 of %2 labelled").arg(s.labelled).arg(s.records));
 }
 
 bool AuditPane::exportSummary(const QString& path, bool markdown, QString* error) const {
@@ -362,7 +377,9 @@ void AuditPane::exportDialog(bool markdown) {
     emit statusMessage(tr("Cannot write %1: %2").arg(path, error));
 }
 
-QString AuditPane::detailText() const { return detail_->toPlainText(); }
+QString AuditPane::detailText() const {
+  return detail_->toPlainText();
+}
 
 void AuditPane::updateDetail() {
   const int row = currentSourceRow();
@@ -379,7 +396,8 @@ void AuditPane::updateDetail() {
   if (const auto* e = model_->experience(r.item)) {
     rule = qs(e->rule);
     evidence = qs(e->evidence);
-    provenance = tr("from task %1, episode %2, %3 tokens").arg(qs(e->source_task)).arg(e->episode).arg(e->tokens);
+    provenance =
+        tr("from task %1, episode %2, %3 tokens").arg(qs(e->source_task)).arg(e->episode).arg(e->tokens);
   } else if (auto it = memoryItems_.find(qs(r.item)); it != memoryItems_.end()) {
     rule = it->rule;
     evidence = it->evidence;
@@ -388,19 +406,26 @@ void AuditPane::updateDetail() {
     rule = tr("(no experience_added event and no memory.json entry for this item)");
   }
   auto pre = [](const QString& s) {
-    return QStringLiteral("<pre style=\"white-space: pre-wrap\">") + s.toHtmlEscaped() + QStringLiteral("</pre>");
+    return QStringLiteral("<pre style=\"white-space: pre-wrap\">") + s.toHtmlEscaped() +
+           QStringLiteral("</pre>");
   };
   QString html;
-  html += QStringLiteral("<h3>") + tr("Experience %1").arg(qs(r.item).toHtmlEscaped()) + QStringLiteral("</h3>");
-  if (!provenance.isEmpty()) html += QStringLiteral("<p><i>") + provenance.toHtmlEscaped() + QStringLiteral("</i></p>");
+  html +=
+      QStringLiteral("<h3>") + tr("Experience %1").arg(qs(r.item).toHtmlEscaped()) + QStringLiteral("</h3>");
+  if (!provenance.isEmpty())
+    html += QStringLiteral("<p><i>") + provenance.toHtmlEscaped() + QStringLiteral("</i></p>");
   html += QStringLiteral("<p><b>") + tr("Rule") + QStringLiteral("</b></p>") + pre(rule);
-  if (!evidence.isEmpty()) html += QStringLiteral("<p><b>") + tr("Evidence") + QStringLiteral("</b></p>") + pre(evidence);
-  html += QStringLiteral("<p><b>") + tr("Task %1, episode %2, round %3").arg(qs(r.task).toHtmlEscaped()).arg(r.episode).arg(r.round);
+  if (!evidence.isEmpty())
+    html += QStringLiteral("<p><b>") + tr("Evidence") + QStringLiteral("</b></p>") + pre(evidence);
+  html += QStringLiteral("<p><b>") +
+          tr("Task %1, episode %2, round %3").arg(qs(r.task).toHtmlEscaped()).arg(r.episode).arg(r.round);
   if (!hide)
-    html += QStringLiteral(" — ") + (r.adopted ? tr("adopted") : tr("not adopted")) +
-            tr(", rank %1, score %2, utility %3").arg(r.rank).arg(r.score, 0, 'f', 3).arg(r.utility, 0, 'f', 3);
+    html +=
+        QStringLiteral(" — ") + (r.adopted ? tr("adopted") : tr("not adopted")) +
+        tr(", rank %1, score %2, utility %3").arg(r.rank).arg(r.score, 0, 'f', 3).arg(r.utility, 0, 'f', 3);
   html += QStringLiteral("</b></p>");
-  html += QStringLiteral("<p><b>") + tr("Agent's rationale") + QStringLiteral("</b></p>") + pre(qs(r.rationale));
+  html +=
+      QStringLiteral("<p><b>") + tr("Agent's rationale") + QStringLiteral("</b></p>") + pre(qs(r.rationale));
   detail_->setHtml(html);
 
   const QString before = qs(r.before), after = qs(r.after);
@@ -410,7 +435,8 @@ void AuditPane::updateDetail() {
   beforeTitle_->setText(r.round == 0       ? tr("Before (no earlier round)")
                         : before.isEmpty() ? tr("Before (round %1: no program)").arg(r.round - 1)
                                            : tr("Before (round %1)").arg(r.round - 1));
-  afterTitle_->setText(after.isEmpty() ? tr("After (no program produced)") : tr("After (round %1)").arg(r.round));
+  afterTitle_->setText(after.isEmpty() ? tr("After (no program produced)")
+                                       : tr("After (round %1)").arg(r.round));
   const auto* l = model_->labelOf(row);
   currentLabel_->setText(hide || !l ? QString() : tr("current: %1").arg(qs(l->label)));
 }
@@ -421,12 +447,23 @@ bool AuditPane::eventFilter(QObject* watched, QEvent* event) {
     if (k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
       return QWidget::eventFilter(watched, event);
     switch (k->key()) {
-      case Qt::Key_1: labelCurrent(0); return true;
-      case Qt::Key_2: labelCurrent(1); return true;
-      case Qt::Key_3: labelCurrent(2); return true;
-      case Qt::Key_J: moveBy(1); return true;
-      case Qt::Key_K: moveBy(-1); return true;
-      default: break;
+      case Qt::Key_1:
+        labelCurrent(0);
+        return true;
+      case Qt::Key_2:
+        labelCurrent(1);
+        return true;
+      case Qt::Key_3:
+        labelCurrent(2);
+        return true;
+      case Qt::Key_J:
+        moveBy(1);
+        return true;
+      case Qt::Key_K:
+        moveBy(-1);
+        return true;
+      default:
+        break;
     }
   }
   return QWidget::eventFilter(watched, event);

@@ -8,7 +8,6 @@
 
 #include <QHash>
 #include <QWidget>
-
 #include <nlohmann/json.hpp>
 
 #include "core/store/audit.hpp"

@@ -16,9 +16,8 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
+#include <QValueAxis>
 #include <algorithm>
 
 #include "widgets/memory_inspector_model.hpp"
@@ -26,7 +25,9 @@
 namespace sf::widgets {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 }  // namespace
 
 MemoryInspector::MemoryInspector(QWidget* parent)
@@ -107,7 +108,8 @@ MemoryInspector::MemoryInspector(QWidget* parent)
           [this] { setStateFilter(stateCombo_->currentData().toString()); });
   connect(importButton, &QPushButton::clicked, this, &MemoryInspector::importDialog);
   connect(exportButton, &QPushButton::clicked, this, &MemoryInspector::exportDialog);
-  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MemoryInspector::updateDetail);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          &MemoryInspector::updateDetail);
   connect(model_, &MemoryInspectorModel::budgetChanged, this, &MemoryInspector::updateGauge);
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
     updateGauge();
@@ -130,7 +132,9 @@ void MemoryInspector::setStateFilter(const QString& state) {
   const int i = stateCombo_->findData(state);
   if (i >= 0 && i != stateCombo_->currentIndex()) stateCombo_->setCurrentIndex(i);
   proxy_->setFilterRegularExpression(
-      state.isEmpty() ? QRegularExpression() : QRegularExpression(QLatin1Char('^') + QRegularExpression::escape(state) + QLatin1Char('$')));
+      state.isEmpty()
+          ? QRegularExpression()
+          : QRegularExpression(QLatin1Char('^') + QRegularExpression::escape(state) + QLatin1Char('$')));
 }
 
 bool MemoryInspector::loadWorkspace(const QString& dir) {
@@ -145,7 +149,9 @@ bool MemoryInspector::loadWorkspace(const QString& dir) {
   return true;
 }
 
-void MemoryInspector::applyEvent(const nlohmann::json& event) { model_->applyEvent(event); }
+void MemoryInspector::applyEvent(const nlohmann::json& event) {
+  model_->applyEvent(event);
+}
 
 bool MemoryInspector::importFrom(const QString& path, QString* error) {
   QString e;
@@ -175,9 +181,9 @@ void MemoryInspector::importDialog() {
   if (path.isEmpty()) return;
   QString error;
   if (!importFrom(path, &error))
-    QMessageBox::warning(this, tr("Import memory"),
-                         tr("The file %1 is not a valid StepForge memory file and was not imported.\n\n%2")
-                             .arg(path, error));
+    QMessageBox::warning(
+        this, tr("Import memory"),
+        tr("The file %1 is not a valid StepForge memory file and was not imported.\n\n%2").arg(path, error));
 }
 
 void MemoryInspector::exportDialog() {
@@ -186,7 +192,8 @@ void MemoryInspector::exportDialog() {
   if (path.isEmpty()) return;
   QString error;
   if (!exportTo(path, &error))
-    QMessageBox::warning(this, tr("Export memory"), tr("Cannot export the memory to %1.\n\n%2").arg(path, error));
+    QMessageBox::warning(this, tr("Export memory"),
+                         tr("Cannot export the memory to %1.\n\n%2").arg(path, error));
 }
 
 void MemoryInspector::updateGauge() {
@@ -194,7 +201,8 @@ void MemoryInspector::updateGauge() {
   const int hot = model_->hotTokens();
   gauge_->setRange(0, budget);
   gauge_->setValue(std::min(hot, budget));
-  gauge_->setFormat(tr("%1 / %2 tokens (%3%)").arg(hot).arg(model_->budget()).arg(100.0 * hot / budget, 0, 'f', 1));
+  gauge_->setFormat(
+      tr("%1 / %2 tokens (%3%)").arg(hot).arg(model_->budget()).arg(100.0 * hot / budget, 0, 'f', 1));
   counts_->setText(tr("cold %1 · validated %2 · hot %3")
                        .arg(model_->countInState(memory::ItemState::Cold))
                        .arg(model_->countInState(memory::ItemState::Validated))
@@ -213,7 +221,9 @@ void MemoryInspector::selectItem(const QString& id) {
   if (p.isValid()) table_->setCurrentIndex(p);
 }
 
-QString MemoryInspector::provenanceText() const { return provenance_->toPlainText(); }
+QString MemoryInspector::provenanceText() const {
+  return provenance_->toPlainText();
+}
 
 void MemoryInspector::updateDetail() {
   shownId_ = selectedId();
@@ -229,21 +239,25 @@ void MemoryInspector::updateDetail() {
   if (!pts.isEmpty()) x0 = std::min(pts.front().x(), x1 - 1);
   axisX_->setRange(x0, x1);
   axisY_->setRange(y0, y1);
-  chartView_->chart()->setTitle(row >= 0 ? tr("Utility of %1 over episodes").arg(shownId_) : tr("Utility over episodes"));
+  chartView_->chart()->setTitle(row >= 0 ? tr("Utility of %1 over episodes").arg(shownId_)
+                                         : tr("Utility over episodes"));
   if (row < 0) {
     provenance_->setHtml(tr("<p><i>Select a memory item.</i></p>"));
     return;
   }
   const auto& m = model_->item(row);
   auto pre = [](const std::string& s) {
-    return QStringLiteral("<pre style=\"white-space: pre-wrap\">") + qs(s).toHtmlEscaped() + QStringLiteral("</pre>");
+    return QStringLiteral("<pre style=\"white-space: pre-wrap\">") + qs(s).toHtmlEscaped() +
+           QStringLiteral("</pre>");
   };
   QString html = QStringLiteral("<h3>") + qs(m.id).toHtmlEscaped() + QStringLiteral(" (") +
                  qs(std::string(memory::state_name(m.state))) + QStringLiteral(")</h3>");
   html += QStringLiteral("<p>") +
-          tr("Source: task %1, episode %2").arg(qs(m.source_task).toHtmlEscaped(), QString::number(m.source_episode)) +
+          tr("Source: task %1, episode %2")
+              .arg(qs(m.source_task).toHtmlEscaped(), QString::number(m.source_episode)) +
           QStringLiteral("<br>") +
-          tr("Utility %1 after %2 update(s); retrieved in %3 episode(s), adopted in %4, by %5 operator(s); access %6")
+          tr("Utility %1 after %2 update(s); retrieved in %3 episode(s), adopted in %4, by %5 operator(s); "
+             "access %6")
               .arg(m.utility, 0, 'f', 3)
               .arg(m.n_updates)
               .arg(m.retrieval_count)
@@ -252,11 +266,15 @@ void MemoryInspector::updateDetail() {
               .arg(m.access, 0, 'f', 2) +
           QStringLiteral("</p>");
   html += QStringLiteral("<p><b>") + tr("Rule") + QStringLiteral("</b></p>") + pre(m.rule);
-  if (!m.evidence.empty()) html += QStringLiteral("<p><b>") + tr("Evidence") + QStringLiteral("</b></p>") + pre(m.evidence);
-  if (m.code_example) html += QStringLiteral("<p><b>") + tr("Code example") + QStringLiteral("</b></p>") + pre(*m.code_example);
-  if (m.pattern) html += QStringLiteral("<p><b>") + tr("Pattern") + QStringLiteral("</b></p>") + pre(*m.pattern);
+  if (!m.evidence.empty())
+    html += QStringLiteral("<p><b>") + tr("Evidence") + QStringLiteral("</b></p>") + pre(m.evidence);
+  if (m.code_example)
+    html += QStringLiteral("<p><b>") + tr("Code example") + QStringLiteral("</b></p>") + pre(*m.code_example);
+  if (m.pattern)
+    html += QStringLiteral("<p><b>") + tr("Pattern") + QStringLiteral("</b></p>") + pre(*m.pattern);
   if (m.resident_rule)
-    html += QStringLiteral("<p><b>") + tr("Resident form (%1 tokens)").arg(m.resident_tokens) + QStringLiteral("</b></p>") +
+    html += QStringLiteral("<p><b>") + tr("Resident form (%1 tokens)").arg(m.resident_tokens) +
+            QStringLiteral("</b></p>") +
             pre(*m.resident_rule + (m.resident_code ? "\n" + *m.resident_code : std::string()));
   provenance_->setHtml(html);
 }

@@ -2,7 +2,6 @@
 
 #include <QColor>
 #include <QFont>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -21,35 +20,40 @@ using nlohmann::json;
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 json itemJson(const memory::MemoryItem& it) {
   json hist = json::array();
   for (const auto& h : it.history) hist.push_back({{"episode", h.episode}, {"credit", h.credit}});
   auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
-  return json{{"id", it.id},
-              {"rule", it.rule},
-              {"evidence", it.evidence},
-              {"code_example", opt(it.code_example)},
-              {"pattern", opt(it.pattern)},
-              {"source_episode", it.source_episode},
-              {"source_task", it.source_task},
-              {"utility", it.utility},
-              {"n_updates", it.n_updates},
-              {"retrieval_count", it.retrieval_count},
-              {"adoption_count", it.adoption_count},
-              {"adopting_tasks", json(std::vector<std::string>(it.adopting_tasks.begin(), it.adopting_tasks.end()))},
-              {"eligible_episodes", it.eligible_episodes},
-              {"access", it.access},
-              {"tokens", it.tokens},
-              {"state", memory::state_name(it.state)},
-              {"history", hist},
-              {"resident_rule", opt(it.resident_rule)},
-              {"resident_code", opt(it.resident_code)},
-              {"resident_tokens", it.resident_tokens}};
+  return json{
+      {"id", it.id},
+      {"rule", it.rule},
+      {"evidence", it.evidence},
+      {"code_example", opt(it.code_example)},
+      {"pattern", opt(it.pattern)},
+      {"source_episode", it.source_episode},
+      {"source_task", it.source_task},
+      {"utility", it.utility},
+      {"n_updates", it.n_updates},
+      {"retrieval_count", it.retrieval_count},
+      {"adoption_count", it.adoption_count},
+      {"adopting_tasks", json(std::vector<std::string>(it.adopting_tasks.begin(), it.adopting_tasks.end()))},
+      {"eligible_episodes", it.eligible_episodes},
+      {"access", it.access},
+      {"tokens", it.tokens},
+      {"state", memory::state_name(it.state)},
+      {"history", hist},
+      {"resident_rule", opt(it.resident_rule)},
+      {"resident_code", opt(it.resident_code)},
+      {"resident_tokens", it.resident_tokens}};
 }
 
-QString diagText(const Diagnostic& d) { return qs(d.message) + QStringLiteral(" [") + qs(d.code) + QLatin1Char(']'); }
+QString diagText(const Diagnostic& d) {
+  return qs(d.message) + QStringLiteral(" [") + qs(d.code) + QLatin1Char(']');
+}
 
 // Trajectory from a credit history: U starts at 0 and follows the ATU update with the default η floor.
 QVector<QPointF> trajectoryFromHistory(const memory::MemoryItem& it) {
@@ -138,7 +142,8 @@ bool MemoryInspectorModel::loadWorkspace(const QString& dir, QString* error) {
       json c = json::parse(ss.str(), nullptr, false);
       if (c.is_object() && c.contains("config") && c["config"].is_object()) {
         const json& cfg = c["config"];
-        if (cfg.contains("memory") && cfg["memory"].is_object()) budget = num<int>(cfg["memory"], "budget", budget);
+        if (cfg.contains("memory") && cfg["memory"].is_object())
+          budget = num<int>(cfg["memory"], "budget", budget);
       }
     }
   }
@@ -198,7 +203,7 @@ json MemoryInspectorModel::toJson() const {
   json items = json::array();
   for (const auto& it : items_) items.push_back(itemJson(it));
   return json{{"format", memory::kMemoryFormat}, {"version", memory::kMemoryVersion}, {"next_id", nextId_},
-              {"episodes", episodes_},          {"consolidations", consolidations_},  {"items", items}};
+              {"episodes", episodes_},           {"consolidations", consolidations_}, {"items", items}};
 }
 
 bool MemoryInspectorModel::exportFile(const QString& path, QString* error) const {
@@ -378,7 +383,9 @@ int MemoryInspectorModel::countInState(memory::ItemState s) const {
 int MemoryInspectorModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(items_.size());
 }
-int MemoryInspectorModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int MemoryInspectorModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant MemoryInspectorModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
@@ -388,19 +395,29 @@ QVariant MemoryInspectorModel::data(const QModelIndex& index, int role) const {
   if (role == SortRole || role == Qt::DisplayRole) {
     const bool sort = role == SortRole;
     switch (index.column()) {
-      case IdColumn: return qs(m.id);
+      case IdColumn:
+        return qs(m.id);
       case StateColumn:
-        return sort ? QVariant(static_cast<int>(m.state)) : QVariant(qs(std::string(memory::state_name(m.state))));
-      case UtilityColumn: return sort ? QVariant(m.utility) : QVariant(QString::number(m.utility, 'f', 3));
-      case RetrievalsColumn: return m.retrieval_count;
-      case AdoptionsColumn: return m.adoption_count;
-      case UpdatesColumn: return m.n_updates;
-      case OperatorsColumn: return static_cast<int>(m.adopting_tasks.size());
-      case AccessColumn: return sort ? QVariant(m.access) : QVariant(QString::number(m.access, 'f', 2));
+        return sort ? QVariant(static_cast<int>(m.state))
+                    : QVariant(qs(std::string(memory::state_name(m.state))));
+      case UtilityColumn:
+        return sort ? QVariant(m.utility) : QVariant(QString::number(m.utility, 'f', 3));
+      case RetrievalsColumn:
+        return m.retrieval_count;
+      case AdoptionsColumn:
+        return m.adoption_count;
+      case UpdatesColumn:
+        return m.n_updates;
+      case OperatorsColumn:
+        return static_cast<int>(m.adopting_tasks.size());
+      case AccessColumn:
+        return sort ? QVariant(m.access) : QVariant(QString::number(m.access, 'f', 2));
       case TokensColumn:
         return m.state == memory::ItemState::Hot && m.resident_tokens > 0 ? m.resident_tokens : m.tokens;
-      case RuleColumn: return qs(m.rule).simplified();
-      default: return {};
+      case RuleColumn:
+        return qs(m.rule).simplified();
+      default:
+        return {};
     }
   }
   if (role == Qt::ToolTipRole) {
@@ -419,9 +436,12 @@ QVariant MemoryInspectorModel::data(const QModelIndex& index, int role) const {
     return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
   if (role == Qt::ForegroundRole && index.column() == StateColumn) {
     switch (m.state) {
-      case memory::ItemState::Hot: return QColor(0xc0, 0x39, 0x2b);
-      case memory::ItemState::Validated: return QColor(0x1e, 0x84, 0x49);
-      case memory::ItemState::Cold: return QColor(0x28, 0x74, 0xa6);
+      case memory::ItemState::Hot:
+        return QColor(0xc0, 0x39, 0x2b);
+      case memory::ItemState::Validated:
+        return QColor(0x1e, 0x84, 0x49);
+      case memory::ItemState::Cold:
+        return QColor(0x28, 0x74, 0xa6);
     }
   }
   return {};
@@ -430,17 +450,28 @@ QVariant MemoryInspectorModel::data(const QModelIndex& index, int role) const {
 QVariant MemoryInspectorModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
-    case IdColumn: return tr("Item");
-    case StateColumn: return tr("State");
-    case UtilityColumn: return tr("Utility");
-    case RetrievalsColumn: return tr("Retrievals");
-    case AdoptionsColumn: return tr("Adoptions");
-    case UpdatesColumn: return tr("Updates");
-    case OperatorsColumn: return tr("Operators");
-    case AccessColumn: return tr("Access");
-    case TokensColumn: return tr("Tokens");
-    case RuleColumn: return tr("Rule");
-    default: return {};
+    case IdColumn:
+      return tr("Item");
+    case StateColumn:
+      return tr("State");
+    case UtilityColumn:
+      return tr("Utility");
+    case RetrievalsColumn:
+      return tr("Retrievals");
+    case AdoptionsColumn:
+      return tr("Adoptions");
+    case UpdatesColumn:
+      return tr("Updates");
+    case OperatorsColumn:
+      return tr("Operators");
+    case AccessColumn:
+      return tr("Access");
+    case TokensColumn:
+      return tr("Tokens");
+    case RuleColumn:
+      return tr("Rule");
+    default:
+      return {};
   }
 }
 

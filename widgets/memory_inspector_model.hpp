@@ -10,12 +10,10 @@
 #include <QPointF>
 #include <QSet>
 #include <QVector>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/memory/memory_item.hpp"
 

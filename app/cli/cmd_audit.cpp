@@ -1,11 +1,10 @@
 // audit: the human audit of adoption records, headless (issue 9.1; docs/audit.md).
 //   stepforge-cli audit summary DIR [--csv|--md]      counts and percentages per label
 //   stepforge-cli audit sample DIR -n N [--seed S]    N records drawn at random (the seed is printed)
+#include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
 #include <random>
-
-#include <CLI/CLI.hpp>
 
 #include "app/cli/commands.hpp"
 #include "core/store/audit.hpp"
@@ -46,7 +45,8 @@ void add_audit_commands(CLI::App& app, int& exit_code) {
     bool csv = false, md = false;
   };
   auto so = std::make_shared<SummaryOpts>();
-  auto* summary = audit->add_subcommand("summary", "Counts and percentages per audit label (full/partial/unrelated)");
+  auto* summary =
+      audit->add_subcommand("summary", "Counts and percentages per audit label (full/partial/unrelated)");
   summary->add_option("DIR", so->dir, "Campaign workspace folder")->required();
   auto* csv = summary->add_flag("--csv", so->csv, "Print CSV (label,count,percent)");
   summary->add_flag("--md", so->md, "Print a Markdown table")->excludes(csv);
@@ -57,7 +57,9 @@ void add_audit_commands(CLI::App& app, int& exit_code) {
       return;
     }
     auto s = store::summarize(ws.log.records, ws.labels);
-    std::cout << (so->csv ? store::summary_csv(s) : so->md ? store::summary_markdown(s) : store::summary_text(s));
+    std::cout << (so->csv  ? store::summary_csv(s)
+                  : so->md ? store::summary_markdown(s)
+                           : store::summary_text(s));
   });
 
   struct SampleOpts {
@@ -69,7 +71,8 @@ void add_audit_commands(CLI::App& app, int& exit_code) {
   auto sa = std::make_shared<SampleOpts>();
   auto* sample = audit->add_subcommand("sample", "Draw N adoption records at random for a blind audit");
   sample->add_option("DIR", sa->dir, "Campaign workspace folder")->required();
-  sample->add_option("-n", sa->n, "Number of records (default 50, as in the paper's audit)")->check(CLI::Range(1, 1000000));
+  sample->add_option("-n", sa->n, "Number of records (default 50, as in the paper's audit)")
+      ->check(CLI::Range(1, 1000000));
   sample->add_option("--seed", sa->seed, "Seed (default: drawn from the clock and printed)");
   sample->add_flag("--json", sa->json, "Print the sample as JSON");
   sample->callback([sa, &exit_code] {
@@ -78,25 +81,32 @@ void add_audit_commands(CLI::App& app, int& exit_code) {
       exit_code = 2;
       return;
     }
-    std::uint64_t seed = sa->seed
-        ? *sa->seed
-        : static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000007ull;
+    std::uint64_t seed =
+        sa->seed ? *sa->seed
+                 : static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()) %
+                       1000000007ull;
     auto keys = store::sample_records(ws.log.records, sa->n, seed);
     if (sa->json) {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& k : keys) {
         const auto* r = ws.log.find(k);
         const auto* l = ws.labels.find(k);
-        arr.push_back({{"episode", k.episode}, {"task", r->task}, {"round", k.round}, {"item", k.item},
-                       {"rank", r->rank}, {"label", l ? nlohmann::json(l->label) : nlohmann::json(nullptr)}});
+        arr.push_back({{"episode", k.episode},
+                       {"task", r->task},
+                       {"round", k.round},
+                       {"item", k.item},
+                       {"rank", r->rank},
+                       {"label", l ? nlohmann::json(l->label) : nlohmann::json(nullptr)}});
       }
-      std::cout << nlohmann::json{{"seed", seed}, {"population", ws.log.records.size()}, {"records", arr}}.dump(2)
-                << "\n";
+      std::cout
+          << nlohmann::json{{"seed", seed}, {"population", ws.log.records.size()}, {"records", arr}}.dump(2)
+          << "\n";
       return;
     }
-    std::cout << "seed " << seed << ": " << keys.size() << " of " << ws.log.records.size() << " adoption records\n";
-    std::printf("%4s %7s %5s %-14s %4s %-24s %-9s %s\n", "#", "episode", "round", "item", "rank", "task", "label",
-                "rationale");
+    std::cout << "seed " << seed << ": " << keys.size() << " of " << ws.log.records.size()
+              << " adoption records\n";
+    std::printf("%4s %7s %5s %-14s %4s %-24s %-9s %s\n", "#", "episode", "round", "item", "rank", "task",
+                "label", "rationale");
     int i = 0;
     for (const auto& k : keys) {
       const auto* r = ws.log.find(k);

@@ -69,8 +69,8 @@ bool get_int(const json& j, const char* name, Int& out, std::string& error) {
 }  // namespace
 
 json to_json(const AuditLabelEntry& l) {
-  return {{"episode", l.episode}, {"task", l.task},   {"round", l.round},     {"item", l.item},
-          {"label", l.label},     {"note", l.note},   {"auditor", l.auditor}, {"time", l.time}};
+  return {{"episode", l.episode}, {"task", l.task}, {"round", l.round},     {"item", l.item},
+          {"label", l.label},     {"note", l.note}, {"auditor", l.auditor}, {"time", l.time}};
 }
 
 std::optional<AuditLabelEntry> audit_label_from_json(const json& j, std::string& error) {
@@ -138,8 +138,8 @@ bool parse_audit_file(const json& j, AuditLabels& out, std::string& error) {
   auto v = j.find("version");
   if (v == j.end() || !v->is_number_integer()) return error = "version: expected an integer", false;
   if (v->get<std::int64_t>() > kAuditVersion || v->get<std::int64_t>() < 1)
-    return error = "version " + std::to_string(v->get<std::int64_t>()) + " is not supported (this build reads " +
-                   std::to_string(kAuditVersion) + ")",
+    return error = "version " + std::to_string(v->get<std::int64_t>()) +
+                   " is not supported (this build reads " + std::to_string(kAuditVersion) + ")",
            false;
   auto ls = j.find("labels");
   if (ls == j.end() || !ls->is_array()) return error = "labels: expected an array", false;
@@ -305,8 +305,8 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 }
 // Uniform in [0, bound) by rejection (bound > 0).
 std::uint64_t bounded(std::uint64_t& state, std::uint64_t bound) {
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                              std::numeric_limits<std::uint64_t>::max() % bound;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
   for (;;) {
     std::uint64_t r = splitmix64(state);
     if (r < limit) return r % bound;
@@ -333,7 +333,8 @@ std::vector<AdoptionKey> sample_records(const std::vector<AdoptionEntry>& record
   sorted.reserve(records.size());
   for (const auto& r : records) sorted.push_back(&r);
   std::sort(sorted.begin(), sorted.end(), [](const AdoptionEntry* a, const AdoptionEntry* b) {
-    return std::tie(a->episode, a->round, a->rank, a->item) < std::tie(b->episode, b->round, b->rank, b->item);
+    return std::tie(a->episode, a->round, a->rank, a->item) <
+           std::tie(b->episode, b->round, b->rank, b->item);
   });
   std::vector<AdoptionKey> out;
   for (auto i : sample_indices(sorted.size(), n, seed)) out.push_back(sorted[i]->key());
@@ -404,8 +405,8 @@ std::string summary_csv(const AuditSummary& s) {
 std::string summary_markdown(const AuditSummary& s) {
   std::string out = "| label | count | percent |\n|---|---:|---:|\n";
   for (std::size_t i = 0; i < kAuditLabels.size(); ++i)
-    out += "| " + std::string(kAuditLabels[i]) + " | " + std::to_string(s.counts[i]) + " | " + pct(s.percent(i)) +
-           "% |\n";
+    out += "| " + std::string(kAuditLabels[i]) + " | " + std::to_string(s.counts[i]) + " | " +
+           pct(s.percent(i)) + "% |\n";
   out += "| total | " + std::to_string(s.labelled) + " | " + (s.labelled ? "100.0" : "0.0") + "% |\n\n";
   out += std::to_string(s.labelled) + " of " + std::to_string(s.records) + " adoption records labelled.\n";
   return out;

@@ -11,12 +11,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace sf::store {
 
@@ -149,10 +148,10 @@ std::vector<AdoptionKey> sample_records(const std::vector<AdoptionEntry>& record
                                         std::uint64_t seed);
 
 struct AuditSummary {
-  std::size_t records = 0;                  // adoption records considered
-  std::size_t labelled = 0;                 // of which labelled
-  std::array<std::size_t, 3> counts{};      // per kAuditLabels
-  double percent(std::size_t i) const;      // counts[i] / labelled * 100 (0 when nothing is labelled)
+  std::size_t records = 0;              // adoption records considered
+  std::size_t labelled = 0;             // of which labelled
+  std::array<std::size_t, 3> counts{};  // per kAuditLabels
+  double percent(std::size_t i) const;  // counts[i] / labelled * 100 (0 when nothing is labelled)
 };
 // Over `records` (or only the keys in `subset`, e.g. a sample, when given): labels without a record are
 // not counted.

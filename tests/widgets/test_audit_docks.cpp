@@ -4,9 +4,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QTemporaryDir>
-
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "widgets/audit_docks.hpp"
@@ -22,13 +20,19 @@ using namespace sf::widgets;
 namespace {
 void writeSageLog(const QString& dir) {
   std::ofstream out((dir + QStringLiteral("/events.jsonl")).toStdString(), std::ios::binary);
-  out << json{{"v", 1}, {"seq", 0}, {"t", 0.0}, {"type", "experience_added"}, {"episode", 0}, {"item", "mem-000001"},
-              {"rule", "r"}, {"evidence", "e"}, {"pattern", ""}, {"source_task", "a"}, {"tokens", 1}}
+  out << json{{"v", 1},        {"seq", 0},
+              {"t", 0.0},      {"type", "experience_added"},
+              {"episode", 0},  {"item", "mem-000001"},
+              {"rule", "r"},   {"evidence", "e"},
+              {"pattern", ""}, {"source_task", "a"},
+              {"tokens", 1}}
              .dump()
       << "\n"
-      << json{{"v", 1}, {"seq", 1}, {"t", 0.0}, {"type", "adoption_record"}, {"episode", 1}, {"task", "b"},
-              {"round", 0}, {"item", "mem-000001"}, {"rank", 1}, {"relevance", 1.0}, {"score", 1.0}, {"utility", 0.0},
-              {"adopted", true}, {"rationale", "x"}, {"reasked", false}, {"before", ""}, {"after", "y\n"}}
+      << json{{"v", 1},          {"seq", 1},         {"t", 0.0},         {"type", "adoption_record"},
+              {"episode", 1},    {"task", "b"},      {"round", 0},       {"item", "mem-000001"},
+              {"rank", 1},       {"relevance", 1.0}, {"score", 1.0},     {"utility", 0.0},
+              {"adopted", true}, {"rationale", "x"}, {"reasked", false}, {"before", ""},
+              {"after", "y\n"}}
              .dump()
       << "\n";
 }
@@ -59,12 +63,29 @@ TEST(AuditDocks, LiveEventsFillThePanesAndShowTheDocks) {
   QMainWindow w;
   AuditDocks docks(&w);
   EXPECT_TRUE(docks.auditDock()->isHidden());
-  std::vector<json> events = {
-      json{{"v", 1}, {"seq", 0}, {"t", 0.0}, {"type", "campaign_started"}, {"config", json::object()},
-           {"tasks", json::array()}},
-      json{{"v", 1}, {"seq", 1}, {"t", 0.0}, {"type", "adoption_record"}, {"episode", 0}, {"task", "b"}, {"round", 0},
-           {"item", "mem-000001"}, {"rank", 1}, {"relevance", 1.0}, {"score", 1.0}, {"utility", 0.0}, {"adopted", false},
-           {"rationale", "x"}, {"reasked", false}, {"before", ""}, {"after", ""}}};
+  std::vector<json> events = {json{{"v", 1},
+                                   {"seq", 0},
+                                   {"t", 0.0},
+                                   {"type", "campaign_started"},
+                                   {"config", json::object()},
+                                   {"tasks", json::array()}},
+                              json{{"v", 1},
+                                   {"seq", 1},
+                                   {"t", 0.0},
+                                   {"type", "adoption_record"},
+                                   {"episode", 0},
+                                   {"task", "b"},
+                                   {"round", 0},
+                                   {"item", "mem-000001"},
+                                   {"rank", 1},
+                                   {"relevance", 1.0},
+                                   {"score", 1.0},
+                                   {"utility", 0.0},
+                                   {"adopted", false},
+                                   {"rationale", "x"},
+                                   {"reasked", false},
+                                   {"before", ""},
+                                   {"after", ""}}};
   docks.applyEvents(events);
   EXPECT_EQ(docks.auditPane()->model()->rowCount(), 1);
   EXPECT_EQ(docks.memoryInspector()->model()->rowCount(), 1);

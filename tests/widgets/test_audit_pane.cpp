@@ -8,7 +8,6 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <fstream>
 
 #include "core/store/audit.hpp"
@@ -28,12 +27,23 @@ json envelope(int seq, const std::string& type, json fields) {
   e.update(fields);
   return e;
 }
-json adoption(int seq, int episode, const std::string& task, int round, const std::string& item, int rank, bool adopted,
-              const std::string& rationale, const std::string& before, const std::string& after) {
+json adoption(int seq, int episode, const std::string& task, int round, const std::string& item, int rank,
+              bool adopted, const std::string& rationale, const std::string& before,
+              const std::string& after) {
   return envelope(seq, "adoption_record",
-                  {{"episode", episode}, {"task", task}, {"round", round}, {"item", item}, {"rank", rank},
-                   {"relevance", 3.0 - rank}, {"score", 1.5 - 0.25 * rank}, {"utility", 0.2}, {"adopted", adopted},
-                   {"rationale", rationale}, {"reasked", false}, {"before", before}, {"after", after}});
+                  {{"episode", episode},
+                   {"task", task},
+                   {"round", round},
+                   {"item", item},
+                   {"rank", rank},
+                   {"relevance", 3.0 - rank},
+                   {"score", 1.5 - 0.25 * rank},
+                   {"utility", 0.2},
+                   {"adopted", adopted},
+                   {"rationale", rationale},
+                   {"reasked", false},
+                   {"before", before},
+                   {"after", after}});
 }
 
 const char* kBefore = "s = Map(a, fn=add)\nreturn s\n";
@@ -43,12 +53,19 @@ std::vector<json> fixture() {
   return {
       envelope(0, "episode_started", {{"episode", 0}, {"task", "elementwise/add"}, {"max_rounds", 3}}),
       envelope(1, "experience_added",
-               {{"episode", 0}, {"item", "mem-000001"}, {"rule", "Zip the two inputs before a binary Map"},
-                {"evidence", "T-ARITY at 2:7"}, {"pattern", ""}, {"source_task", "elementwise/mul"}, {"tokens", 9}}),
+               {{"episode", 0},
+                {"item", "mem-000001"},
+                {"rule", "Zip the two inputs before a binary Map"},
+                {"evidence", "T-ARITY at 2:7"},
+                {"pattern", ""},
+                {"source_task", "elementwise/mul"},
+                {"tokens", 9}}),
       adoption(2, 0, "elementwise/add", 0, "mem-000001", 1, false, "not needed yet", "", kBefore),
-      adoption(3, 0, "elementwise/add", 1, "mem-000001", 1, true, "zipped a and b as the rule says", kBefore, kAfter),
+      adoption(3, 0, "elementwise/add", 1, "mem-000001", 1, true, "zipped a and b as the rule says", kBefore,
+               kAfter),
       adoption(4, 0, "elementwise/add", 1, "mem-000002", 2, false, "about reductions", kBefore, kAfter),
-      adoption(5, 1, "norm/rmsnorm", 0, "mem-000002", 1, true, "used the Accum pattern", "", "r = Accum(x)\n"),
+      adoption(5, 1, "norm/rmsnorm", 0, "mem-000002", 1, true, "used the Accum pattern", "",
+               "r = Accum(x)\n"),
       adoption(6, 1, "norm/rmsnorm", 0, "mem-000001", 2, false, "unrelated", "", "r = Accum(x)\n"),
   };
 }
@@ -138,8 +155,15 @@ TEST(AuditModel, LiveEventsAppendAndReplace) {
   m.applyEvent(adoption(7, 1, "norm/rmsnorm", 0, "mem-000001", 2, true, "changed", "", "x\n"));  // same key
   EXPECT_EQ(m.rowCount(), 5);
   EXPECT_TRUE(m.record(4).adopted);
-  json label = envelope(8, "audit_label", {{"episode", 1}, {"task", "norm/rmsnorm"}, {"round", 0}, {"item", "mem-000002"},
-                                           {"label", "partial"}, {"note", ""}, {"auditor", "x"}, {"time", "t"}});
+  json label = envelope(8, "audit_label",
+                        {{"episode", 1},
+                         {"task", "norm/rmsnorm"},
+                         {"round", 0},
+                         {"item", "mem-000002"},
+                         {"label", "partial"},
+                         {"note", ""},
+                         {"auditor", "x"},
+                         {"time", "t"}});
   m.applyEvent(label);
   EXPECT_EQ(m.index(3, AuditModel::LabelColumn).data().toString(), QStringLiteral("partial"));
   QString err;
@@ -207,7 +231,8 @@ TEST(AuditPane, SamplingIsReproducibleAndBlind) {
   auto shown = [&] {
     std::vector<AdoptionKey> keys;
     for (int r = 0; r < pane.filterModel()->rowCount(); ++r)
-      keys.push_back(pane.model()->record(pane.filterModel()->mapToSource(pane.filterModel()->index(r, 0)).row()).key());
+      keys.push_back(
+          pane.model()->record(pane.filterModel()->mapToSource(pane.filterModel()->index(r, 0)).row()).key());
     return keys;
   };
   EXPECT_EQ(shown(), expected);  // in draw order
@@ -222,7 +247,9 @@ TEST(AuditPane, SamplingIsReproducibleAndBlind) {
   second.sample(3, 12345);
   std::vector<AdoptionKey> keys2;
   for (int r = 0; r < second.filterModel()->rowCount(); ++r)
-    keys2.push_back(second.model()->record(second.filterModel()->mapToSource(second.filterModel()->index(r, 0)).row()).key());
+    keys2.push_back(second.model()
+                        ->record(second.filterModel()->mapToSource(second.filterModel()->index(r, 0)).row())
+                        .key());
   EXPECT_EQ(keys2, expected);
 
   // Summary over the sample: label the first sampled record.
@@ -249,11 +276,13 @@ TEST(AuditPane, SummaryExportCsvAndMarkdown) {
   const QString csv = tmp.path() + QStringLiteral("/s.csv"), md = tmp.path() + QStringLiteral("/s.md");
   ASSERT_TRUE(pane.exportSummary(csv, false, &err)) << err.toStdString();
   ASSERT_TRUE(pane.exportSummary(md, true, &err)) << err.toStdString();
-  EXPECT_EQ(readAll(csv), QStringLiteral("label,count,percent\nfull,2,50.0\npartial,1,25.0\nunrelated,1,25.0\n"
-                                         "total,4,100.0\n"));
-  EXPECT_EQ(readAll(md), QStringLiteral("| label | count | percent |\n|---|---:|---:|\n| full | 2 | 50.0% |\n"
-                                        "| partial | 1 | 25.0% |\n| unrelated | 1 | 25.0% |\n| total | 4 | 100.0% |\n\n"
-                                        "4 of 5 adoption records labelled.\n"));
+  EXPECT_EQ(readAll(csv),
+            QStringLiteral("label,count,percent\nfull,2,50.0\npartial,1,25.0\nunrelated,1,25.0\n"
+                           "total,4,100.0\n"));
+  EXPECT_EQ(readAll(md),
+            QStringLiteral("| label | count | percent |\n|---|---:|---:|\n| full | 2 | 50.0% |\n"
+                           "| partial | 1 | 25.0% |\n| unrelated | 1 | 25.0% |\n| total | 4 | 100.0% |\n\n"
+                           "4 of 5 adoption records labelled.\n"));
   EXPECT_FALSE(pane.exportSummary(tmp.path() + QStringLiteral("/no/such/dir/x.csv"), false, &err));
 }
 

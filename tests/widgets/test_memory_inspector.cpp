@@ -8,7 +8,6 @@
 #include <QProgressBar>
 #include <QSortFilterProxyModel>
 #include <QTemporaryDir>
-
 #include <fstream>
 
 #include "widgets/memory_inspector.hpp"
@@ -27,21 +26,43 @@ json envelope(int seq, const std::string& type, json fields) {
 }
 json experience(int seq, int episode, const std::string& item, const std::string& task, int tokens) {
   return envelope(seq, "experience_added",
-                  {{"episode", episode}, {"item", item}, {"rule", "rule of " + item}, {"evidence", "evidence of " + item},
-                   {"pattern", ""}, {"source_task", task}, {"tokens", tokens}});
+                  {{"episode", episode},
+                   {"item", item},
+                   {"rule", "rule of " + item},
+                   {"evidence", "evidence of " + item},
+                   {"pattern", ""},
+                   {"source_task", task},
+                   {"tokens", tokens}});
 }
-json adoption(int seq, int episode, const std::string& task, int round, const std::string& item, bool adopted) {
+json adoption(int seq, int episode, const std::string& task, int round, const std::string& item,
+              bool adopted) {
   return envelope(seq, "adoption_record",
-                  {{"episode", episode}, {"task", task}, {"round", round}, {"item", item}, {"rank", 1},
-                   {"relevance", 1.0}, {"score", 1.0}, {"utility", 0.0}, {"adopted", adopted}, {"rationale", "r"},
-                   {"reasked", false}, {"before", ""}, {"after", ""}});
+                  {{"episode", episode},
+                   {"task", task},
+                   {"round", round},
+                   {"item", item},
+                   {"rank", 1},
+                   {"relevance", 1.0},
+                   {"score", 1.0},
+                   {"utility", 0.0},
+                   {"adopted", adopted},
+                   {"rationale", "r"},
+                   {"reasked", false},
+                   {"before", ""},
+                   {"after", ""}});
 }
 // ATU with the defaults: n=1 → η=1, n=2 → η=1/2 (hand-computed utilities).
 json credit(int seq, int episode, const std::string& item, bool adopted, double c, double eta, double before,
             double after, int n) {
   return envelope(seq, "credit",
-                  {{"episode", episode}, {"item", item}, {"adopted", adopted}, {"credit", c}, {"eta", eta},
-                   {"utility_before", before}, {"utility_after", after}, {"n_updates", n}});
+                  {{"episode", episode},
+                   {"item", item},
+                   {"adopted", adopted},
+                   {"credit", c},
+                   {"eta", eta},
+                   {"utility_before", before},
+                   {"utility_after", after},
+                   {"n_updates", n}});
 }
 
 // Episode 0 (task a) creates mem-000001 and mem-000002; episode 1 (task b) retrieves both in two rounds and
@@ -52,11 +73,17 @@ json credit(int seq, int episode, const std::string& item, bool adopted, double 
 // item is not used: a = (1 − μ)·1 + μ·0 = 0.9 with μ = 0.1.
 std::vector<json> fixture() {
   auto finished = [](int seq, int episode, const std::string& task) {
-    return envelope(seq, "episode_finished", {{"episode", episode}, {"task", task}, {"score", 1.0}, {"rounds", 1},
-                                              {"first_correct_round", 0}, {"solved", true}});
+    return envelope(seq, "episode_finished",
+                    {{"episode", episode},
+                     {"task", task},
+                     {"score", 1.0},
+                     {"rounds", 1},
+                     {"first_correct_round", 0},
+                     {"solved", true}});
   };
   return {
-      envelope(0, "campaign_started", {{"config", {{"mode", "sage"}, {"memory", {{"budget", 50}}}}}, {"tasks", json::array()}}),
+      envelope(0, "campaign_started",
+               {{"config", {{"mode", "sage"}, {"memory", {{"budget", 50}}}}}, {"tasks", json::array()}}),
       finished(1, 0, "a"),
       experience(2, 0, "mem-000001", "a", 12),
       experience(3, 0, "mem-000002", "a", 20),
@@ -79,12 +106,18 @@ std::vector<json> fixture() {
                 {"hot_tokens", 7},
                 {"budget", 40}}),
       finished(15, 3, "d"),
-      envelope(16, "access_update", {{"episode", 3}, {"item", "mem-000001"}, {"used", false}, {"access_before", 1.0},
-                                     {"access_after", 0.9}}),
+      envelope(16, "access_update",
+               {{"episode", 3},
+                {"item", "mem-000001"},
+                {"used", false},
+                {"access_before", 1.0},
+                {"access_after", 0.9}}),
   };
 }
 
-void writeText(const QString& path, const std::string& s) { std::ofstream(path.toStdString(), std::ios::binary) << s; }
+void writeText(const QString& path, const std::string& s) {
+  std::ofstream(path.toStdString(), std::ios::binary) << s;
+}
 
 }  // namespace
 
@@ -167,7 +200,8 @@ TEST(MemoryInspectorModel, BadImportFileIsRejectedAndTheModelKept) {
   MemoryInspectorModel m;
   for (const auto& e : fixture()) m.applyEvent(e);
   const QString bad = tmp.path() + QStringLiteral("/bad.json");
-  writeText(bad, R"({"format":"stepforge-memory","version":1,"items":[{"id":"x","rule":"r","utility":"high"}]})");
+  writeText(bad,
+            R"({"format":"stepforge-memory","version":1,"items":[{"id":"x","rule":"r","utility":"high"}]})");
   QString err;
   EXPECT_FALSE(m.importFile(bad, &err));
   EXPECT_TRUE(err.contains(QStringLiteral("items[0].utility"))) << err.toStdString();
@@ -220,7 +254,8 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   EXPECT_DOUBLE_EQ(w.series()->points().back().y(), 0.4);
 
   // A bad memory.json is a clear error and leaves the inspector as it was.
-  writeText(tmp.path() + QStringLiteral("/memory.json"), "{\"format\":\"stepforge-memory\",\"version\":9,\"items\":[]}");
+  writeText(tmp.path() + QStringLiteral("/memory.json"),
+            "{\"format\":\"stepforge-memory\",\"version\":9,\"items\":[]}");
   EXPECT_FALSE(w.loadWorkspace(tmp.path()));
   EXPECT_EQ(m->rowCount(), 2);
   QString err;

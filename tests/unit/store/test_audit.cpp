@@ -26,7 +26,9 @@ std::string slurp(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
-void write(const fs::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; }
+void write(const fs::path& p, const std::string& s) {
+  std::ofstream(p, std::ios::binary) << s;
+}
 
 json envelope(int seq, const std::string& type, json fields) {
   json e = {{"v", 1}, {"seq", seq}, {"t", 1.0e9 + seq}, {"type", type}};
@@ -36,10 +38,19 @@ json envelope(int seq, const std::string& type, json fields) {
 json adoption(int seq, int episode, const std::string& task, int round, const std::string& item, int rank,
               bool adopted, const std::string& before = "", const std::string& after = "") {
   return envelope(seq, "adoption_record",
-                  {{"episode", episode}, {"task", task}, {"round", round}, {"item", item}, {"rank", rank},
-                   {"relevance", 2.5}, {"score", 1.1}, {"utility", 0.1}, {"adopted", adopted},
-                   {"rationale", adopted ? "used the rule" : "not applicable"}, {"reasked", false},
-                   {"before", before}, {"after", after}});
+                  {{"episode", episode},
+                   {"task", task},
+                   {"round", round},
+                   {"item", item},
+                   {"rank", rank},
+                   {"relevance", 2.5},
+                   {"score", 1.1},
+                   {"utility", 0.1},
+                   {"adopted", adopted},
+                   {"rationale", adopted ? "used the rule" : "not applicable"},
+                   {"reasked", false},
+                   {"before", before},
+                   {"after", after}});
 }
 
 // Six records over two episodes, one experience, written as events.jsonl in `dir`.
@@ -50,8 +61,13 @@ std::vector<json> fixture_events() {
       adoption(2, 0, "elementwise/add", 0, "mem-000002", 2, false, "", "step a\n"),
       adoption(3, 0, "elementwise/add", 1, "mem-000001", 1, true, "step a\n", "step b\n"),
       envelope(4, "experience_added",
-               {{"episode", 0}, {"item", "mem-000003"}, {"rule", "Use Zip for pairs"}, {"evidence", "T-RANK at 3:5"},
-                {"pattern", ""}, {"source_task", "elementwise/add"}, {"tokens", 6}}),
+               {{"episode", 0},
+                {"item", "mem-000003"},
+                {"rule", "Use Zip for pairs"},
+                {"evidence", "T-RANK at 3:5"},
+                {"pattern", ""},
+                {"source_task", "elementwise/add"},
+                {"tokens", 6}}),
       adoption(5, 1, "norm/rmsnorm", 0, "mem-000001", 2, false),
       adoption(6, 1, "norm/rmsnorm", 0, "mem-000003", 1, true, "", "x\n"),
       adoption(7, 1, "norm/rmsnorm", 1, "mem-000003", 1, true, "x\n", "y\n"),
@@ -106,11 +122,14 @@ TEST(Audit, LabelsSurviveReopeningTheWorkspace) {
     ASSERT_TRUE(load_audit_workspace(d, ws, err)) << err;
     EXPECT_FALSE(ws.had_audit_file);
     EXPECT_TRUE(ws.labels.empty());
-    ASSERT_TRUE(record_audit_label(ws, label(0, "elementwise/add", 0, "mem-000001", "full", "exact"), 2.0e9, err))
+    ASSERT_TRUE(
+        record_audit_label(ws, label(0, "elementwise/add", 0, "mem-000001", "full", "exact"), 2.0e9, err))
         << err;
-    ASSERT_TRUE(record_audit_label(ws, label(1, "norm/rmsnorm", 0, "mem-000003", "partial"), 2.0e9, err)) << err;
+    ASSERT_TRUE(record_audit_label(ws, label(1, "norm/rmsnorm", 0, "mem-000003", "partial"), 2.0e9, err))
+        << err;
     // Relabelling replaces.
-    ASSERT_TRUE(record_audit_label(ws, label(0, "elementwise/add", 0, "mem-000001", "unrelated", "no"), 2.0e9, err));
+    ASSERT_TRUE(
+        record_audit_label(ws, label(0, "elementwise/add", 0, "mem-000001", "unrelated", "no"), 2.0e9, err));
     EXPECT_FALSE(record_audit_label(ws, label(0, "elementwise/add", 0, "mem-000001", "maybe"), 2.0e9, err));
     EXPECT_EQ(err, "label: expected one of full, partial, unrelated");
   }
@@ -136,9 +155,14 @@ TEST(Audit, LabelsSurviveReopeningTheWorkspace) {
   EXPECT_EQ(f["format"], "stepforge-audit");
   EXPECT_EQ(f["version"], 1);
   ASSERT_EQ(f["labels"].size(), 2u);
-  EXPECT_EQ(f["labels"][0], json({{"episode", 0}, {"task", "elementwise/add"}, {"round", 0}, {"item", "mem-000001"},
-                                   {"label", "unrelated"}, {"note", "no"}, {"auditor", "tester"},
-                                   {"time", "2026-11-29T19:00:00Z"}}));
+  EXPECT_EQ(f["labels"][0], json({{"episode", 0},
+                                  {"task", "elementwise/add"},
+                                  {"round", 0},
+                                  {"item", "mem-000001"},
+                                  {"label", "unrelated"},
+                                  {"note", "no"},
+                                  {"auditor", "tester"},
+                                  {"time", "2026-11-29T19:00:00Z"}}));
 }
 
 TEST(Audit, LabelsRebuiltFromEventsWhenAuditJsonIsMissing) {
@@ -160,7 +184,8 @@ TEST(Audit, AppendCutsAPartialLastLine) {
   write_events(d, fixture_events());
   { std::ofstream(d / "events.jsonl", std::ios::app | std::ios::binary) << "{\"v\":1,\"seq\":8,\"ty"; }
   std::string err;
-  ASSERT_TRUE(append_audit_event(d / "events.jsonl", label(0, "elementwise/add", 0, "mem-000002", "partial"), 3.0, err))
+  ASSERT_TRUE(append_audit_event(d / "events.jsonl", label(0, "elementwise/add", 0, "mem-000002", "partial"),
+                                 3.0, err))
       << err;
   LoadedLog loaded;
   ASSERT_TRUE(read_event_log(d / "events.jsonl", loaded, err)) << err;
@@ -175,8 +200,9 @@ TEST(Audit, BadAuditFileIsAClearError) {
   write_events(d, fixture_events());
   std::string err;
   AuditWorkspace ws;
-  write(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":1,\"labels\":[{\"episode\":0,\"task\":\"t\","
-                          "\"round\":0,\"item\":\"m\",\"label\":\"fine\",\"note\":\"\",\"auditor\":\"\",\"time\":\"\"}]}");
+  write(d / "audit.json",
+        "{\"format\":\"stepforge-audit\",\"version\":1,\"labels\":[{\"episode\":0,\"task\":\"t\","
+        "\"round\":0,\"item\":\"m\",\"label\":\"fine\",\"note\":\"\",\"auditor\":\"\",\"time\":\"\"}]}");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
   EXPECT_EQ(err, "audit.json: labels[0].label: expected one of full, partial, unrelated");
   write(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":2,\"labels\":[]}");
@@ -208,8 +234,8 @@ TEST(Audit, SamplingIsReproducibleFromItsSeed) {
   std::reverse(shuffled.begin(), shuffled.end());
   EXPECT_EQ(sample_records(shuffled, 4, 2026), s1);
   EXPECT_EQ(s1.size(), 4u);
-  // Seed 0, 6 records sorted (e0r0 mem1, e0r0 mem2, e0r1 mem1, e1r0 mem3 (rank 1), e1r0 mem1 (rank 2), e1r1 mem3):
-  // first draw 16294208416658607535 mod 6 = 1 → e0r0 mem-000002.
+  // Seed 0, 6 records sorted (e0r0 mem1, e0r0 mem2, e0r1 mem1, e1r0 mem3 (rank 1), e1r0 mem1 (rank 2), e1r1
+  // mem3): first draw 16294208416658607535 mod 6 = 1 → e0r0 mem-000002.
   EXPECT_EQ(sample_records(log.records, 1, 0).front(), (AdoptionKey{0, 0, "mem-000002"}));
 }
 
@@ -227,7 +253,8 @@ TEST(Audit, SummaryCountsPercentagesCsvAndMarkdown) {
   EXPECT_EQ(s.labelled, 5u);
   EXPECT_EQ(s.counts, (std::array<std::size_t, 3>{3, 1, 1}));
   EXPECT_DOUBLE_EQ(s.percent(0), 60.0);
-  EXPECT_EQ(summary_csv(s), "label,count,percent\nfull,3,60.0\npartial,1,20.0\nunrelated,1,20.0\ntotal,5,100.0\n");
+  EXPECT_EQ(summary_csv(s),
+            "label,count,percent\nfull,3,60.0\npartial,1,20.0\nunrelated,1,20.0\ntotal,5,100.0\n");
   EXPECT_EQ(summary_markdown(s),
             "| label | count | percent |\n|---|---:|---:|\n| full | 3 | 60.0% |\n| partial | 1 | 20.0% |\n"
             "| unrelated | 1 | 20.0% |\n| total | 5 | 100.0% |\n\n5 of 6 adoption records labelled.\n");
@@ -237,7 +264,8 @@ TEST(Audit, SummaryCountsPercentagesCsvAndMarkdown) {
   EXPECT_EQ(sub.records, 2u);
   EXPECT_EQ(sub.labelled, 1u);
   EXPECT_EQ(sub.counts, (std::array<std::size_t, 3>{0, 1, 0}));
-  EXPECT_EQ(summary_csv(AuditSummary{}), "label,count,percent\nfull,0,0.0\npartial,0,0.0\nunrelated,0,0.0\ntotal,0,0.0\n");
+  EXPECT_EQ(summary_csv(AuditSummary{}),
+            "label,count,percent\nfull,0,0.0\npartial,0,0.0\nunrelated,0,0.0\ntotal,0,0.0\n");
   // Thirds round to one decimal.
   AuditSummary t;
   t.records = t.labelled = 3;
