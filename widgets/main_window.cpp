@@ -83,6 +83,9 @@ MainWindow::MainWindow(QWidget* parent)
   createDocks();
   audit_ = new AuditDocks(this);
   connect(this, &MainWindow::workspaceOpened, audit_, &AuditDocks::openWorkspace);
+  connect(bridge_, &EngineBridge::campaignEvents, audit_, [this](const EventBatch& events) {
+    if (events) audit_->applyEvents(*events);
+  });
   createActions();
   campaign_ = new CampaignDocks(this, bridge_, tasks_, [this](const QString& dir) { setWorkspaceDir(dir); });
   statusTask_ = new QLabel(this);
