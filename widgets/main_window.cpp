@@ -24,8 +24,8 @@
 #include <QVBoxLayout>
 
 #include "core/bench/catalogue.hpp"
-#include "widgets/campaign_docks.hpp"
 #include "widgets/audit_docks.hpp"
+#include "widgets/campaign_docks.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/graph_view.hpp"
 #include "widgets/issues_model.hpp"

@@ -112,7 +112,6 @@ class MainWindow : public QMainWindow {
   GraphView* graph_ = nullptr;
   StreamInspector* inspector_ = nullptr;
   TaskBrowser* tasks_ = nullptr;
-  AuditDocks* audit_ = nullptr;
   QLabel* statusTask_ = nullptr;
   QLabel* statusCheck_ = nullptr;
   QProgressBar* progress_ = nullptr;
@@ -121,6 +120,7 @@ class MainWindow : public QMainWindow {
   QString path_;
   QString workspaceDir_;
   CampaignDocks* campaign_ = nullptr;
+  AuditDocks* audit_ = nullptr;
   quint64 savedRevision_ = 0;
 };
 
