@@ -87,7 +87,7 @@
         <translation>stepforge: %1 kann nicht geschrieben werden</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>stepforge: timed out waiting for the verification</source>
         <translation>stepforge: Zeitüberschreitung beim Warten auf die Verifikation</translation>
     </message>
@@ -136,7 +136,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+82"/>
+        <location filename="../widgets/audit_model.cpp" line="+86"/>
         <source>No campaign workspace is open.</source>
         <translation>Kein Kampagnen-Arbeitsbereich geöffnet.</translation>
     </message>
@@ -146,7 +146,7 @@
         <translation>Kein Übernahmedatensatz ausgewählt.</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+97"/>
         <source>adopted</source>
         <translation>übernommen</translation>
     </message>
@@ -156,7 +156,7 @@
         <translation>nicht übernommen</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>%1 by %2 at %3
 %4</source>
         <translation>%1 von %2 um %3
@@ -168,47 +168,47 @@
         <translation>nach erneuter Nachfrage geklärt</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>Task</source>
         <translation>Aufgabe</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Episode</source>
         <translation>Episode</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Round</source>
         <translation>Runde</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Item</source>
         <translation>Eintrag</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Rank</source>
         <translation>Rang</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Score</source>
         <translation>Punktzahl</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Adopted</source>
         <translation>Übernommen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Rationale</source>
         <translation>Begründung</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Label</source>
         <translation>Bewertung</translation>
     </message>
@@ -216,13 +216,13 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+41"/>
-        <location line="+274"/>
+        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location line="+284"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
     </message>
     <message>
-        <location line="-272"/>
+        <location line="-282"/>
         <source>Adopted or not</source>
         <translation>Übernommen oder nicht</translation>
     </message>
@@ -272,7 +272,7 @@
         <translation>N = </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Seed of the random sample (the same seed draws the same records)</source>
         <translation>Seed der Zufallsstichprobe (derselbe Seed zieht dieselben Datensätze)</translation>
     </message>
@@ -377,7 +377,7 @@
         <translation>Markdown exportieren…</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Cannot open the audit of %1: %2</source>
         <translation>Das Audit von %1 kann nicht geöffnet werden: %2</translation>
     </message>
@@ -398,7 +398,7 @@
         </translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+39"/>
         <source>Label not saved: %1</source>
         <translation>Bewertung nicht gespeichert: %1</translation>
     </message>
@@ -408,12 +408,12 @@
         <translation>%1 als %2 bewertet</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+20"/>
         <source>Sample of %1 of %2 records, seed %3</source>
         <translation>Stichprobe von %1 aus %2 Datensätzen, Seed %3</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+41"/>
         <source>full</source>
         <translation>vollständig</translation>
     </message>
@@ -433,7 +433,7 @@
         <translation>%1 %2 (%3 %)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Sample: </source>
         <translation>Stichprobe: </translation>
     </message>
@@ -443,7 +443,7 @@
         <translation>Alle Datensätze: </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 of %2 labelled</source>
         <translation>%1 von %2 bewertet</translation>
     </message>
@@ -478,12 +478,12 @@
         <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>&lt;p&gt;&lt;i&gt;Select an adoption record.&lt;/i&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;i&gt;Wählen Sie einen Übernahmedatensatz.&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>from task %1, episode %2, %3 tokens</source>
         <translation>aus Aufgabe %1, Episode %2, %3 Token</translation>
     </message>
@@ -498,27 +498,27 @@
         <translation>(kein experience_added-Ereignis und kein memory.json-Eintrag für diesen Eintrag)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Experience %1</source>
         <translation>Erfahrung %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Rule</source>
         <translation>Regel</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Evidence</source>
         <translation>Beleg</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Task %1, episode %2, round %3</source>
         <translation>Aufgabe %1, Episode %2, Runde %3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>adopted</source>
         <translation>übernommen</translation>
     </message>
@@ -533,7 +533,7 @@
         <translation>, Rang %1, Punktzahl %2, Nutzen %3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Agent&apos;s rationale</source>
         <translation>Begründung des Agenten</translation>
     </message>
@@ -558,7 +558,7 @@
         <translation>Nachher (kein Programm erzeugt)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>After (round %1)</source>
         <translation>Nachher (Runde %1)</translation>
     </message>
@@ -1634,7 +1634,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+41"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+42"/>
         <source>All states</source>
         <translation>Alle Zustände</translation>
     </message>
@@ -1675,12 +1675,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
     <message>
         <location line="+21"/>
-        <location line="+158"/>
+        <location line="+168"/>
         <source>Utility over episodes</source>
         <translation>Nutzen über die Episoden</translation>
     </message>
     <message>
-        <location line="-156"/>
+        <location line="-166"/>
         <source>episode</source>
         <translation>Episode</translation>
     </message>
@@ -1690,7 +1690,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Nutzen U</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+63"/>
         <source>Cannot load the memory of %1: %2</source>
         <translation>Das Gedächtnis von %1 kann nicht geladen werden: %2</translation>
     </message>
@@ -1703,7 +1703,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         </translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Import failed: %1</source>
         <translation>Import fehlgeschlagen: %1</translation>
     </message>
@@ -1730,17 +1730,17 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
     <message>
         <location line="+5"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Import memory</source>
         <translation>Gedächtnis importieren</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-5"/>
         <source>StepForge memory (*.json);;All files (*)</source>
         <translation>StepForge-Gedächtnis (*.json);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The file %1 is not a valid StepForge memory file and was not imported.
 
 %2</source>
@@ -1749,7 +1749,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <location line="+5"/>
         <source>Export memory</source>
         <translation>Gedächtnis exportieren</translation>
@@ -1760,7 +1760,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>StepForge-Gedächtnis (*.json)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Cannot export the memory to %1.
 
 %2</source>
@@ -1769,7 +1769,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 %2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1 / %2 tokens (%3%)</source>
         <translation>%1 / %2 Token (%3 %)</translation>
     </message>
@@ -1779,42 +1779,42 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>kalt %1 · validiert %2 · heiß %3</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>Utility of %1 over episodes</source>
         <translation>Nutzen von %1 über die Episoden</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&lt;p&gt;&lt;i&gt;Select a memory item.&lt;/i&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;i&gt;Wählen Sie einen Gedächtniseintrag.&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Source: task %1, episode %2</source>
         <translation>Quelle: Aufgabe %1, Episode %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Utility %1 after %2 update(s); retrieved in %3 episode(s), adopted in %4, by %5 operator(s); access %6</source>
         <translation>Nutzen %1 nach %2 Aktualisierung(en); in %3 Episode(n) abgerufen, in %4 übernommen, von %5 Operator(en); Zugriff %6</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Rule</source>
         <translation>Regel</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Evidence</source>
         <translation>Beleg</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Code example</source>
         <translation>Codebeispiel</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Pattern</source>
         <translation>Muster</translation>
     </message>
@@ -1827,57 +1827,57 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+414"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+431"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Item</source>
         <translation>Eintrag</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>State</source>
         <translation>Zustand</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Utility</source>
         <translation>Nutzen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Retrievals</source>
         <translation>Abrufe</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Adoptions</source>
         <translation>Übernahmen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Updates</source>
         <translation>Aktualisierungen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Operators</source>
         <translation>Operatoren</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Access</source>
         <translation>Zugriff</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Tokens</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Rule</source>
         <translation>Regel</translation>
     </message>
@@ -2332,7 +2332,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Zum neuesten Aufruf scrollen</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Response</source>
         <translation>Antwort</translation>
     </message>

@@ -87,7 +87,7 @@
         <translation>stepforge：无法写入 %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>stepforge: timed out waiting for the verification</source>
         <translation>stepforge：等待验证超时</translation>
     </message>
@@ -136,7 +136,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+82"/>
+        <location filename="../widgets/audit_model.cpp" line="+86"/>
         <source>No campaign workspace is open.</source>
         <translation>没有打开的活动工作区。</translation>
     </message>
@@ -146,7 +146,7 @@
         <translation>未选择采纳记录。</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+97"/>
         <source>adopted</source>
         <translation>已采纳</translation>
     </message>
@@ -156,7 +156,7 @@
         <translation>未采纳</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>%1 by %2 at %3
 %4</source>
         <translation>%1，由 %2 于 %3
@@ -168,47 +168,47 @@
         <translation>追问后解决</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Episode</source>
         <translation>回合</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Round</source>
         <translation>轮次</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Item</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Rank</source>
         <translation>排名</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Score</source>
         <translation>得分</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Adopted</source>
         <translation>已采纳</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Rationale</source>
         <translation>理由</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Label</source>
         <translation>标注</translation>
     </message>
@@ -216,13 +216,13 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+41"/>
-        <location line="+274"/>
+        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location line="+284"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
     </message>
     <message>
-        <location line="-272"/>
+        <location line="-282"/>
         <source>Adopted or not</source>
         <translation>采纳与否</translation>
     </message>
@@ -272,7 +272,7 @@
         <translation>N = </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Seed of the random sample (the same seed draws the same records)</source>
         <translation>随机抽样的种子（相同的种子抽取相同的记录）</translation>
     </message>
@@ -377,7 +377,7 @@
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Cannot open the audit of %1: %2</source>
         <translation>无法打开 %1 的审计：%2</translation>
     </message>
@@ -396,7 +396,7 @@
         </translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+39"/>
         <source>Label not saved: %1</source>
         <translation>标注未保存：%1</translation>
     </message>
@@ -406,12 +406,12 @@
         <translation>已将 %1 标注为 %2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+20"/>
         <source>Sample of %1 of %2 records, seed %3</source>
         <translation>从 %2 条记录中抽取 %1 条，种子 %3</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+41"/>
         <source>full</source>
         <translation>完全</translation>
     </message>
@@ -431,7 +431,7 @@
         <translation>%1 %2（%3%）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Sample: </source>
         <translation>样本：</translation>
     </message>
@@ -441,7 +441,7 @@
         <translation>所有记录：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>%1 of %2 labelled</source>
         <translation>已标注 %1 / %2</translation>
     </message>
@@ -476,12 +476,12 @@
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>&lt;p&gt;&lt;i&gt;Select an adoption record.&lt;/i&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;i&gt;请选择一条采纳记录。&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>from task %1, episode %2, %3 tokens</source>
         <translation>来自任务 %1，回合 %2，%3 个令牌</translation>
     </message>
@@ -496,27 +496,27 @@
         <translation>（此条目既没有 experience_added 事件，也没有 memory.json 记录）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Experience %1</source>
         <translation>经验 %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Task %1, episode %2, round %3</source>
         <translation>任务 %1，回合 %2，轮次 %3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>adopted</source>
         <translation>已采纳</translation>
     </message>
@@ -531,7 +531,7 @@
         <translation>，排名 %1，得分 %2，效用 %3</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Agent&apos;s rationale</source>
         <translation>智能体的理由</translation>
     </message>
@@ -556,7 +556,7 @@
         <translation>之后（未生成程序）</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>After (round %1)</source>
         <translation>之后（第 %1 轮）</translation>
     </message>
@@ -1630,7 +1630,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+41"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+42"/>
         <source>All states</source>
         <translation>所有状态</translation>
     </message>
@@ -1671,12 +1671,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
     <message>
         <location line="+21"/>
-        <location line="+158"/>
+        <location line="+168"/>
         <source>Utility over episodes</source>
         <translation>各回合的效用</translation>
     </message>
     <message>
-        <location line="-156"/>
+        <location line="-166"/>
         <source>episode</source>
         <translation>回合</translation>
     </message>
@@ -1686,7 +1686,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>效用 U</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+63"/>
         <source>Cannot load the memory of %1: %2</source>
         <translation>无法加载 %1 的记忆：%2</translation>
     </message>
@@ -1698,7 +1698,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         </translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Import failed: %1</source>
         <translation>导入失败：%1</translation>
     </message>
@@ -1723,17 +1723,17 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
     <message>
         <location line="+5"/>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Import memory</source>
         <translation>导入记忆</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-5"/>
         <source>StepForge memory (*.json);;All files (*)</source>
         <translation>StepForge 记忆 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The file %1 is not a valid StepForge memory file and was not imported.
 
 %2</source>
@@ -1742,7 +1742,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <location line="+5"/>
         <source>Export memory</source>
         <translation>导出记忆</translation>
@@ -1753,7 +1753,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>StepForge 记忆 (*.json)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Cannot export the memory to %1.
 
 %2</source>
@@ -1762,7 +1762,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 %2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1 / %2 tokens (%3%)</source>
         <translation>%1 / %2 个令牌（%3%）</translation>
     </message>
@@ -1772,42 +1772,42 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>冷 %1 · 已验证 %2 · 热 %3</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>Utility of %1 over episodes</source>
         <translation>%1 在各回合的效用</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&lt;p&gt;&lt;i&gt;Select a memory item.&lt;/i&gt;&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;i&gt;请选择一个记忆条目。&lt;/i&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Source: task %1, episode %2</source>
         <translation>来源：任务 %1，回合 %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Utility %1 after %2 update(s); retrieved in %3 episode(s), adopted in %4, by %5 operator(s); access %6</source>
         <translation>经过 %2 次更新后效用为 %1；在 %3 个回合中被检索，在 %4 个回合中被采纳，涉及 %5 个算子；访问估计 %6</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Code example</source>
         <translation>代码示例</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Pattern</source>
         <translation>模式</translation>
     </message>
@@ -1820,57 +1820,57 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+414"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+431"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Item</source>
         <translation>条目</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>State</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Utility</source>
         <translation>效用</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Retrievals</source>
         <translation>检索次数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Adoptions</source>
         <translation>采纳次数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Updates</source>
         <translation>更新次数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Operators</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Access</source>
         <translation>访问</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Tokens</source>
         <translation>令牌数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Rule</source>
         <translation>规则</translation>
     </message>
@@ -2323,7 +2323,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>滚动到最新的调用</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+30"/>
         <source>Response</source>
         <translation>响应</translation>
     </message>
