@@ -3,6 +3,8 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
+#include <iostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -30,6 +32,18 @@ class Progress {
   int last_decile_ = -1;
   bool drawn_ = false;
 };
+
+// Runs a command body; an exception escaping it (e.g. from a hostile or foreign log) becomes "error: ..." on
+// stderr and exit code 1, never a crash.
+template <typename F>
+int guarded(F&& f) {
+  try {
+    return f();
+  } catch (const std::exception& ex) {
+    std::cerr << "error: " << ex.what() << "\n";
+    return 1;
+  }
+}
 
 // The bundled resources directory (resources/), or a clear error.
 std::string resources_dir();

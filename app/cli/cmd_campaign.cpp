@@ -287,17 +287,6 @@ int cmd_bench(int tasks, int n, int threads) {
   return 0;
 }
 
-// Reports of hostile or foreign logs must never crash the CLI.
-template <typename F>
-int guarded(F&& f) {
-  try {
-    return f();
-  } catch (const std::exception& ex) {
-    std::cerr << "error: " << ex.what() << "\n";
-    return 1;
-  }
-}
-
 }  // namespace
 
 void add_campaign_commands(CLI::App& app, int& exit_code) {

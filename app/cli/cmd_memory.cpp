@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
 #include "core/learn/config.hpp"
 #include "core/memory/memory_store.hpp"
@@ -150,16 +151,6 @@ int cmd_import(const std::string& file, const std::string& config, bool frozen) 
   std::cout << "campaign config " << config << " now starts from " << j["memory"]["import"].get<std::string>()
             << " (" << store->items().size() << " items" << (frozen ? ", frozen" : "") << ")\n";
   return 0;
-}
-
-template <typename F>
-int guarded(F&& f) {
-  try {
-    return f();
-  } catch (const std::exception& ex) {
-    std::cerr << "error: " << ex.what() << "\n";
-    return 1;
-  }
 }
 
 }  // namespace
