@@ -24,33 +24,6 @@ QString qs(const std::string& s) {
   return QString::fromStdString(s);
 }
 
-json itemJson(const memory::MemoryItem& it) {
-  json hist = json::array();
-  for (const auto& h : it.history) hist.push_back({{"episode", h.episode}, {"credit", h.credit}});
-  auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
-  return json{
-      {"id", it.id},
-      {"rule", it.rule},
-      {"evidence", it.evidence},
-      {"code_example", opt(it.code_example)},
-      {"pattern", opt(it.pattern)},
-      {"source_episode", it.source_episode},
-      {"source_task", it.source_task},
-      {"utility", it.utility},
-      {"n_updates", it.n_updates},
-      {"retrieval_count", it.retrieval_count},
-      {"adoption_count", it.adoption_count},
-      {"adopting_tasks", json(std::vector<std::string>(it.adopting_tasks.begin(), it.adopting_tasks.end()))},
-      {"eligible_episodes", it.eligible_episodes},
-      {"access", it.access},
-      {"tokens", it.tokens},
-      {"state", memory::state_name(it.state)},
-      {"history", hist},
-      {"resident_rule", opt(it.resident_rule)},
-      {"resident_code", opt(it.resident_code)},
-      {"resident_tokens", it.resident_tokens}};
-}
-
 QString diagText(const Diagnostic& d) {
   return qs(d.message) + QStringLiteral(" [") + qs(d.code) + QLatin1Char(']');
 }
@@ -201,7 +174,7 @@ bool MemoryInspectorModel::importFile(const QString& path, QString* error) {
 
 json MemoryInspectorModel::toJson() const {
   json items = json::array();
-  for (const auto& it : items_) items.push_back(itemJson(it));
+  for (const auto& it : items_) items.push_back(memory::item_to_json(it));
   return json{{"format", memory::kMemoryFormat}, {"version", memory::kMemoryVersion}, {"next_id", nextId_},
               {"episodes", episodes_},           {"consolidations", consolidations_}, {"items", items}};
 }

@@ -102,33 +102,6 @@ class Reader {
 constexpr long long kMaxCount = std::numeric_limits<int>::max();
 constexpr long long kMaxI64 = std::numeric_limits<long long>::max();
 
-json item_to_json(const MemoryItem& it) {
-  json hist = json::array();
-  for (const auto& h : it.history) hist.push_back({{"episode", h.episode}, {"credit", h.credit}});
-  auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
-  return json{
-      {"id", it.id},
-      {"rule", it.rule},
-      {"evidence", it.evidence},
-      {"code_example", opt(it.code_example)},
-      {"pattern", opt(it.pattern)},
-      {"source_episode", it.source_episode},
-      {"source_task", it.source_task},
-      {"utility", it.utility},
-      {"n_updates", it.n_updates},
-      {"retrieval_count", it.retrieval_count},
-      {"adoption_count", it.adoption_count},
-      {"adopting_tasks", json(std::vector<std::string>(it.adopting_tasks.begin(), it.adopting_tasks.end()))},
-      {"eligible_episodes", it.eligible_episodes},
-      {"access", it.access},
-      {"tokens", it.tokens},
-      {"state", state_name(it.state)},
-      {"history", hist},
-      {"resident_rule", opt(it.resident_rule)},
-      {"resident_code", opt(it.resident_code)},
-      {"resident_tokens", it.resident_tokens}};
-}
-
 std::optional<Diagnostic> item_from_json(const json& j, const std::string& where, MemoryItem& it) {
   if (!j.is_object()) return import_error(where, "expected an object");
   Reader r(j, where);
@@ -209,6 +182,33 @@ std::optional<Diagnostic> item_from_json(const json& j, const std::string& where
 }
 
 }  // namespace
+
+json item_to_json(const MemoryItem& it) {
+  json hist = json::array();
+  for (const auto& h : it.history) hist.push_back({{"episode", h.episode}, {"credit", h.credit}});
+  auto opt = [](const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); };
+  return json{
+      {"id", it.id},
+      {"rule", it.rule},
+      {"evidence", it.evidence},
+      {"code_example", opt(it.code_example)},
+      {"pattern", opt(it.pattern)},
+      {"source_episode", it.source_episode},
+      {"source_task", it.source_task},
+      {"utility", it.utility},
+      {"n_updates", it.n_updates},
+      {"retrieval_count", it.retrieval_count},
+      {"adoption_count", it.adoption_count},
+      {"adopting_tasks", json(std::vector<std::string>(it.adopting_tasks.begin(), it.adopting_tasks.end()))},
+      {"eligible_episodes", it.eligible_episodes},
+      {"access", it.access},
+      {"tokens", it.tokens},
+      {"state", state_name(it.state)},
+      {"history", hist},
+      {"resident_rule", opt(it.resident_rule)},
+      {"resident_code", opt(it.resident_code)},
+      {"resident_tokens", it.resident_tokens}};
+}
 
 json MemoryStore::to_json() const {
   json items = json::array();
