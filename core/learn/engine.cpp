@@ -90,6 +90,29 @@ const step::TaskDoc* CampaignEngine::find_task(const std::string& id) const {
   return nullptr;
 }
 
+agent::RoleContext CampaignEngine::role_context(const std::string& task, int iteration, int round,
+                                                std::vector<agent::TraceEvent>& traces) const {
+  agent::RoleContext ctx;
+  ctx.model = cfg_.backend.model;
+  ctx.max_tokens = cfg_.max_tokens;
+  ctx.prices = deps_.prices;
+  ctx.task_id = task;
+  ctx.iteration = iteration;
+  ctx.round = round;
+  ctx.cancel = cancel_;
+  ctx.sink = [&traces](const agent::TraceEvent& e) { traces.push_back(e); };
+  return ctx;
+}
+
+void add_trace_usage(UsageByRole& into, const agent::TraceEvent& t) {
+  RoleUsage u;
+  u.input_tokens = t.usage.input_tokens;
+  u.output_tokens = t.usage.output_tokens;
+  u.cost_usd = t.cost_usd.value_or(0.0);
+  u.calls = t.prompt.empty() ? 0 : 1;
+  if (u.calls > 0 || u.input_tokens > 0 || u.output_tokens > 0) add_usage(into, t.role, u);
+}
+
 bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (events[i].is_object() && events[i].value("type", "") == "audit_label") {
@@ -430,14 +453,7 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
   v.seed = sample_seed(cfg_.seed, s.task->id, iteration, s.temperature, s.sample_index);
 
   std::vector<agent::TraceEvent> traces;
-  agent::RoleContext ctx;
-  ctx.model = cfg_.backend.model;
-  ctx.max_tokens = cfg_.max_tokens;
-  ctx.prices = deps_.prices;
-  ctx.task_id = s.task->id;
-  ctx.iteration = iteration;
-  ctx.cancel = cancel_;
-  ctx.sink = [&traces](const agent::TraceEvent& e) { traces.push_back(e); };
+  agent::RoleContext ctx = role_context(s.task->id, iteration, 0, traces);
 
   agent::PromptInput in = base;
   in.task_text = s.task->raw_text_without_impl;
@@ -492,12 +508,7 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
   }
   std::vector<LlmCall> calls;
   for (const auto& t : traces) {
-    RoleUsage u;
-    u.input_tokens = t.usage.input_tokens;
-    u.output_tokens = t.usage.output_tokens;
-    u.cost_usd = t.cost_usd.value_or(0.0);
-    u.calls = t.prompt.empty() ? 0 : 1;
-    if (u.calls > 0 || u.input_tokens > 0 || u.output_tokens > 0) add_usage(v.usage, t.role, u);
+    add_trace_usage(v.usage, t);
     calls.push_back({iteration, s.task->id, s.temperature_index, s.sample_index, agent::to_json(t)});
   }
   // The calls and their verdict go to the log back to back, under one lock.

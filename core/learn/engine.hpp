@@ -41,6 +41,9 @@ namespace sf::learn {
 std::uint64_t sample_seed(std::uint64_t seed, std::string_view task, int iteration, double temperature,
                           int sample_index);
 
+// Adds one role call's tokens and cost to `into` under its role (a call counts when it sent a prompt).
+void add_trace_usage(UsageByRole& into, const agent::TraceEvent& t);
+
 struct EngineDeps {
   llm::ChatBackend* backend = nullptr;          // required; thread-safe
   const llm::PriceTable* prices = nullptr;      // optional (cost 0 for unpriced models)
@@ -110,6 +113,9 @@ class CampaignEngine {
   bool budget_spent() const;
   const step::TaskDoc* find_task(const std::string& id) const;
   void write_memory();
+  // The role context of one call sequence: model, limits, prices, cancel token; every trace goes to `traces`.
+  agent::RoleContext role_context(const std::string& task, int iteration, int round,
+                                  std::vector<agent::TraceEvent>& traces) const;
   // Mode sage (sage_engine.cpp): refinement episodes with the adoption-aware memory (algorithms §4).
   RunResult sage_loop();
   bool sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem, bool& cancelled,

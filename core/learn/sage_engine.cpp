@@ -199,15 +199,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     }
     const std::uint64_t seed = sample_seed(cfg_.seed, task.id, episode, temperature, round);
     std::vector<agent::TraceEvent> traces;
-    agent::RoleContext ctx;
-    ctx.model = cfg_.backend.model;
-    ctx.max_tokens = cfg_.max_tokens;
-    ctx.prices = deps_.prices;
-    ctx.task_id = task.id;
-    ctx.iteration = episode;
-    ctx.round = round;
-    ctx.cancel = cancel_;
-    ctx.sink = [&traces](const agent::TraceEvent& ev) { traces.push_back(ev); };
+    agent::RoleContext ctx = role_context(task.id, episode, round, traces);
     agent::PromptOptions popt;
     popt.max_prompt_tokens = cfg_.max_prompt_tokens;
 
@@ -344,14 +336,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
       diags_text = format_diagnostic(make_error(v.code, v.error, {1, 1}), "impl") + "\n";
     }
     // Usage of this round's calls, per role.
-    for (const auto& t : traces) {
-      RoleUsage u;
-      u.input_tokens = t.usage.input_tokens;
-      u.output_tokens = t.usage.output_tokens;
-      u.cost_usd = t.cost_usd.value_or(0.0);
-      u.calls = t.prompt.empty() ? 0 : 1;
-      if (u.calls > 0 || u.input_tokens > 0 || u.output_tokens > 0) add_usage(v.usage, t.role, u);
-    }
+    for (const auto& t : traces) add_trace_usage(v.usage, t);
     // Results first: the calls, the adoption records and the verdict, in that order.
     for (const auto& t : traces)
       if (!emit(LlmCall{episode, task.id, 0, round, agent::to_json(t)}, error)) return false;

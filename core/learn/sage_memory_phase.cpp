@@ -115,15 +115,7 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
   // The distiller role: new experiences for cold memory.
   const step::TaskDoc* task = find_task(ep.task);
   std::vector<agent::TraceEvent> traces;
-  agent::RoleContext ctx;
-  ctx.model = cfg_.backend.model;
-  ctx.max_tokens = cfg_.max_tokens;
-  ctx.prices = deps_.prices;
-  ctx.task_id = ep.task;
-  ctx.iteration = episode;
-  ctx.round = -1;
-  ctx.cancel = cancel_;
-  ctx.sink = [&traces](const agent::TraceEvent& ev) { traces.push_back(ev); };
+  agent::RoleContext ctx = role_context(ep.task, episode, -1, traces);
   agent::Episode de;
   de.task_id = ep.task;
   de.task_text = task ? task->raw_text_without_impl : "";
