@@ -63,8 +63,7 @@ void MemoryInspectorModel::clear() {
   restart();
 }
 
-void MemoryInspectorModel::restart() {
-  beginResetModel();
+void MemoryInspectorModel::resetState(int budget) {
   items_.clear();
   index_.clear();
   trajectories_.clear();
@@ -72,9 +71,14 @@ void MemoryInspectorModel::restart() {
   adopted_.clear();
   nextId_ = 1;
   episodes_ = consolidations_ = 0;
-  budget_ = memory::MemoryConfig{}.budget;
+  budget_ = budget;
   eventHotTokens_ = -1;
   lastSeq_ = -1;
+}
+
+void MemoryInspectorModel::restart() {
+  beginResetModel();
+  resetState(memory::MemoryConfig{}.budget);
   endResetModel();
   emit budgetChanged();
 }
@@ -121,16 +125,7 @@ bool MemoryInspectorModel::loadWorkspace(const QString& dir, QString* error) {
     }
   }
   beginResetModel();
-  items_.clear();
-  index_.clear();
-  trajectories_.clear();
-  retrieved_.clear();
-  adopted_.clear();
-  nextId_ = 1;
-  episodes_ = consolidations_ = 0;
-  eventHotTokens_ = -1;
-  lastSeq_ = -1;
-  budget_ = budget;
+  resetState(budget);
   snapshot_.clear();
   if (store) {
     json j = store->to_json();

@@ -74,6 +74,7 @@ class MemoryInspectorModel : public QAbstractTableModel {
 
  private:
   void setItems(std::vector<memory::MemoryItem> items, const nlohmann::json& header);
+  void resetState(int budget);  // every field but the snapshot to its empty value (inside a model reset)
   void restart();  // a replay from seq 0: empty, but the memory.json snapshot is kept
   void fold(const nlohmann::json& event, bool counts);
   int ensureItem(const std::string& id);
