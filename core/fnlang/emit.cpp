@@ -156,6 +156,31 @@ bool broadcast_shape(const Shape& a, const Shape& b, Shape& out) {
   return true;
 }
 
+// FLOP weights of the cost-model table (docs/fn-flops.md), per output scalar of an elementwise builtin.
+std::int64_t flops_per(ir::UnFn f) {
+  switch (f) {
+    case ir::UnFn::Neg:
+    case ir::UnFn::Abs:
+    case ir::UnFn::Relu:
+    case ir::UnFn::Square: return 1;
+    default: return 8;  // exp log sqrt rsqrt sigmoid silu tanh erf sin cos gelu gelu_tanh
+  }
+}
+
+std::int64_t flops_per(ir::BinFn f) { return f == ir::BinFn::Pow ? 8 : 1; }  // ** / pow: 8, the rest: 1
+
+// Per input scalar of an axis builtin: reductions, cumsum, argmax, topk_mask 1, softmax 10.
+std::int64_t flops_per_input(ir::OpKind k) {
+  switch (k) {
+    case ir::OpKind::Reduce:
+    case ir::OpKind::Cumsum:
+    case ir::OpKind::Argmax:
+    case ir::OpKind::TopK: return 1;
+    case ir::OpKind::Softmax: return 10;
+    default: return 0;
+  }
+}
+
 ir::Dims bstrides(const Shape& in, const Shape& out) {
   ir::Dims st{};
   ir::Dims cs = contiguous_strides(in);
@@ -171,6 +196,7 @@ Compiler::TV Compiler::unary(ir::UnFn f, const TV& x, BodyLoc at) {
   op.fn = static_cast<int>(f);
   op.in[0] = x.slot;
   op.n = numel(x.shape);
+  op.flops = flops_per(f) * op.n;
   op.out = new_slot(x.shape, at);
   op.loc = file_loc(at);
   TV r{op.out, x.shape};
@@ -188,6 +214,7 @@ Compiler::TV Compiler::binary(ir::BinFn f, const TV& a, const TV& b, BodyLoc at,
   op.fn = static_cast<int>(f);
   op.in = {a.slot, b.slot, -1};
   op.n = numel(out);
+  op.flops = flops_per(f) * op.n;  // per output scalar (after broadcasting)
   op.out = new_slot(out, at);
   op.loc = file_loc(at);
   op.what = what;
@@ -222,6 +249,7 @@ Compiler::TV Compiler::ternary(ir::TerFn f, const TV& a, const TV& b, const TV& 
   op.fn = static_cast<int>(f);
   op.in = {a.slot, b.slot, c.slot};
   op.n = numel(out);
+  op.flops = op.n;  // where, clamp: 1 per output scalar
   op.out = new_slot(out, at);
   op.loc = file_loc(at);
   op.rank = static_cast<int>(out.size());
@@ -311,6 +339,7 @@ Compiler::TV Compiler::axis_op(ir::OpKind kind, int fn, const TV& x, int axis, S
   for (std::size_t i = static_cast<std::size_t>(axis) + 1; i < x.shape.size(); ++i) op.inner *= x.shape[i];
   op.out = new_slot(out, at);
   op.n = numel(out);
+  op.flops = flops_per_input(kind) * op.outer * op.len * op.inner;  // per input scalar
   op.loc = file_loc(at);
   op.what = what;
   m_.idx_size = std::max(m_.idx_size, op.len);

@@ -19,6 +19,12 @@ sf::Location map_body_loc(const CompileOptions& opt, BodyLoc at) {
   return {b.line + at.line - static_cast<int>(ls.size()) + 1, b.column + at.col};
 }
 
+std::int64_t Program::flops() const {
+  std::int64_t total = 0;
+  for (const auto& op : m_.ops) total += op.flops;
+  return total;
+}
+
 std::shared_ptr<const Program> compile(std::string_view body, const CompileOptions& opt, sf::Diagnostics& diags) {
   try {
     Ast ast = Parser(Lexer(body).run()).run();

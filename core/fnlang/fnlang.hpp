@@ -60,6 +60,10 @@ class Program {
   const std::vector<Shape>& output_shapes() const { return m_.out_shapes; }
   std::size_t arg_count() const { return m_.arg_shapes.size(); }
   std::size_t op_count() const { return m_.ops.size(); }
+  // FLOPs of one eval() on the compiled (static) shapes, per the cost-model table of docs/fn-flops.md: the sum
+  // over the ops run on every eval (not the prologue, which runs once on constants). Precomputed per op at
+  // compile time; O(op_count()).
+  std::int64_t flops() const;
   // args[i]: row-major data of CompileOptions::args[i]; outs[j]: preallocated buffer of
   // product(output_shapes()[j]) elements. Returns false and sets report->error on a run-time error.
   template <class S>

@@ -42,6 +42,10 @@ struct Op {
   std::int64_t mm_m = 0, mm_k = 0, mm_n = 0;
   std::vector<std::int64_t> a_off, b_off;
   int plan = -1;  // Einsum plan
+  // FLOPs of one run of this op under the cost-model table (docs/fn-flops.md), set once at emission from the
+  // builtin the user wrote: 0 for copies, one_hot and anything that is not arithmetic. A builtin lowered to
+  // several ops carries its whole count on one of them and 0 on the others. Never read by the evaluator.
+  std::int64_t flops = 0;
   sf::Location loc;
   std::string what;  // for fragile-gap and run-time reports
 };

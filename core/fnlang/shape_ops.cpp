@@ -214,6 +214,7 @@ Compiler::TV Compiler::matmul(const TV& a, const TV& b, BodyLoc at) {
       idx[i] = 0;
     }
   }
+  op.flops = 2 * nb * m * ka * n;  // 2·m·k·n per batch (a 1-D operand has m = 1 or n = 1)
   op.loc = file_loc(at);
   m_.dacc_size = std::max(m_.dacc_size, n);
   TV res{op.out, out};
@@ -298,6 +299,10 @@ Compiler::TV Compiler::einsum(const std::string& spec0, const std::vector<TV>& x
   op.out = new_slot(out, at);
   op.n = numel(out);
   op.plan = static_cast<int>(m_.plans.size());
+  // 2 per multiply-add for two operands; in general n operands take n - 1 multiplies and one add per
+  // combination of letter values: n × the product of all letter sizes (0 if a size is 0).
+  op.flops = static_cast<std::int64_t>(xs.size());
+  for (auto v : plan.sizes) op.flops *= v;
   op.loc = file_loc(at);
   m_.plans.push_back(std::move(plan));
   TV res{op.out, out};
