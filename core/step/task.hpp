@@ -73,6 +73,9 @@ struct TaskDoc {
   std::string path;  // file it came from (for diagnostics), may be empty
   std::string dialect, id, group, title, description;
   SizeBinding sizes;
+  // perf_sizes: the realistic binding the cost model runs under; a complete binding like alt_sizes (the
+  // task's sizes with the listed symbols replaced). Not a verification binding: bindings() leaves it out.
+  std::optional<SizeBinding> perf_sizes;
   std::vector<InputDecl> inputs;
   std::vector<ParamDecl> parameters;
   std::vector<FnDecl> fns;
@@ -89,6 +92,8 @@ struct TaskDoc {
   const FnDecl* find_fn(std::string_view func_name) const;
   // The size bindings a program is verified under: sizes, then alt_sizes if present.
   std::vector<SizeBinding> bindings() const;
+  // The binding for performance estimates: perf_sizes if present, else sizes.
+  SizeBinding perf_binding() const;
 };
 
 // A file is one of: a task document (with or without impl), a solution (`task:` id + `impl:`), or a mutant list.

@@ -663,13 +663,20 @@ class TaskWalker : public Walker {
   }
   std::vector<std::pair<std::string, Location>> pending_multihot;  // checked once alt_sizes is known
 
+  // Every binding the task is checked under: sizes, alt_sizes, then perf_sizes when present.
+  std::vector<SizeBinding> all_bindings() const {
+    auto out = doc.bindings();
+    if (doc.perf_sizes) out.push_back(*doc.perf_sizes);
+    return out;
+  }
+
   void check_multihot_lanes() {
     for (const auto& [name, l] : pending_multihot) {
       const InputDecl* in = nullptr;
       for (const auto& x : doc.inputs)
         if (x.name == name) in = &x;
       if (!in) continue;
-      for (const auto& b : doc.bindings()) {
+      for (const auto& b : all_bindings()) {
         auto lanes = in->dtype.scalar().lanes.eval(b);
         if (lanes && in->mh_max > *lanes) {
           error("D-VALUE", "max " + std::to_string(in->mh_max) + " of input " + name + " exceeds the lane count " +
@@ -800,33 +807,42 @@ class TaskWalker : public Walker {
         else if (x) (k[0] == 'a' ? doc.verify.atol : doc.verify.rtol) = *x;
       }
     }
-    if (const YNode* a = f->get("alt_sizes")) {
-      if (a->kind != YNode::Kind::Map) {
-        error("D-TYPE", "verify.alt_sizes must be a mapping of size symbols to positive integers, not a " + kind_name(*a),
-              vloc(*a, f->key("alt_sizes")));
-        return;
-      }
-      SizeBinding alt = doc.sizes;
-      std::vector<std::string> syms;
-      for (const auto& [s, v] : doc.sizes) syms.push_back(s);
-      std::set<std::string> seen;
-      for (std::size_t i = 0; i + 1 < a->items.size(); i += 2) {
-        const YNode& k = a->items[i];
-        if (k.kind != YNode::Kind::Scalar || !doc.sizes.count(k.value)) {
-          std::string hint = k.kind == YNode::Kind::Scalar ? did_you_mean(k.value, syms) : "";
-          error("D-KEY", "unknown key '" + k.value + "' in verify.alt_sizes: not a size symbol of the task" +
-                             (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
-                loc_of(k.mark));
-          continue;
-        }
-        if (!seen.insert(k.value).second) {
-          error("D-KEY", "duplicate key '" + k.value + "' in verify.alt_sizes", loc_of(k.mark));
-          continue;
-        }
-        if (auto x = integer(a->items[i + 1], "alt size " + k.value, 1, 2147483647, &k)) alt[k.value] = *x;
-      }
-      doc.verify.alt_sizes = alt;
+    if (const YNode* a = f->get("alt_sizes"))
+      if (auto alt = size_override(*a, f->key("alt_sizes"), "verify.alt_sizes", "alt size"))
+        doc.verify.alt_sizes = alt;
+  }
+
+  // A second size binding (verify.alt_sizes, perf_sizes): a mapping of some of the task's size symbols to
+  // positive integers, completed with the task's sizes. D-TYPE for a non-mapping, D-KEY for an unknown or
+  // duplicate symbol, D-TYPE / D-VALUE (via integer()) for a value that is not a positive integer.
+  std::optional<SizeBinding> size_override(const YNode& a, const YNode* key, const std::string& where,
+                                           const std::string& what) {
+    if (a.kind != YNode::Kind::Map) {
+      error("D-TYPE",
+            where + " must be a mapping of size symbols to positive integers, not a " + kind_name(a),
+            vloc(a, key));
+      return std::nullopt;
     }
+    SizeBinding alt = doc.sizes;
+    std::vector<std::string> syms;
+    for (const auto& [s, v] : doc.sizes) syms.push_back(s);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i + 1 < a.items.size(); i += 2) {
+      const YNode& k = a.items[i];
+      if (k.kind != YNode::Kind::Scalar || !doc.sizes.count(k.value)) {
+        std::string hint = k.kind == YNode::Kind::Scalar ? did_you_mean(k.value, syms) : "";
+        error("D-KEY", "unknown key '" + k.value + "' in " + where + ": not a size symbol of the task" +
+                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
+              loc_of(k.mark));
+        continue;
+      }
+      if (!seen.insert(k.value).second) {
+        error("D-KEY", "duplicate key '" + k.value + "' in " + where, loc_of(k.mark));
+        continue;
+      }
+      if (auto x = integer(a.items[i + 1], what + " " + k.value, 1, 2147483647, &k)) alt[k.value] = *x;
+    }
+    return alt;
   }
 
   void meta(const YNode& n, const YNode* key) {
@@ -911,8 +927,8 @@ std::optional<TaskDoc> walk_task(const Text& t, const YNode& root, std::string p
     return std::nullopt;
   }
   static const std::vector<std::string> keys{"dialect", "id", "group", "title", "description", "sizes",
-                                             "inputs", "parameters", "fns", "outputs", "reference",
-                                             "verify", "meta", "impl"};
+                                             "perf_sizes", "inputs", "parameters", "fns", "outputs",
+                                             "reference", "verify", "meta", "impl"};
   auto f = w.fields(root, "the task document", keys,
                     {"dialect", "id", "group", "title", "description", "sizes", "inputs", "outputs", "reference"});
   if (!f) return std::nullopt;
@@ -932,6 +948,8 @@ std::optional<TaskDoc> walk_task(const Text& t, const YNode& root, std::string p
               loc_of(f->get("id")->mark));
   }
   if (const YNode* v = f->get("sizes")) w.sizes(*v, f->key("sizes"));
+  if (const YNode* v = f->get("perf_sizes"))
+    if (auto p = w.size_override(*v, f->key("perf_sizes"), "perf_sizes", "perf size")) w.doc.perf_sizes = p;
   if (const YNode* v = w.seq(*f, "inputs", "the task document")) w.inputs(*v);
   if (const YNode* v = w.seq(*f, "parameters", "the task document")) w.parameters(*v);
   if (const YNode* v = w.seq(*f, "fns", "the task document")) w.fns(*v);
@@ -1054,6 +1072,8 @@ std::vector<SizeBinding> TaskDoc::bindings() const {
   if (verify.alt_sizes) out.push_back(*verify.alt_sizes);
   return out;
 }
+
+SizeBinding TaskDoc::perf_binding() const { return perf_sizes ? *perf_sizes : sizes; }
 
 TaskNames task_names(const TaskDoc& d) {
   TaskNames n;
