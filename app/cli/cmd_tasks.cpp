@@ -95,7 +95,7 @@ int cmd_validate(const TaskOpts& o) {
   verify::ValidationPaths paths;
   std::string src = source_dir();
   std::string res = o.resources.empty() ? resources_dir() : o.resources;
-  paths.solutions_dir = !o.solutions.empty() ? o.solutions : (src.empty() ? "" : src + "/tests/data/solutions");
+  paths.solutions_dir = !o.solutions.empty() ? o.solutions : res + "/solutions";
   paths.mutants_dir = !o.mutants.empty() ? o.mutants : (src.empty() ? "" : src + "/tests/data/mutants");
   paths.manual_dir = !o.manual.empty() ? o.manual : res + "/manual";
   verify::Verifier v;
@@ -130,7 +130,7 @@ void add_task_commands(CLI::App& app, int& exit_code) {
   show->callback([o, &exit_code] { exit_code = cmd_show(*o); });
   auto* val = tasks->add_subcommand(
       "validate", "Check every task, reference solution, mutant and manual example (non-zero exit on any problem)");
-  val->add_option("--solutions", o->solutions, "solutions directory (default: tests/data/solutions of the source)");
+  val->add_option("--solutions", o->solutions, "reference solutions directory (default: <resources>/solutions)");
   val->add_option("--mutants", o->mutants, "mutants directory (default: tests/data/mutants of the source)");
   val->add_option("--manual", o->manual, "manual directory (default: resources/manual)");
   val->callback([o, &exit_code] { exit_code = cmd_validate(*o); });

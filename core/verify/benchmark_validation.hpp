@@ -16,7 +16,7 @@ class Catalogue;
 namespace sf::verify {
 
 struct ValidationPaths {
-  std::string solutions_dir;  // tests/data/solutions (empty: skipped)
+  std::string solutions_dir;  // resources/solutions (empty: skipped)
   std::string mutants_dir;    // tests/data/mutants (empty: skipped)
   std::string manual_dir;     // resources/manual (empty: skipped)
 };

@@ -32,11 +32,12 @@ CliRun cli(const std::string& args, bool merge_stderr = true) {
 }
 
 std::string data(const std::string& rel) { return std::string(SF_TEST_DATA_DIR) + "/" + rel; }
+std::string src(const std::string& rel) { return std::string(SF_SOURCE_DIR) + "/" + rel; }
 
 }  // namespace
 
 TEST(Cli, VerifyAcceptsASolutionAndRejectsAMutant) {
-  CliRun ok = cli("verify " + data("solutions/attention/online_softmax_fused.yaml"));
+  CliRun ok = cli("verify " + src("resources/solutions/attention/online_softmax_fused.yaml"));
   EXPECT_EQ(ok.code, 0) << ok.out;
   EXPECT_NE(ok.out.find("PASS"), std::string::npos);
 
@@ -63,7 +64,7 @@ TEST(Cli, VerifyAcceptsASolutionAndRejectsAMutant) {
 }
 
 TEST(Cli, VerifyJsonReportsStageCodeAndErrors) {
-  CliRun r = cli("verify --json " + data("solutions/norm/rmsnorm_streaming.yaml"), false);
+  CliRun r = cli("verify --json " + src("resources/solutions/norm/rmsnorm_streaming.yaml"), false);
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["pass"].get<bool>());
@@ -133,10 +134,10 @@ TEST(Cli, TasksListShowAndValidate) {
 }
 
 TEST(Cli, RunShowsTokenViewOfAStream) {
-  CliRun r = cli("run " + data("solutions/rope/neox_halves.yaml") + " --show P --max-tokens 8");
+  CliRun r = cli("run " + src("resources/solutions/rope/neox_halves.yaml") + " --show P --max-tokens 8");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("stream P"), std::string::npos) << r.out;
-  CliRun bad = cli("run " + data("solutions/rope/neox_halves.yaml") + " --show nope");
+  CliRun bad = cli("run " + src("resources/solutions/rope/neox_halves.yaml") + " --show nope");
   EXPECT_EQ(bad.code, 2);
 }
 

@@ -28,7 +28,7 @@ const bench::Catalogue& catalogue() {
 
 verify::ProgramFile load_solution(const std::string& rel) {
   Diagnostics d;
-  auto pf = verify::load_program_file(std::string(SF_TEST_DATA_DIR) + "/solutions/" + rel, &catalogue(), d);
+  auto pf = verify::load_program_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + rel, &catalogue(), d);
   EXPECT_TRUE(pf.has_value()) << rel;
   return pf ? *pf : verify::ProgramFile{};
 }
@@ -245,10 +245,10 @@ TEST(GraphLayout, CyclesAndBadEdgesDoNotBreakIt) {
 TEST(GraphView, EveryBenchmarkSolutionIsTypedCleanAndReadable) {
   namespace fs = std::filesystem;
   int files = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(std::string(SF_TEST_DATA_DIR) + "/solutions")) {
+  for (const auto& entry : fs::recursive_directory_iterator(std::string(SF_SOURCE_DIR) + "/resources/solutions")) {
     if (entry.path().extension() != ".yaml") continue;
     ++files;
-    const std::string rel = fs::relative(entry.path(), std::string(SF_TEST_DATA_DIR) + "/solutions").string();
+    const std::string rel = fs::relative(entry.path(), std::string(SF_SOURCE_DIR) + "/resources/solutions").string();
     auto pf = load_solution(rel);
     GraphView view;
     view.setGraph(graph_of(pf));

@@ -24,7 +24,7 @@ TEST(MainWindow, VerifiesASolutionAndSavesAScreenshot) {
   MainWindow w;
   w.resize(1200, 800);
   w.show();
-  const QString file = QStringLiteral(SF_TEST_DATA_DIR "/solutions/gemm_easy/batched_matvec.yaml");
+  const QString file = QStringLiteral(SF_SOURCE_DIR "/resources/solutions/gemm_easy/batched_matvec.yaml");
   ASSERT_TRUE(w.openFile(file));
   EXPECT_TRUE(w.windowTitle().startsWith(QStringLiteral("batched_matvec.yaml")));
   QSignalSpy checked(w.editor(), &StepEditor::checked);

@@ -61,10 +61,10 @@ const char* kReused =
     "T4 = step.Map(fn=fn_minus).apply((T3, E0))\n"
     "return T4\n";
 
-// The reference solution (tests/data/solutions/extra/exclusive_cumsum.yaml).
+// The reference solution (resources/solutions/extra/exclusive_cumsum.yaml).
 std::string solution_impl(const std::string& file) {
   Diagnostics ds;
-  auto any = step::load_any_file(std::string(SF_TEST_DATA_DIR) + "/solutions/" + file, ds);
+  auto any = step::load_any_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + file, ds);
   EXPECT_TRUE(any.solution) << file;
   return any.solution ? any.solution->impl : "";
 }

@@ -29,7 +29,7 @@ const std::vector<std::string> kTasks = {"rope/gptj_interleaved", "rope/neox_hal
                                          "norm/rmsnorm_streaming"};
 
 std::string solution(const std::string& id) {
-  std::ifstream in(std::string(SF_TEST_DATA_DIR) + "/solutions/" + id + ".yaml");
+  std::ifstream in(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml");
   std::stringstream ss;
   ss << in.rdbuf();
   std::string s = ss.str();

@@ -25,7 +25,7 @@ namespace {
 const std::string kA = "rope/gptj_interleaved", kB = "rope/neox_halves";
 
 std::string solution(const std::string& id) {
-  std::ifstream in(std::string(SF_TEST_DATA_DIR) + "/solutions/" + id + ".yaml");
+  std::ifstream in(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml");
   std::stringstream ss;
   ss << in.rdbuf();
   std::string s = ss.str();

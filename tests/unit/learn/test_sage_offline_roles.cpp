@@ -17,7 +17,7 @@ namespace {
 const std::string kTask = "gemm_easy/batched_matvec";
 
 std::string solution_impl() {
-  std::ifstream in(std::string(SF_TEST_DATA_DIR) + "/solutions/" + kTask + ".yaml");
+  std::ifstream in(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + kTask + ".yaml");
   std::stringstream ss;
   ss << in.rdbuf();
   std::string s = ss.str();

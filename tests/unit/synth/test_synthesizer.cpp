@@ -22,7 +22,7 @@ const bench::Catalogue& catalogue() {
 // Tests only: reference solutions are read here to build demonstrations, never by the synthesizer.
 std::string solution_impl(const std::string& id) {
   Diagnostics d;
-  auto any = step::load_any_file(std::string(SF_SOURCE_DIR) + "/tests/data/solutions/" + id + ".yaml", d);
+  auto any = step::load_any_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml", d);
   return any.solution ? any.solution->impl : std::string();
 }
 
