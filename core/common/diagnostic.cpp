@@ -20,6 +20,7 @@ Stage stage_of(std::string_view code) {
     case 'V': return Stage::Numeric;
     case 'X': return Stage::Task;
     case 'W': return Stage::Type;
+    case 'C': return Stage::Cost;
     default: return Stage::Io;
   }
 }
@@ -40,13 +41,14 @@ std::string_view stage_name(Stage s) {
     case Stage::Numeric: return "numeric";
     case Stage::Task: return "task";
     case Stage::Io: return "io";
+    case Stage::Cost: return "cost";
   }
   return "io";
 }
 
 bool parse_stage(std::string_view name, Stage& out) {
   for (Stage s : {Stage::Document, Stage::Parse, Stage::Name, Stage::Affine, Stage::Type, Stage::Output,
-                  Stage::Shape, Stage::Runtime, Stage::Limit, Stage::Numeric, Stage::Task, Stage::Io}) {
+                  Stage::Shape, Stage::Runtime, Stage::Limit, Stage::Numeric, Stage::Task, Stage::Io, Stage::Cost}) {
     if (stage_name(s) == name) {
       out = s;
       return true;

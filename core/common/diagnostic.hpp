@@ -12,7 +12,8 @@ namespace sf {
 enum class Severity { Error, Warning, Note };
 
 // Verification stages (step-dialect §8, algorithms §2). Derived from the code prefix by stage_of().
-enum class Stage { Document, Parse, Name, Affine, Type, Output, Shape, Runtime, Limit, Numeric, Task, Io };
+// Cost: the cost model (C-*), which runs only on verified programs.
+enum class Stage { Document, Parse, Name, Affine, Type, Output, Shape, Runtime, Limit, Numeric, Task, Io, Cost };
 
 struct Location {
   int line = 0;    // 1-based file line; 0 = unknown

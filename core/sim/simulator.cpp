@@ -162,13 +162,17 @@ class Runner {
   Runner& operator=(const Runner&) = delete;
 
   void run() {
-    for (const auto& [name, v] : in_.inputs) {
-      Slot s;
-      s.s = v;
-      if (opt_.keep_streams) res_.streams[name] = v;
-      env_[name] = std::move(s);
+    // A partial run (only_statements) copies just the inputs it reads, when it first reads them.
+    if (!opt_.only_statements) {
+      for (const auto& [name, v] : in_.inputs) {
+        Slot s;
+        s.s = v;
+        if (opt_.keep_streams) res_.streams[name] = v;
+        env_[name] = std::move(s);
+      }
     }
     for (std::size_t i = 0; i < prog_.stmts.size(); ++i) {
+      if (opt_.only_statements && (i >= opt_.only_statements->size() || !(*opt_.only_statements)[i])) continue;
       const step::Statement& st = prog_.stmts[i];
       const step::TypedStatement& ts = typed_.stmts[i];
       Status s;
@@ -194,8 +198,17 @@ class Runner {
     return *slot;
   }
 
+  // The slot of a defined name; in a partial run a task input is copied in on its first use.
+  Slot& slot(const std::string& name) {
+    auto it = env_.find(name);
+    if (it != env_.end()) return it->second;
+    Slot s;
+    s.s = in_.inputs.at(name);
+    return env_[name] = std::move(s);
+  }
+
   StreamValue take(const step::Ref& r) {
-    Slot& s = env_.at(r.name);
+    Slot& s = slot(r.name);
     if (r.kind == step::Ref::Kind::Index) return std::move(s.items.at(static_cast<std::size_t>(r.index)));
     return std::move(s.s);
   }
@@ -206,7 +219,7 @@ class Runner {
       for (const auto& it : r.items) out.push_back(take(it));
       return out;
     }
-    return std::move(env_.at(r.name).items);
+    return std::move(slot(r.name).items);
   }
 
   void define(const std::string& name, StreamValue v) {
@@ -324,9 +337,9 @@ class Runner {
     const auto& c = st.comp;
     std::vector<StreamValue> items;
     if (!c.list_literal.empty()) {
-      for (const auto& n : c.list_literal) items.push_back(std::move(env_.at(n).s));
+      for (const auto& n : c.list_literal) items.push_back(std::move(slot(n).s));
     } else {
-      items = std::move(env_.at(c.list_name).items);
+      items = std::move(slot(c.list_name).items);
     }
     std::vector<StreamValue> outs(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {

@@ -46,6 +46,9 @@ struct RunOptions {
   std::int64_t max_stream_scalars = 4'000'000;
   std::int64_t max_total_scalars = 64'000'000;
   double time_limit_s = 10.0;  // L-TIME per input set
+  // When set (one flag per statement), only the flagged statements run; the caller guarantees that they read
+  // only streams defined by flagged statements or task inputs (the cost model computes just the selectors).
+  const std::vector<bool>* only_statements = nullptr;
 };
 
 struct RunResult {

@@ -24,8 +24,9 @@ int stage_rank(Stage s) {
     case Stage::Limit: return 9;
     case Stage::Runtime: return 10;
     case Stage::Numeric: return 11;
+    case Stage::Cost: return 12;
   }
-  return 12;
+  return 13;
 }
 
 }  // namespace
