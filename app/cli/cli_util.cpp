@@ -86,6 +86,12 @@ void Progress::finish() {
 
 std::string resources_dir() { return bench::resource_dir(); }
 
+const bench::Catalogue& cli_catalogue() {
+  static Diagnostics ignored;
+  static bench::Catalogue cat = bench::Catalogue::load(resources_dir(), ignored);
+  return cat;
+}
+
 std::string source_dir() {
 #ifdef SF_SOURCE_DIR
   std::error_code ec;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/bench/catalogue.hpp"
 #include "core/common/diagnostic.hpp"
 #include "core/verify/verifier.hpp"
 
@@ -47,6 +48,8 @@ int guarded(F&& f) {
 
 // The bundled resources directory (resources/), or a clear error.
 std::string resources_dir();
+// The bundled task catalogue (loaded once).
+const bench::Catalogue& cli_catalogue();
 // The source tree (for tests/data defaults), empty when not available.
 std::string source_dir();
 

@@ -25,13 +25,11 @@ struct ProgramOpts {
   std::string show;
   int reps = 200;
   std::size_t max_tokens = 200;
+  bool perf = false;
+  std::string chip = "default";
 };
 
-const bench::Catalogue& catalogue() {
-  static Diagnostics ignored;
-  static bench::Catalogue cat = bench::Catalogue::load(resources_dir(), ignored);
-  return cat;
-}
+const bench::Catalogue& catalogue() { return cli_catalogue(); }
 
 int cmd_check(const ProgramOpts& o) {
   int rc = 0;
@@ -56,6 +54,18 @@ int cmd_check(const ProgramOpts& o) {
 
 int cmd_verify(const ProgramOpts& o) {
   verify::Verifier v;
+  std::optional<cost::CostModel> model;
+  std::optional<cost::Baselines> baselines;
+  if (o.perf) {
+    std::string err;
+    auto chip = cost::find_chip(o.chip, resources_dir(), err);
+    if (!chip) {
+      std::cerr << "error: " << err << "\n";
+      return 2;
+    }
+    model.emplace(*chip);
+    baselines.emplace(*model, resources_dir() + "/solutions");
+  }
   int rc = 0;
   nlohmann::json all = nlohmann::json::array();
   for (const auto& f : o.files) {
@@ -86,8 +96,13 @@ int cmd_verify(const ProgramOpts& o) {
     print_diagnostics(r.diags, f);
     char buf[200];
     if (r.pass) {
-      std::snprintf(buf, sizeof buf, "PASS  %s  (%s; %zu input sets; max abs error %.3g, max rel error %.3g)",
-                    f.c_str(), pf->task.id.c_str(), r.sets.size(), r.max_abs_error, r.max_rel_error);
+      std::string perf;
+      if (model) {
+        auto cr = verify::check_program(pf->task, pf->impl, pf->impl_line_starts);
+        perf = perf_suffix(*pf, cr, *model, *baselines).value_or("");
+      }
+      std::snprintf(buf, sizeof buf, "PASS  %s  (%s; %zu input sets; max abs error %.3g, max rel error %.3g%s)",
+                    f.c_str(), pf->task.id.c_str(), r.sets.size(), r.max_abs_error, r.max_rel_error, perf.c_str());
     } else {
       std::snprintf(buf, sizeof buf, "FAIL  %s  (%s; stage %s, %s)", f.c_str(), pf->task.id.c_str(),
                     std::string(stage_name(*r.stage)).c_str(), r.code.c_str());
@@ -228,6 +243,8 @@ void add_program_commands(CLI::App& app, int& exit_code) {
   auto* ver = app.add_subcommand("verify", "Verify programs against their task's reference (exit 0 iff all pass)");
   ver->add_option("files", o->files, "task documents with impl, or solution files")->required()->check(CLI::ExistingFile);
   ver->add_flag("--json", o->json, "print a JSON report");
+  ver->add_flag("--perf", o->perf, "add cycles and speedup (cost model) to each PASS line");
+  ver->add_option("--chip", o->chip, "chip profile for --perf")->capture_default_str();
   ver->callback([o, &exit_code] { exit_code = cmd_verify(*o); });
 
   auto* bench = app.add_subcommand("bench", "Benchmarks");

@@ -1,4 +1,5 @@
 // tasks list / show / validate: the bundled benchmark.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
 #include "core/bench/catalogue.hpp"
+#include "core/cost/baseline.hpp"
 #include "core/verify/benchmark_validation.hpp"
 
 namespace sf::cli {
@@ -83,8 +85,13 @@ int cmd_show(const TaskOpts& o) {
     std::cerr << "error: no task '" << o.id << "' (see `stepforge-cli tasks list`)\n";
     return 1;
   }
-  std::cout << "# " << t->id << " — " << t->title << "\n# tags: " << tags(*t) << "\n# file: " << t->path << "\n"
-            << t->raw_text_without_impl;
+  std::cout << "# " << t->id << " — " << t->title << "\n# tags: " << tags(*t) << "\n# file: " << t->path << "\n";
+  cost::CostModel model;
+  cost::Baselines baselines(model, resources_dir() + "/solutions");
+  if (auto b = baselines.cycles(*t))
+    std::cout << "# baseline: " << *b << " cycles (the reference solution under the cost model, chip "
+              << model.chip().name << ", perf_sizes)\n";
+  std::cout << t->raw_text_without_impl;
   if (!t->raw_text_without_impl.empty() && t->raw_text_without_impl.back() != '\n') std::cout << "\n";
   return 0;
 }
@@ -104,12 +111,37 @@ int cmd_validate(const TaskOpts& o) {
     bar.update(d, t, what);
   });
   bar.finish();
+  // Baselines: every reference solution must be timed by the cost model and be feasible on the default chip.
+  cost::CostModel model;
+  cost::Baselines baselines(model, paths.solutions_dir);
+  int timed = 0;
+  std::int64_t lo = INT64_MAX, hi = 0;
+  for (const auto& t : cat->tasks()) {
+    std::string why;
+    auto r = baselines.report(t, &why);
+    if (!r) {
+      sum.problems.push_back("baseline of " + t.id + ": " + why);
+      continue;
+    }
+    if (!r->feasible) {
+      sum.problems.push_back("baseline of " + t.id + ": the reference solution is not feasible on chip " +
+                             model.chip().name + ": " + r->violations.front().code + " " +
+                             r->violations.front().message);
+      continue;
+    }
+    ++timed;
+    lo = std::min(lo, r->cycles);
+    hi = std::max(hi, r->cycles);
+  }
   for (const auto& p : sum.problems) std::cerr << "problem: " << p << "\n";
   std::printf("tasks: %d/%d sound\n", sum.tasks_ok, sum.tasks);
   std::printf("solutions: %d/%d pass on every size binding (%d task(s) without a passing solution)\n",
               sum.solutions_ok, sum.solutions, sum.tasks_without_solution);
   std::printf("mutants: %d/%d rejected at their annotated stage\n", sum.mutants_ok, sum.mutants);
   std::printf("manual examples: %d/%d verify\n", sum.manual_ok, sum.manual_examples);
+  std::printf("baselines: %d/%zu reference solutions timed and feasible (chip %s, perf_sizes; %lld to %lld cycles)\n",
+              timed, cat->tasks().size(), model.chip().name.c_str(), static_cast<long long>(timed ? lo : 0),
+              static_cast<long long>(hi));
   std::printf("%s: %zu problem(s)\n", sum.ok() ? "OK" : "FAILED", sum.problems.size());
   return sum.ok() ? 0 : 1;
 }

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <vector>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -164,4 +166,68 @@ TEST(Cli, SmallAdaptiveCampaignOnTheBuiltinBackend) {
   CliRun again = cli("campaign resume " + out.string());
   EXPECT_EQ(again.code, 0) << again.out;
   fs::remove_all(out);
+}
+
+TEST(Cli, PerfJsonHasExactlyTheDocumentedKeys) {
+  CliRun r = cli("perf --json " + src("resources/solutions/norm/rmsnorm_streaming.yaml"), false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> keys;
+  for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::string> want{"allocated_compute", "baseline_cycles", "bottleneck",          "cycles",
+                                "feasible",          "file",            "flops",               "offchip_read_bytes",
+                                "offchip_write_bytes", "onchip_bytes",  "speedup",             "task",
+                                "units",             "utilisation",     "violations"};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(keys, want);
+  EXPECT_EQ(j["task"], "norm/rmsnorm_streaming");
+  EXPECT_GT(j["cycles"].get<long long>(), 0);
+  EXPECT_EQ(j["cycles"], j["baseline_cycles"]);  // the reference solution is its own baseline
+  EXPECT_DOUBLE_EQ(j["speedup"].get<double>(), 1.0);
+  EXPECT_TRUE(j["feasible"].get<bool>());
+  EXPECT_TRUE(j["violations"].empty());
+  ASSERT_FALSE(j["units"].empty());
+  for (const auto& u : j["units"]) {
+    std::vector<std::string> uk;
+    for (auto it = u.begin(); it != u.end(); ++it) uk.push_back(it.key());
+    std::sort(uk.begin(), uk.end());
+    EXPECT_EQ(uk, (std::vector<std::string>{"blocked_out", "busy", "line", "primitive", "stall_in", "tokens_in",
+                                            "tokens_out"}));
+  }
+  EXPECT_TRUE(j["bottleneck"].contains("line"));
+  EXPECT_TRUE(j["bottleneck"].contains("primitive"));
+}
+
+TEST(Cli, PerfRefusesAProgramThatDoesNotVerify) {
+  fs::path tmp = fs::temp_directory_path() / "sf_e2e_perf_wrong.yaml";
+  {
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    // Type-correct but wrong: the row sum of squares instead of the RMS normalisation.
+    std::fputs(
+        "task: norm/rmsnorm_streaming\n"
+        "impl: |\n"
+        "  Y = step.Map(fn=fn_square).apply(E0)\n"
+        "  return Y\n",
+        f);
+    std::fclose(f);
+  }
+  CliRun r = cli("perf " + tmp.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("does not verify"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("cycles:"), std::string::npos) << r.out;
+  fs::remove(tmp);
+}
+
+TEST(Cli, VerifyPerfAndBenchPerf) {
+  CliRun v = cli("verify --perf " + src("resources/solutions/rope/neox_halves.yaml"));
+  EXPECT_EQ(v.code, 0) << v.out;
+  EXPECT_NE(v.out.find(" cycles, speedup 1.000x"), std::string::npos) << v.out;
+  CliRun b = cli("bench perf --reps 3 " + src("resources/solutions/rope/neox_halves.yaml"));
+  EXPECT_EQ(b.code, 0) << b.out;
+  EXPECT_NE(b.out.find("median over files: "), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find(" us per cost evaluation"), std::string::npos) << b.out;
+  CliRun chip = cli("perf --chip no-such-chip " + src("resources/solutions/rope/neox_halves.yaml"));
+  EXPECT_EQ(chip.code, 2) << chip.out;
+  EXPECT_NE(chip.out.find("no chip profile 'no-such-chip'"), std::string::npos) << chip.out;
 }

@@ -135,7 +135,7 @@ TEST(StreamInspector, SnapshotOfARealRun) {
   Diagnostics d;
   auto cat = bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
   auto pf =
-      verify::load_program_file(std::string(SF_TEST_DATA_DIR) + "/solutions/rope/neox_halves.yaml", &cat, d);
+      verify::load_program_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/rope/neox_halves.yaml", &cat, d);
   ASSERT_TRUE(pf);
   auto checked = verify::check_program(pf->task, pf->impl, pf->impl_line_starts);
   ASSERT_TRUE(checked.ok());
