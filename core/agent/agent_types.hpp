@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -48,6 +49,11 @@ struct PromptInput {
   std::string task_text;                // TaskDoc::raw_text_without_impl
   std::optional<std::string> previous_attempt;      // refinement mode
   std::optional<std::string> previous_diagnostics;  // refinement mode: the verifier's diagnostics, formatted
+  // Optimisation mode: previous_attempt is a correct program and this is its cost-model feedback
+  // (cost::feedback_text); the prompt then asks for a faster program instead of a fix.
+  std::optional<std::string> performance_feedback;
+  // The reference solution's cycles under the cost model, shown with the task (nullopt: not shown).
+  std::optional<std::int64_t> baseline_cycles;
 
   std::vector<std::string> experience_ids() const;
 };

@@ -107,7 +107,16 @@ std::string user_text(const PromptInput& in, std::size_t demos_used) {
   }
   section(out, "Task");
   out += "Write the `impl` for this task document.\n\n```yaml\n" + trim_right(in.task_text) + "\n```\n";
-  if (in.previous_attempt) {
+  if (in.baseline_cycles)
+    out += "\nThe reference solution takes " + std::to_string(*in.baseline_cycles) +
+           " cycles under the cost model (at the task's perf_sizes); fewer is faster.\n";
+  if (in.previous_attempt && in.performance_feedback) {
+    section(out, "Previous attempt");
+    out += "Your previous program is correct. Make it faster under the cost model without changing what it "
+           "computes.\n\n```\n" +
+           trim_right(*in.previous_attempt) + "\n```\n\nPerformance:\n\n```\n" +
+           trim_right(*in.performance_feedback) + "\n```\n";
+  } else if (in.previous_attempt) {
     section(out, "Previous attempt");
     out += "Your previous program failed verification. Fix it.\n\n```\n" + trim_right(*in.previous_attempt) +
            "\n```\n";
