@@ -1,5 +1,7 @@
 #include "app/cli/cli_util.hpp"
 
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -85,6 +87,35 @@ void Progress::finish() {
 }
 
 std::string resources_dir() { return bench::resource_dir(); }
+
+InstructionCounter::InstructionCounter() {
+  perf_event_attr attr{};
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.size = sizeof attr;
+  attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  fd_ = static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+  if (fd_ >= 0 && read() == 0) {  // opened but counting nothing (a virtual machine without a PMU)
+    std::uint64_t probe = 0;
+    for (int i = 0; i < 1000; ++i) probe += static_cast<std::uint64_t>(i) * 3u;
+    if (read() == 0 || probe == 1) {
+      close(fd_);
+      fd_ = -1;
+    }
+  }
+}
+
+InstructionCounter::~InstructionCounter() {
+  if (fd_ >= 0) close(fd_);
+}
+
+std::uint64_t InstructionCounter::read() const {
+  if (fd_ < 0) return 0;
+  std::uint64_t v = 0;
+  if (::read(fd_, &v, sizeof v) != static_cast<ssize_t>(sizeof v)) return 0;
+  return v;
+}
 
 const bench::Catalogue& cli_catalogue() {
   static Diagnostics ignored;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -48,6 +49,22 @@ int guarded(F&& f) {
 
 // The bundled resources directory (resources/), or a clear error.
 std::string resources_dir();
+// Counts user-space instructions of this thread with the hardware counter (Linux perf_event_open), so that a
+// benchmark on a noisy machine can report a repeatable number next to its wall time. available() is false
+// where the kernel or the virtual machine offers no counter; then read() returns 0.
+class InstructionCounter {
+ public:
+  InstructionCounter();
+  ~InstructionCounter();
+  InstructionCounter(const InstructionCounter&) = delete;
+  InstructionCounter& operator=(const InstructionCounter&) = delete;
+  bool available() const { return fd_ >= 0; }
+  std::uint64_t read() const;
+
+ private:
+  int fd_ = -1;
+};
+
 // The bundled task catalogue (loaded once).
 const bench::Catalogue& cli_catalogue();
 // The source tree (for tests/data defaults), empty when not available.

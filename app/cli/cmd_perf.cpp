@@ -140,7 +140,9 @@ int cmd_bench_perf(const PerfOpts& o) {
   if (!chip) return 2;
   cost::CostModel model(*chip);
   verify::Verifier v;
-  std::printf("%-48s %8s %8s %12s %12s %12s\n", "file", "tokens", "reps", "median_us", "p10_us", "p90_us");
+  InstructionCounter counter;
+  std::printf("%-48s %8s %8s %12s %12s %12s %12s\n", "file", "tokens", "reps", "median_us", "p10_us", "p90_us",
+              "instr/eval");
   std::vector<double> medians;
   int failed = 0;
   for (const auto& f : o.files) {
@@ -156,6 +158,7 @@ int cmd_bench_perf(const PerfOpts& o) {
       continue;
     }
     std::vector<double> t;
+    std::uint64_t i0 = counter.read();
     for (int i = 0; i < o.reps; ++i) {
       Diagnostics d;
       auto a = std::chrono::steady_clock::now();
@@ -167,11 +170,13 @@ int cmd_bench_perf(const PerfOpts& o) {
       }
       t.push_back(std::chrono::duration<double, std::micro>(b - a).count());
     }
+    std::string instr = counter.available() ? std::to_string((counter.read() - i0) / static_cast<unsigned>(o.reps))
+                                            : std::string("n/a");
     std::sort(t.begin(), t.end());
     double med = t[t.size() / 2];
     medians.push_back(med);
-    std::printf("%-48s %8lld %8d %12.1f %12.1f %12.1f\n", f.c_str(), static_cast<long long>(first->tokens), o.reps,
-                med, t[t.size() / 10], t[t.size() * 9 / 10]);
+    std::printf("%-48s %8lld %8d %12.1f %12.1f %12.1f %12s\n", f.c_str(), static_cast<long long>(first->tokens),
+                o.reps, med, t[t.size() / 10], t[t.size() * 9 / 10], instr.c_str());
   }
   if (!medians.empty()) {
     std::sort(medians.begin(), medians.end());

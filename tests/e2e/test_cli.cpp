@@ -231,3 +231,22 @@ TEST(Cli, VerifyPerfAndBenchPerf) {
   EXPECT_EQ(chip.code, 2) << chip.out;
   EXPECT_NE(chip.out.find("no chip profile 'no-such-chip'"), std::string::npos) << chip.out;
 }
+
+TEST(Cli, BenchVerifyTimesOnlyProgramsThatVerify) {
+  fs::path tmp = fs::temp_directory_path() / "sf_e2e_bench_wrong.yaml";
+  {
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    std::fputs("task: norm/rmsnorm_streaming\nimpl: |\n  Y = step.Map(fn=fn_square).apply(E0)\n  return Y\n", f);
+    std::fclose(f);
+  }
+  std::string good = src("resources/solutions/rope/neox_halves.yaml");
+  CliRun both = cli("bench verify --reps 3 " + good + " " + tmp.string());
+  EXPECT_EQ(both.code, 1) << both.out;
+  EXPECT_NE(both.out.find("FAILS: stage numeric, V-MISMATCH (not timed)"), std::string::npos) << both.out;
+  EXPECT_NE(both.out.find("1 file(s) do not verify and are left out of the median"), std::string::npos) << both.out;
+  EXPECT_NE(both.out.find("median over files: "), std::string::npos) << both.out;
+  CliRun ok = cli("bench verify --reps 3 " + good);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("instr"), std::string::npos) << ok.out;
+  fs::remove(tmp);
+}
