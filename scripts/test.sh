@@ -5,24 +5,39 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS="${JOBS:-$(nproc)}"
 
+# Wall time of each stage, printed at the end (docs/performance.md records a clean-clone run).
+STAGES=()
+stage_start=$SECONDS
+stage() {  # stage NAME: closes the running stage under NAME
+  STAGES+=("$(printf '%-34s %5d s' "$1" $((SECONDS - stage_start)))")
+  stage_start=$SECONDS
+}
+
 bash scripts/install-deps.sh
+stage "install packages"
 
 echo "== default build"
 cmake --preset default
 cmake --build --preset default -j "$JOBS"
+stage "default build"
 ctest --preset default
+stage "default tests"
 
 echo "== benchmark validation (tasks, solutions on both bindings, mutants, manual examples)"
 ./build/default/app/cli/stepforge-cli tasks validate
+stage "tasks validate"
 
 echo "== desktop integration and the Debian package"
 bash packaging/check-package.sh build/default
+stage "package check"
 
 if [ "${STEPFORGE_SKIP_ASAN:-0}" != "1" ]; then
   echo "== ASan + UBSan build"
   cmake --preset asan
   cmake --build --preset asan -j "$JOBS"
+  stage "ASan + UBSan build"
   ctest --preset asan
+  stage "ASan + UBSan tests"
 fi
 
 if [ "${STEPFORGE_SKIP_FUZZ:-0}" != "1" ] && command -v clang++ >/dev/null 2>&1; then
@@ -35,5 +50,9 @@ if [ "${STEPFORGE_SKIP_FUZZ:-0}" != "1" ] && command -v clang++ >/dev/null 2>&1;
     "./build/fuzz/tests/fuzz/fuzz_$f" -max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=2048 \
       "build/fuzz/corpus-$f" "$seeds"
   done
+  stage "fuzzing (build + smoke run)"
 fi
+echo "== wall time per stage"
+printf '%s\n' "${STAGES[@]}"
+printf '%-34s %5d s\n' "total" "$SECONDS"
 echo "== all tests passed"
