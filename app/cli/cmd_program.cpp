@@ -41,7 +41,7 @@ int cmd_check(const ProgramOpts& o) {
       rc = 1;
       continue;
     }
-    auto cr = verify::check_program(pf->task, pf->impl, pf->impl_line_starts);
+    auto cr = verify::check_document(pf->task, pf->impl, pf->impl_line_starts);
     print_diagnostics(cr.diags, f);
     if (!cr.ok()) {
       rc = 1;
@@ -255,7 +255,9 @@ int cmd_bench_verify(const ProgramOpts& o) {
 
 void add_program_commands(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<ProgramOpts>();
-  auto* check = app.add_subcommand("check", "Parse and type-check program files (no simulation)");
+  auto* check = app.add_subcommand(
+      "check", "Every static check of verify on the whole document: fns and reference under every size binding, "
+               "then the impl (no simulation)");
   check->add_option("files", o->files, "task documents with impl, or solution files")->required()->check(CLI::ExistingFile);
   check->callback([o, &exit_code] { exit_code = cmd_check(*o); });
 

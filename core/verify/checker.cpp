@@ -1,10 +1,13 @@
 #include "core/verify/checker.hpp"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "core/step/affine.hpp"
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
+#include "core/step/task_compile.hpp"
 
 namespace sf::verify {
 
@@ -67,6 +70,33 @@ CheckResult check_program(const step::TaskDoc& task, std::string_view impl, cons
   bool affine_ok = !has_errors(affine);
   res.diags.insert(res.diags.end(), affine.begin(), affine.end());
   if (typed && affine_ok) res.typed = std::move(typed);
+  sort_and_cap(res.diags);
+  return res;
+}
+
+CheckResult check_document(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
+                           const CheckOptions& opt) {
+  std::vector<std::pair<std::string, step::SizeBinding>> bindings{{"sizes", task.sizes}};
+  if (task.verify.alt_sizes) bindings.emplace_back("verify.alt_sizes", *task.verify.alt_sizes);
+  if (task.perf_sizes) bindings.emplace_back("perf_sizes", *task.perf_sizes);
+  Diagnostics task_diags;
+  std::set<std::tuple<std::string, int, int>> seen;
+  for (const auto& [name, sizes] : bindings) {
+    Diagnostics local;
+    step::compile_task(task, sizes, local);
+    for (auto& d : local) {
+      if (!seen.emplace(d.code, d.loc.line, d.loc.column).second) continue;
+      if (name != "sizes") {
+        std::string b;
+        for (const auto& [k, v] : sizes) b += (b.empty() ? "" : ", ") + k + "=" + std::to_string(v);
+        d.message += " (under " + name + ": " + b + ")";
+      }
+      task_diags.push_back(std::move(d));
+    }
+  }
+  CheckResult res = check_program(task, impl, line_starts, opt);
+  if (has_errors(task_diags)) res.typed.reset();
+  res.diags.insert(res.diags.end(), task_diags.begin(), task_diags.end());
   sort_and_cap(res.diags);
   return res;
 }

@@ -116,3 +116,58 @@ TEST(Verifier, HandWrittenProgramPassesAndAHardCodedSizeIsRejected) {
   EXPECT_FALSE(hard.pass);
   EXPECT_EQ(hard.code, "T-ZIP-DIMS");
 }
+
+namespace {
+
+// A toy task whose impl is fine; `body` and `reference` are the parts under test.
+std::optional<step::TaskDoc> toy_task(const std::string& body, const std::string& reference,
+                                      const std::string& extra = "") {
+  std::string text =
+      "dialect: step-v1\nid: toy/doc\ngroup: toy\ntitle: t\ndescription: d\nsizes: {N: 4, D: 6}\n" + extra +
+      "inputs:\n  - {name: E0, dtype: \"Buffer(fp32, [D])\", dims: [N], data_gen: randn}\n"
+      "fns:\n  - func_name: fn_f\n    name: F\n    input_dtype: \"Buffer(fp32, [D])\"\n"
+      "    output_dtype: \"Buffer(fp32, [D])\"\n    body: |\n      " + body +
+      "\noutputs:\n  - {name: S0, dtype: \"Buffer(fp32, [D])\", dims: [N]}\nreference: |\n  " + reference +
+      "\nimpl: |\n  A = step.Map(fn=fn_f).apply(E0)\n  return A\n";
+  Diagnostics d;
+  auto t = step::load_task_text(text, "toy.yaml", d);
+  EXPECT_TRUE(t.has_value()) << (d.empty() ? "" : d.front().code + " " + d.front().message);
+  return t;
+}
+
+}  // namespace
+
+TEST(CheckDocument, ReportsFnAndReferenceErrorsThatCheckProgramMisses) {
+  // Line 15 of the file is the fn body, line 19 the reference.
+  auto bad_fn = toy_task("return in0 +", "return E0");
+  ASSERT_TRUE(bad_fn);
+  EXPECT_TRUE(verify::check_program(*bad_fn, *bad_fn->impl, bad_fn->impl_line_starts).ok());
+  auto r = verify::check_document(*bad_fn, *bad_fn->impl, bad_fn->impl_line_starts);
+  EXPECT_FALSE(r.ok());
+  ASSERT_FALSE(codes(r.diags).empty());
+  EXPECT_EQ(r.diags[0].code.rfind("X-FN-", 0), 0u) << r.diags[0].code;
+  EXPECT_EQ(r.diags[0].loc.line, 15) << r.diags[0].message;
+
+  auto bad_ref = toy_task("return in0 * 2.0", "return E0 * nope");
+  ASSERT_TRUE(bad_ref);
+  auto rr = verify::check_document(*bad_ref, *bad_ref->impl, bad_ref->impl_line_starts);
+  EXPECT_FALSE(rr.ok());
+  ASSERT_EQ(codes(rr.diags).size(), 1u);
+  EXPECT_EQ(rr.diags[0].code.rfind("X-REF-", 0), 0u) << rr.diags[0].code;
+  EXPECT_EQ(rr.diags[0].loc.line, 19);
+
+  auto good = toy_task("return in0 * 2.0", "return E0 * 2.0");
+  ASSERT_TRUE(good);
+  EXPECT_TRUE(verify::check_document(*good, *good->impl, good->impl_line_starts).ok());
+}
+
+TEST(CheckDocument, AShapeErrorUnderOneBindingNamesIt) {
+  // in0[0:6] has shape (6) only when D = 6: under perf_sizes (D = 8) the fn returns the wrong shape.
+  auto t = toy_task("return in0[0:6] * 2.0", "return E0 * 2.0", "perf_sizes: {D: 8}\n");
+  ASSERT_TRUE(t);
+  auto r = verify::check_document(*t, *t->impl, t->impl_line_starts);
+  EXPECT_FALSE(r.ok());
+  ASSERT_EQ(codes(r.diags).size(), 1u) << r.diags[0].message;
+  EXPECT_EQ(r.diags[0].code, "X-FN-SHAPE");
+  EXPECT_NE(r.diags[0].message.find("(under perf_sizes: D=8, N=4)"), std::string::npos) << r.diags[0].message;
+}
