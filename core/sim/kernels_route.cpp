@@ -1,5 +1,6 @@
 // Partition and Merge (step-dialect §7.13, §7.14).
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "core/sim/kernel_support.hpp"
@@ -11,7 +12,8 @@ using detail::kTimeStride;
 
 namespace {
 
-// The selector must be one Multihot field of n lanes.
+// The selector must be one Multihot field of n lanes whose entries are exactly 0 or 1 (a selector that is a task
+// input is not checked by any fn, so an entry such as 0.5 would otherwise route silently as 0).
 Status check_selector(const StreamValue& sel, std::int64_t n, const char* prim) {
   if (auto st = validate(sel, prim); !st.ok()) return st;
   if (sel.fields.size() != 1 || sel.fields[0].esh.size() != 1) {
@@ -21,6 +23,16 @@ Status check_selector(const StreamValue& sel, std::int64_t n, const char* prim) 
   if (sel.fields[0].esh[0] != n) {
     return make_status("T-SEL-N", std::string(prim) + ": the selector has " + std::to_string(sel.fields[0].esh[0]) +
                                       " lanes but " + std::to_string(n) + " are needed");
+  }
+  const auto& d = sel.fields[0].data;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (d[i] == 0.0f || d[i] == 1.0f) continue;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(d[i]));
+    const auto lanes = static_cast<std::size_t>(std::max<std::int64_t>(n, 1));
+    return make_status("R-MULTIHOT", std::string(prim) + ": the selector has entry " + buf + " at position " +
+                                         std::to_string(i / lanes) + ", lane " + std::to_string(i % lanes) +
+                                         " (entries must be exactly 0 or 1)");
   }
   return {};
 }

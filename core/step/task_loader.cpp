@@ -755,6 +755,15 @@ class TaskWalker : public Walker {
           error("D-VALUE", "init of " + where + " has " + std::to_string(init.size()) + " value(s) but output_dtype " +
                                fn.output.str() + " has " + std::to_string(fn.output.fields.size()) + " field(s)",
                 vloc(*v, f->key("init")));
+        } else if (ok && out_ok) {
+          // A Multihot state starts as a selector too: every entry exactly 0 or 1.
+          for (std::size_t j = 0; j < init.size(); ++j) {
+            if (!fn.output.fields[j].multihot || init[j] == 0.0 || init[j] == 1.0) continue;
+            const YNode& at = v->kind == YNode::Kind::Seq ? v->items[j] : *v;
+            error("D-VALUE", "init value " + std::to_string(j) + " of " + where + " is for the Multihot field " +
+                                 fn.output.fields[j].str() + ", so it must be 0 or 1",
+                  vloc(at, f->key("init")));
+          }
         }
         fn.init = std::move(init);
       }

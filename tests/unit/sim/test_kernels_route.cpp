@@ -137,5 +137,24 @@ TEST(Merge, Errors) {
   EXPECT_EQ(merge({&y0}, sel3(), f, "E4", b, y).code, "T-SEL-N");
 }
 
+TEST(Selector, AnEntryOtherThanZeroOrOneIsRMultihotNotASilentZero) {
+  Budget b;
+  SumFn f;
+  std::vector<StreamValue> out;
+  StreamValue y;
+  const auto half = values({3}, {2}, {1, 0, 0, 0.5f, 1, 1});
+  Status p = partition(seq({3}), half, 2, b, out);
+  EXPECT_EQ(p.code, "R-MULTIHOT");
+  EXPECT_NE(p.message.find("step.Partition: the selector has entry 0.5 at position 1, lane 1"), std::string::npos)
+      << p.message;
+  const auto y0 = values({2}, {}, {1, 3});
+  const auto y1 = values({2}, {}, {2, 30});
+  Status m = merge({&y0, &y1}, half, f, "E4", b, y);
+  EXPECT_EQ(m.code, "R-MULTIHOT");
+  EXPECT_NE(m.message.find("step.Merge: the selector has entry 0.5"), std::string::npos) << m.message;
+  const auto neg = values({3}, {2}, {1, 0, -1, 1, 1, 1});
+  EXPECT_EQ(partition(seq({3}), neg, 2, b, out).code, "R-MULTIHOT");
+}
+
 }  // namespace
 }  // namespace sf::sim

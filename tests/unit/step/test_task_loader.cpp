@@ -266,6 +266,8 @@ TEST(TaskLoader, DocumentErrorsHaveExactLocations) {
   expect_first(replace(kGood, "data_gen: rand}", "data_gen: rand, min: 1}"), "D-KEY", 9, 59, "multihot");
   expect_first(replace(kGood, "data_gen: rand}", "data_gen: randm}"), "D-VALUE", 9, 53, "did you mean");
   expect_first(replace(kGood, "    init: [0]", "    init: [0, 0]"), "D-VALUE", 18, 11, "init");
+  expect_first(replace(kGood, "    output_dtype: fp32\n    init: [0]", "    output_dtype: \"Multihot(fp32, D)\"\n    init: [0.5]"),
+               "D-VALUE", 18, 12, "must be 0 or 1");
   expect_first(replace(kGood, "alt_sizes: {M: 4}", "alt_sizes: {Q: 4}"), "D-KEY", 31, 53, "not a size symbol");
   expect_first(replace(kGood, "id: toy/scale", "id: other/scale"), "D-VALUE", 2, 5);
   expect_first(replace(kGood, "  copies: 0\n", "  copies: 0\n  copies: 1\n"), "D-KEY", 35, 3, "duplicate key");
