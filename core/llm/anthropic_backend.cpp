@@ -43,9 +43,9 @@ HttpRequest AnthropicBackend::build_request(const ChatRequest& r) const {
   }
   const std::string& hint = r.cache_prefix_hint;
   bool caching = config().prompt_caching;
-  nlohmann::json body{{"model", r.model.empty() ? config().model : r.model},
-                      {"max_tokens", r.max_tokens},
-                      {"temperature", r.temperature}};
+  const std::string model = r.model.empty() ? config().model : r.model;
+  nlohmann::json body{{"model", model}, {"max_tokens", r.max_tokens}};
+  if (config().effective_send_temperature(model)) body["temperature"] = r.temperature;
   if (!system.empty()) {
     if (caching && (hint.empty() || starts_with(system, hint))) {
       body["system"] = cached_blocks(system, hint);
@@ -71,6 +71,7 @@ HttpRequest AnthropicBackend::build_request(const ChatRequest& r) const {
   h.headers.emplace_back("Content-Type", "application/json");
   h.headers.emplace_back("anthropic-version", config().anthropic_version);
   if (!api_key().empty()) h.headers.emplace_back("x-api-key", api_key());
+  merge_extra_body(body);
   h.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return h;
 }

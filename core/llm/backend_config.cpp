@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <set>
 
 namespace sf::llm {
@@ -27,7 +28,49 @@ std::string BackendConfig::identity() const {
   BackendKind k = kind == BackendKind::Replay ? replay_kind : kind;
   std::string url = base_url;
   while (!url.empty() && url.back() == '/') url.pop_back();
-  return backend_kind_name(k) + " " + url;
+  std::string id = backend_kind_name(k) + " " + url;
+  if (!token_param.empty() && token_param != "max_tokens") id += " token_param=" + token_param;
+  if (send_temperature && !*send_temperature) id += " temperature=off";
+  if (!reasoning_effort.empty()) id += " reasoning_effort=" + reasoning_effort;
+  if (!extra_body.empty()) id += " extra_body=" + extra_body;
+  return id;
+}
+
+bool is_openai_reasoning_model(const std::string& model) {
+  std::string m = model;
+  if (auto slash = m.rfind('/'); slash != std::string::npos) m = m.substr(slash + 1);  // "openai/o3-mini"
+  if (m.rfind("gpt-5", 0) == 0) return true;
+  return m.size() >= 2 && m[0] == 'o' && m[1] >= '1' && m[1] <= '9';
+}
+
+std::string BackendConfig::effective_token_param(const std::string& model) const {
+  if (!token_param.empty()) return token_param;
+  return kind == BackendKind::OpenAi && is_openai_reasoning_model(model) ? "max_completion_tokens" : "max_tokens";
+}
+
+bool BackendConfig::effective_send_temperature(const std::string& model) const {
+  if (send_temperature) return *send_temperature;
+  return !(kind == BackendKind::OpenAi && is_openai_reasoning_model(model));
+}
+
+std::string key_env_problem(const std::string& name) {
+  if (name.empty()) return {};
+  bool word = (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') && name.size() <= 128;
+  bool lower = false, digit = false;
+  for (char ch : name) {
+    auto c = static_cast<unsigned char>(ch);
+    if (!(std::isalnum(c) || ch == '_')) word = false;
+    if (std::islower(c)) lower = true;
+    if (std::isdigit(c)) digit = true;
+  }
+  // Keys look like sk-..., sk-ant-..., or long mixed-case/digit strings; variable names are short words.
+  bool looks_like_key = name.rfind("sk-", 0) == 0 || name.rfind("sk_", 0) == 0 ||
+                        (name.size() >= 24 && lower && digit) || !word && name.size() >= 20;
+  if (looks_like_key)
+    return "key_env must name an environment variable (e.g. OPENAI_API_KEY), but its value looks like an API key; "
+           "it was not stored: put the key in an environment variable and give that variable's name";
+  if (!word) return "key_env must be an environment variable name ([A-Za-z_][A-Za-z0-9_]*)";
+  return {};
 }
 
 namespace {
@@ -69,7 +112,7 @@ std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, s
   static const std::set<std::string> known = {
       "kind", "base_url", "model", "key_env", "timeout_s", "max_retries", "backoff_base_s", "backoff_max_s",
       "in_flight", "rpm", "tpm", "anthropic_version", "prompt_caching", "cache_dir", "builtin_provider",
-      "replay_kind", "max_body_bytes"};
+      "replay_kind", "max_body_bytes", "token_param", "send_temperature", "reasoning_effort", "extra_body"};
   for (const auto& [k, v] : j.items()) {
     if (!known.count(k)) {
       error = "backend config: unknown key '" + k + "'";
@@ -86,15 +129,30 @@ std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, s
             read(j, "anthropic_version", c.anthropic_version, error) &&
             read(j, "prompt_caching", c.prompt_caching, error) && read(j, "cache_dir", c.cache_dir, error) &&
             read(j, "builtin_provider", c.builtin_provider, error) && read_kind(j, "replay_kind", c.replay_kind, error) &&
-            read(j, "max_body_bytes", c.max_body_bytes, error);
+            read(j, "max_body_bytes", c.max_body_bytes, error) && read(j, "token_param", c.token_param, error) &&
+            read(j, "reasoning_effort", c.reasoning_effort, error);
   if (!ok) return std::nullopt;
+  if (j.contains("send_temperature")) {
+    if (!j["send_temperature"].is_boolean()) {
+      error = "backend config: 'send_temperature' must be true or false";
+      return std::nullopt;
+    }
+    c.send_temperature = j["send_temperature"].get<bool>();
+  }
+  if (j.contains("extra_body")) {
+    if (!j["extra_body"].is_object()) {
+      error = "backend config: 'extra_body' must be a JSON object";
+      return std::nullopt;
+    }
+    if (!j["extra_body"].empty()) c.extra_body = j["extra_body"].dump();
+  }
   error = validate(c);
   if (!error.empty()) return std::nullopt;
   return c;
 }
 
 nlohmann::json backend_config_to_json(const BackendConfig& c) {
-  return nlohmann::json{{"kind", backend_kind_name(c.kind)},
+  nlohmann::json j{{"kind", backend_kind_name(c.kind)},
                         {"base_url", c.base_url},
                         {"model", c.model},
                         {"key_env", c.key_env},
@@ -111,6 +169,11 @@ nlohmann::json backend_config_to_json(const BackendConfig& c) {
                         {"builtin_provider", c.builtin_provider},
                         {"replay_kind", backend_kind_name(c.replay_kind)},
                         {"max_body_bytes", c.max_body_bytes}};
+  if (!c.token_param.empty()) j["token_param"] = c.token_param;
+  if (c.send_temperature) j["send_temperature"] = *c.send_temperature;
+  if (!c.reasoning_effort.empty()) j["reasoning_effort"] = c.reasoning_effort;
+  if (!c.extra_body.empty()) j["extra_body"] = nlohmann::json::parse(c.extra_body);
+  return j;
 }
 
 std::string validate(const BackendConfig& c) {
@@ -126,6 +189,12 @@ std::string validate(const BackendConfig& c) {
     return "backend config: base_url must start with http:// or https://";
   if (c.kind == BackendKind::Replay && c.cache_dir.empty()) return "backend config: replay needs cache_dir";
   if (c.kind == BackendKind::Replay && c.replay_kind == BackendKind::Replay) return "backend config: replay_kind cannot be replay";
+  if (!c.token_param.empty() && c.token_param != "max_tokens" && c.token_param != "max_completion_tokens")
+    return "backend config: token_param must be max_tokens or max_completion_tokens";
+  if (!c.reasoning_effort.empty() && c.reasoning_effort != "minimal" && c.reasoning_effort != "low" &&
+      c.reasoning_effort != "medium" && c.reasoning_effort != "high")
+    return "backend config: reasoning_effort must be minimal, low, medium or high";
+  if (auto why = key_env_problem(c.key_env); !why.empty()) return "backend config: " + why;
   return {};
 }
 

@@ -32,10 +32,28 @@ struct BackendConfig {
   // replay: the backend whose recorded answers are replayed (the cache key includes kind + base URL).
   BackendKind replay_kind = BackendKind::OpenAi;
   std::size_t max_body_bytes = 8u << 20;   // response body cap
+  // Request shape (OpenAI-compatible; Anthropic uses send_temperature and extra_body). Empty / unset = the
+  // automatic default for the model family: OpenAI o-series and gpt-5 models take max_completion_tokens and
+  // no temperature; every other model max_tokens and a temperature.
+  std::string token_param;                 // "", "max_tokens" or "max_completion_tokens"
+  std::optional<bool> send_temperature;    // unset: automatic
+  std::string reasoning_effort;            // "" (not sent), "minimal", "low", "medium" or "high"
+  std::string extra_body;                  // "" or the JSON text of an object merged into every request body
 
-  // The identity that goes into cache keys: "<kind> <base_url>" (replay uses replay_kind).
+  // The identity that goes into cache keys: "<kind> <base_url>" (replay uses replay_kind), plus the request
+  // shape wherever it differs from the classic one (max_tokens, a temperature, nothing extra), so caches
+  // written before these keys existed keep their keys.
   std::string identity() const;
+  // The token parameter and whether a temperature is sent, with the automatic defaults applied for `model`.
+  std::string effective_token_param(const std::string& model) const;
+  bool effective_send_temperature(const std::string& model) const;
 };
+
+// True for OpenAI reasoning models that reject max_tokens and temperature: o1, o3, o4-mini, ..., gpt-5*.
+bool is_openai_reasoning_model(const std::string& model);
+// Why `name` cannot be the name of an environment variable holding a key ("" when it can). A value that looks
+// like a key itself is refused without repeating it.
+std::string key_env_problem(const std::string& name);
 
 // Parses a config object. Unknown keys and wrong types are errors; returns the error text in `error`.
 std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, std::string& error);

@@ -24,6 +24,14 @@ BackendOrError make_backend(const BackendConfig& config, TraceSink trace) {
           return out;
         }
         key = v;
+        // A key pasted with its newline or spaces would fail as "authentication failed".
+        auto first = key.find_first_not_of(" \t\r\n");
+        auto last = key.find_last_not_of(" \t\r\n");
+        key = first == std::string::npos ? std::string() : key.substr(first, last - first + 1);
+        if (key.empty()) {
+          out.error = "the API key variable " + config.key_env + " holds only white space";
+          return out;
+        }
       }
       if (config.kind == BackendKind::OpenAi) b = std::make_unique<OpenAiBackend>(config, std::move(key), trace);
       else b = std::make_unique<AnthropicBackend>(config, std::move(key), trace);

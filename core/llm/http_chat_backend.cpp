@@ -31,6 +31,13 @@ std::string HttpChatBackend::base_url() const {
 
 std::string HttpChatBackend::scrub(const std::string& text) const { return redact(text, {api_key_}); }
 
+void HttpChatBackend::merge_extra_body(nlohmann::json& body) const {
+  if (config_.extra_body.empty()) return;
+  auto extra = nlohmann::json::parse(config_.extra_body, nullptr, false);
+  if (!extra.is_object()) return;  // validated when the config was read
+  for (auto it = extra.begin(); it != extra.end(); ++it) body[it.key()] = it.value();
+}
+
 void HttpChatBackend::trace(const std::string& text) const {
   if (trace_) trace_(scrub(text));
 }

@@ -8,6 +8,8 @@
 #include "core/llm/http_transport.hpp"
 #include "core/llm/retry_policy.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <mutex>
 #include <random>
 
@@ -29,6 +31,8 @@ class HttpChatBackend : public ChatBackend {
  protected:
   std::string base_url() const;  // without trailing '/'
   const std::string& api_key() const { return api_key_; }
+  // Merges the config's extra_body object into a request body (its keys win).
+  void merge_extra_body(nlohmann::json& body) const;
 
  private:
   void trace(const std::string& text) const;

@@ -8,12 +8,14 @@ namespace sf::llm {
 HttpRequest OpenAiBackend::build_request(const ChatRequest& r) const {
   nlohmann::json msgs = nlohmann::json::array();
   for (const auto& m : r.messages) msgs.push_back({{"role", m.role}, {"content", m.content}});
-  nlohmann::json body{{"model", r.model.empty() ? config().model : r.model},
-                      {"messages", std::move(msgs)},
-                      {"temperature", r.temperature},
-                      {"max_tokens", r.max_tokens}};
+  const std::string model = r.model.empty() ? config().model : r.model;
+  nlohmann::json body{{"model", model}, {"messages", std::move(msgs)}};
+  if (config().effective_send_temperature(model)) body["temperature"] = r.temperature;
+  body[config().effective_token_param(model)] = r.max_tokens;
+  if (!config().reasoning_effort.empty()) body["reasoning_effort"] = config().reasoning_effort;
   if (r.seed) body["seed"] = *r.seed;
   if (!r.stop.empty()) body["stop"] = r.stop;
+  merge_extra_body(body);
   HttpRequest h;
   h.url = base_url() + "/chat/completions";
   h.headers.emplace_back("Content-Type", "application/json");

@@ -78,6 +78,42 @@ TEST(OpenAiBackend, SuccessParsesTextUsageAndSendsTheRequest) {
   EXPECT_EQ(body["messages"][1]["content"], "write the impl");
 }
 
+TEST(OpenAiBackend, ReasoningModelsGetMaxCompletionTokensAndNoTemperature) {
+  LoopbackServer s;
+  auto cfg = fast_config(BackendKind::OpenAi, s);
+  OpenAiBackend b(cfg, kSecret);
+  for (const char* model : {"o3-mini", "o1", "gpt-5-mini", "openai/o4-mini"}) {
+    auto req = sample_request();
+    req.model = model;
+    auto body = nlohmann::json::parse(b.build_request(req).body);
+    EXPECT_EQ(body["max_completion_tokens"], 256) << model;
+    EXPECT_FALSE(body.contains("max_tokens")) << model;
+    EXPECT_FALSE(body.contains("temperature")) << model;
+  }
+  for (const char* model : {"gpt-4o", "deepseek-chat", "omni-7b", "test-model"}) {
+    auto req = sample_request();
+    req.model = model;
+    auto body = nlohmann::json::parse(b.build_request(req).body);
+    EXPECT_EQ(body["max_tokens"], 256) << model;
+    EXPECT_TRUE(body.contains("temperature")) << model;
+  }
+  // Explicit keys win over the automatic defaults; reasoning_effort and extra_body are sent.
+  cfg.token_param = "max_completion_tokens";
+  cfg.send_temperature = false;
+  cfg.reasoning_effort = "low";
+  cfg.extra_body = R"({"top_p": 0.9, "metadata": {"run": "x"}})";
+  OpenAiBackend shaped(cfg, kSecret);
+  auto r = shaped.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  auto seen = s.seen();
+  auto body = nlohmann::json::parse(seen.back().body);
+  EXPECT_EQ(body["max_completion_tokens"], 256);
+  EXPECT_FALSE(body.contains("temperature"));
+  EXPECT_EQ(body["reasoning_effort"], "low");
+  EXPECT_DOUBLE_EQ(body["top_p"].get<double>(), 0.9);
+  EXPECT_EQ(body["metadata"]["run"], "x");
+}
+
 TEST(OpenAiBackend, RetriesAfter429HonouringRetryAfterThenSucceeds) {
   LoopbackServer s;
   s.retry_after = "0.3";
@@ -420,4 +456,24 @@ TEST(BackendFactory, MissingKeyVariableIsAConfigError) {
   auto made = make_backend(c);
   EXPECT_FALSE(made.backend);
   EXPECT_EQ(made.error, "the API key variable SF_TEST_SURELY_UNSET_KEY is not set");
+}
+
+TEST(BackendFactory, KeyValuesAreTrimmedAndBlankKeysRefused) {
+  LoopbackServer s;
+  BackendConfig c = fast_config(BackendKind::OpenAi, s);
+  c.key_env = "SF_TEST_PADDED_KEY";
+  ::setenv("SF_TEST_PADDED_KEY", "  sk-padded-key-123\n", 1);
+  auto made = make_backend(c);
+  ASSERT_TRUE(made.backend) << made.error;
+  auto r = made.backend->chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  auto seen = s.seen();
+  auto auth = seen.back().headers.find("Authorization");
+  ASSERT_NE(auth, seen.back().headers.end());
+  EXPECT_EQ(auth->second, "Bearer sk-padded-key-123");
+  ::setenv("SF_TEST_PADDED_KEY", " \n", 1);
+  auto blank = make_backend(c);
+  EXPECT_FALSE(blank.backend);
+  EXPECT_EQ(blank.error, "the API key variable SF_TEST_PADDED_KEY holds only white space");
+  ::unsetenv("SF_TEST_PADDED_KEY");
 }

@@ -45,6 +45,42 @@ TEST(BackendConfig, RoundTripsThroughJson) {
   EXPECT_EQ(back->identity(), "anthropic https://api.anthropic.com");
 }
 
+TEST(BackendConfig, RequestShapeKeysRoundTripAndEnterTheIdentityOnlyWhenNotClassic) {
+  BackendConfig c;
+  c.model = "gpt-4o";
+  EXPECT_EQ(c.identity(), "openai https://api.openai.com/v1");  // caches written before these keys keep their keys
+  c.token_param = "max_completion_tokens";
+  c.send_temperature = false;
+  c.reasoning_effort = "high";
+  c.extra_body = R"({"top_p":0.5})";
+  std::string err;
+  auto back = backend_config_from_json(backend_config_to_json(c), err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(backend_config_to_json(*back), backend_config_to_json(c));
+  EXPECT_EQ(back->identity(),
+            "openai https://api.openai.com/v1 token_param=max_completion_tokens temperature=off "
+            "reasoning_effort=high extra_body={\"top_p\":0.5}");
+  EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"token_param", "max_toks"}}, err));
+  EXPECT_NE(err.find("token_param"), std::string::npos) << err;
+  EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"reasoning_effort", "extreme"}}, err));
+  EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"extra_body", "top_p=1"}}, err));
+  EXPECT_NE(err.find("JSON object"), std::string::npos) << err;
+  EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"send_temperature", "no"}}, err));
+}
+
+TEST(BackendConfig, APastedKeyIsRefusedAsKeyEnvAndNeverRepeated) {
+  std::string err;
+  const std::string pasted = "sk-proj-AbCdEf0123456789xyzXYZ0123456789";
+  EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"key_env", pasted}}, err));
+  EXPECT_NE(err.find("looks like an API key"), std::string::npos) << err;
+  EXPECT_EQ(err.find(pasted), std::string::npos);
+  EXPECT_EQ(err.find("AbCdEf"), std::string::npos);
+  EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"key_env", "MY KEY"}}, err));
+  EXPECT_NE(err.find("environment variable name"), std::string::npos) << err;
+  EXPECT_TRUE(backend_config_from_json(nlohmann::json{{"key_env", "OPENAI_API_KEY"}}, err)) << err;
+  EXPECT_TRUE(backend_config_from_json(nlohmann::json{{"key_env", "DEEPSEEK_KEY_2"}}, err)) << err;
+}
+
 TEST(BackendConfig, RejectsUnknownKeysWrongTypesAndBadRanges) {
   std::string err;
   EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"kind", "openai"}, {"api_key", "x"}}, err));
