@@ -44,7 +44,8 @@ nlohmann::json to_json(const TraceEvent& e) {
   j["adoption"] = ad;
   j["usage"] = {{"input_tokens", e.usage.input_tokens},
                 {"output_tokens", e.usage.output_tokens},
-                {"cached_input_tokens", e.usage.cached_input_tokens}};
+                {"cached_input_tokens", e.usage.cached_input_tokens},
+                {"cache_write_input_tokens", e.usage.cache_write_input_tokens}};
   j["cost_usd"] = e.cost_usd ? nlohmann::json(*e.cost_usd) : nlohmann::json(nullptr);
   j["latency_s"] = e.latency_s;
   j["from_cache"] = e.from_cache;

@@ -108,6 +108,7 @@ ChatResult AnthropicBackend::parse_answer(const std::string& body) const {
       return u.contains(k) && u[k].is_number_integer() ? u[k].get<std::int64_t>() : 0;
     };
     resp.usage.cached_input_tokens = num("cache_read_input_tokens");
+    resp.usage.cache_write_input_tokens = num("cache_creation_input_tokens");
     resp.usage.input_tokens = num("input_tokens") + num("cache_creation_input_tokens") + resp.usage.cached_input_tokens;
     resp.usage.output_tokens = num("output_tokens");
   }

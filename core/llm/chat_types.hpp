@@ -32,7 +32,8 @@ struct ChatRequest {
 struct Usage {
   std::int64_t input_tokens = 0;   // all prompt tokens, including those read from a provider's prompt cache
   std::int64_t output_tokens = 0;
-  std::int64_t cached_input_tokens = 0;  // part of input_tokens served from a provider prompt cache (informative)
+  std::int64_t cached_input_tokens = 0;  // part of input_tokens served from a provider prompt cache
+  std::int64_t cache_write_input_tokens = 0;  // part of input_tokens written to a provider prompt cache (Anthropic)
   friend bool operator==(const Usage&, const Usage&) = default;
 };
 

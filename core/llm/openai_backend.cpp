@@ -54,6 +54,8 @@ ChatResult OpenAiBackend::parse_answer(const std::string& body) const {
     resp.usage.output_tokens = num(u, "completion_tokens");
     if (u.contains("prompt_tokens_details") && u["prompt_tokens_details"].is_object())
       resp.usage.cached_input_tokens = num(u["prompt_tokens_details"], "cached_tokens");
+    else if (u.contains("prompt_cache_hit_tokens"))  // DeepSeek
+      resp.usage.cached_input_tokens = num(u, "prompt_cache_hit_tokens");
   }
   return ChatResult::success(std::move(resp));
 }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -20,9 +21,19 @@ std::optional<PriceTable> PriceTable::from_json(const nlohmann::json& j, std::st
       error = "price table: model '" + name + "' needs numeric input_per_mtok and output_per_mtok";
       return std::nullopt;
     }
-    ModelPrice p{v["input_per_mtok"].get<double>(), v["output_per_mtok"].get<double>()};
+    ModelPrice p{v["input_per_mtok"].get<double>(), v["output_per_mtok"].get<double>(), std::nullopt, std::nullopt};
+    for (const char* k : {"cached_input_per_mtok", "cache_write_per_mtok"}) {
+      if (!v.contains(k)) continue;
+      if (!v[k].is_number()) {
+        error = "price table: model '" + name + "': " + k + " must be a number";
+        return std::nullopt;
+      }
+      (std::string(k) == "cached_input_per_mtok" ? p.cached_input_per_mtok : p.cache_write_per_mtok) =
+          v[k].get<double>();
+    }
+    auto bad = [](std::optional<double> x) { return x && (!(*x >= 0.0) || !std::isfinite(*x)); };
     if (!(p.input_per_mtok >= 0.0) || !(p.output_per_mtok >= 0.0) || !std::isfinite(p.input_per_mtok) ||
-        !std::isfinite(p.output_per_mtok)) {
+        !std::isfinite(p.output_per_mtok) || bad(p.cached_input_per_mtok) || bad(p.cache_write_per_mtok)) {
       error = "price table: model '" + name + "' has a negative or non-finite price";
       return std::nullopt;
     }
@@ -64,7 +75,13 @@ std::optional<ModelPrice> PriceTable::find(const std::string& model) const {
 std::optional<double> PriceTable::cost(const std::string& model, const Usage& usage) const {
   auto p = find(model);
   if (!p) return std::nullopt;
-  return (static_cast<double>(usage.input_tokens) * p->input_per_mtok +
+  // input_tokens counts every prompt token; the cached and cache-written parts are priced at their own rates.
+  std::int64_t cached = std::clamp<std::int64_t>(usage.cached_input_tokens, 0, usage.input_tokens);
+  std::int64_t written = std::clamp<std::int64_t>(usage.cache_write_input_tokens, 0, usage.input_tokens - cached);
+  std::int64_t plain = usage.input_tokens - cached - written;
+  return (static_cast<double>(plain) * p->input_per_mtok +
+          static_cast<double>(cached) * p->cached_input_per_mtok.value_or(p->input_per_mtok) +
+          static_cast<double>(written) * p->cache_write_per_mtok.value_or(p->input_per_mtok) +
           static_cast<double>(usage.output_tokens) * p->output_per_mtok) /
          1e6;
 }

@@ -37,7 +37,8 @@ nlohmann::json response_to_json(const ChatResponse& r) {
                         {"usage",
                          {{"input_tokens", r.usage.input_tokens},
                           {"output_tokens", r.usage.output_tokens},
-                          {"cached_input_tokens", r.usage.cached_input_tokens}}}};
+                          {"cached_input_tokens", r.usage.cached_input_tokens},
+                          {"cache_write_input_tokens", r.usage.cache_write_input_tokens}}}};
 }
 
 std::optional<ChatResponse> response_from_json(const nlohmann::json& j) {
@@ -50,6 +51,7 @@ std::optional<ChatResponse> response_from_json(const nlohmann::json& j) {
     r.usage.input_tokens = u.value("input_tokens", std::int64_t{0});
     r.usage.output_tokens = u.value("output_tokens", std::int64_t{0});
     r.usage.cached_input_tokens = u.value("cached_input_tokens", std::int64_t{0});
+    r.usage.cache_write_input_tokens = u.value("cache_write_input_tokens", std::int64_t{0});
     return r;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;

@@ -477,3 +477,26 @@ TEST(BackendFactory, KeyValuesAreTrimmedAndBlankKeysRefused) {
   EXPECT_EQ(blank.error, "the API key variable SF_TEST_PADDED_KEY holds only white space");
   ::unsetenv("SF_TEST_PADDED_KEY");
 }
+
+TEST(OpenAiBackend, DeepSeekCacheHitTokensAreCachedInput) {
+  LoopbackServer s;
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), kSecret);
+  auto r = b.parse_answer(R"({"choices": [{"message": {"content": "x"}, "finish_reason": "stop"}],
+      "usage": {"prompt_tokens": 900, "completion_tokens": 10, "prompt_cache_hit_tokens": 640,
+                "prompt_cache_miss_tokens": 260}})");
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(r.response->usage.input_tokens, 900);
+  EXPECT_EQ(r.response->usage.cached_input_tokens, 640);
+}
+
+TEST(AnthropicBackend, CacheCreationTokensAreCacheWrites) {
+  LoopbackServer s;
+  AnthropicBackend b(fast_config(BackendKind::Anthropic, s), kSecret);
+  auto r = b.parse_answer(R"({"content": [{"type": "text", "text": "x"}], "stop_reason": "end_turn",
+      "usage": {"input_tokens": 100, "output_tokens": 20, "cache_read_input_tokens": 50,
+                "cache_creation_input_tokens": 30}})");
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(r.response->usage.input_tokens, 180);
+  EXPECT_EQ(r.response->usage.cached_input_tokens, 50);
+  EXPECT_EQ(r.response->usage.cache_write_input_tokens, 30);
+}

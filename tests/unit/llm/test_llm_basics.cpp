@@ -183,6 +183,28 @@ TEST(PriceTable, CostFromUsageAndPrefixLookup) {
       "output_per_mtok": 1}}})"), err));
 }
 
+TEST(PriceTable, CachedAndCacheWriteTokensHaveTheirOwnRates) {
+  std::string err;
+  auto t = PriceTable::from_json(nlohmann::json::parse(R"({"models": {"claude-x": {"input_per_mtok": 3.0,
+      "output_per_mtok": 15.0, "cached_input_per_mtok": 0.3, "cache_write_per_mtok": 3.75},
+      "plain": {"input_per_mtok": 2.0, "output_per_mtok": 8.0}}})"),
+                                 err);
+  ASSERT_TRUE(t) << err;
+  Usage u;
+  u.input_tokens = 1'000'000;  // of which 600k read from the cache and 100k written to it
+  u.cached_input_tokens = 600'000;
+  u.cache_write_input_tokens = 100'000;
+  u.output_tokens = 10'000;
+  // 300k plain x 3.0 + 600k x 0.3 + 100k x 3.75 + 10k x 15 = 0.9 + 0.18 + 0.375 + 0.15
+  EXPECT_NEAR(*t->cost("claude-x", u), 1.605, 1e-9);
+  // Without cache rates every input token costs the input price.
+  EXPECT_NEAR(*t->cost("plain", u), 2.0 + 0.08, 1e-9);
+  EXPECT_FALSE(PriceTable::from_json(nlohmann::json::parse(R"({"models": {"x": {"input_per_mtok": 1,
+      "output_per_mtok": 1, "cached_input_per_mtok": "cheap"}}})"),
+                                     err));
+  EXPECT_NE(err.find("cached_input_per_mtok"), std::string::npos) << err;
+}
+
 TEST(PriceTable, ShippedTableLoads) {
   std::string err;
   auto t = PriceTable::load(std::string(SF_SOURCE_DIR) + "/resources/configs/prices.json", err);
