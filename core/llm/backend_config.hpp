@@ -19,7 +19,7 @@ struct BackendConfig {
   std::string model;
   std::string key_env;          // name of the environment variable holding the API key; empty = no key
   double timeout_s = 120.0;     // per HTTP attempt
-  int max_retries = 4;          // retries after the first attempt (429, 5xx, timeouts, network errors)
+  int max_retries = 6;          // retries after the first attempt (429, 5xx, timeouts, network errors)
   double backoff_base_s = 1.0;  // first backoff; doubles per retry, full jitter in [0.5, 1] x
   double backoff_max_s = 60.0;  // cap for backoff and for Retry-After
   int in_flight = 8;            // concurrent requests in a RequestPool

@@ -21,6 +21,7 @@ HttpChatBackend::HttpChatBackend(BackendConfig config, std::string api_key, Trac
       api_key_(std::move(api_key)),
       trace_(std::move(trace)),
       limiter_(config_.rpm, config_.tpm),
+      gate_(config_.in_flight),
       rng_(std::random_device{}()) {}
 
 std::string HttpChatBackend::base_url() const {
@@ -67,7 +68,11 @@ ChatResult HttpChatBackend::chat(const ChatRequest& request, const CancelToken& 
   ChatResult last = ChatResult::failure("network", "no attempt made");
   for (int attempt = 1; attempt <= config_.max_retries + 1; ++attempt) {
     trace("--> attempt " + std::to_string(attempt) + "\n" + dump_request(http));
+    if (!gate_.acquire(cancel)) return ChatResult::failure("cancelled", "request cancelled", 0, attempt);
     HttpResponse resp = http_post(http, cancel);
+    gate_.release();
+    if (resp.outcome == HttpOutcome::Ok && resp.status == 429) gate_.on_throttled();
+    if (resp.outcome == HttpOutcome::Ok && resp.status >= 200 && resp.status < 300) gate_.on_success();
     trace("<-- status " + std::to_string(resp.status) + (resp.error.empty() ? "" : " (" + resp.error + ")") + "\n" +
           resp.body.substr(0, 2000));
     std::optional<double> retry_after;
@@ -102,7 +107,7 @@ ChatResult HttpChatBackend::chat(const ChatRequest& request, const CancelToken& 
                                    "HTTP " + std::to_string(resp.status) + ": " + scrub(error_message_of(resp.body)),
                                    static_cast<int>(resp.status), attempt);
         retry = RetryPolicy::retryable_status(resp.status);
-        if (resp.retry_after) retry_after = parse_retry_after(*resp.retry_after);
+        retry_after = server_requested_wait(resp);
         break;
     }
     if (!retry || attempt > config_.max_retries) break;

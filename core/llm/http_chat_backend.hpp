@@ -21,6 +21,8 @@ class HttpChatBackend : public ChatBackend {
   ChatResult chat(const ChatRequest& request, const CancelToken& cancel) override;
   std::string identity() const override { return config_.identity(); }
   const BackendConfig& config() const { return config_; }
+  // Requests this backend lets into flight now (halved by each 429, recovering additively).
+  int concurrency_limit() const { return gate_.limit(); }
 
   // Provider specifics (public for tests: they are pure functions of their inputs).
   virtual HttpRequest build_request(const ChatRequest& request) const = 0;
@@ -41,6 +43,7 @@ class HttpChatBackend : public ChatBackend {
   std::string api_key_;
   TraceSink trace_;
   RateLimiter limiter_;
+  ConcurrencyLimiter gate_;
   std::mutex rng_mutex_;
   std::mt19937_64 rng_;
 };

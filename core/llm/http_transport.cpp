@@ -4,6 +4,7 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <ctime>
@@ -57,9 +58,17 @@ size_t on_header(char* data, size_t size, size_t n, void* user) {
   if (colon != std::string::npos) {
     std::string name = line.substr(0, colon);
     for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (name == "retry-after") t->resp->retry_after = trim(line.substr(colon + 1));
+    std::string value = trim(line.substr(colon + 1));
+    if (name == "retry-after") t->resp->retry_after = value;
+    else if (name == "retry-after-ms") t->resp->retry_after_ms = value;
+    else if (name == "x-ratelimit-reset-requests") t->resp->reset_requests = value;
+    else if (name == "x-ratelimit-reset-tokens") t->resp->reset_tokens = value;
   } else if (line.rfind("HTTP/", 0) == 0) {
-    t->resp->retry_after.reset();  // a new response (e.g. after 100 Continue)
+    // a new response (e.g. after 100 Continue)
+    t->resp->retry_after.reset();
+    t->resp->retry_after_ms.reset();
+    t->resp->reset_requests.reset();
+    t->resp->reset_tokens.reset();
   }
   return len;
 }
@@ -154,6 +163,59 @@ std::optional<double> parse_retry_after(const std::string& value) {
   if (when < 0) return std::nullopt;
   double delta = std::difftime(when, std::time(nullptr));
   return delta > 0.0 ? delta : 0.0;
+}
+
+std::optional<double> parse_reset_duration(const std::string& value) {
+  std::string v = trim(value);
+  if (v.empty()) return std::nullopt;
+  double total = 0.0;
+  std::size_t i = 0;
+  bool any = false;
+  while (i < v.size()) {
+    std::size_t j = i;
+    while (j < v.size() && (std::isdigit(static_cast<unsigned char>(v[j])) || v[j] == '.')) ++j;
+    if (j == i) return std::nullopt;
+    char* end = nullptr;
+    std::string num = v.substr(i, j - i);
+    double x = std::strtod(num.c_str(), &end);
+    if (!end || *end != '\0' || !std::isfinite(x)) return std::nullopt;
+    double unit;
+    if (v.compare(j, 2, "ms") == 0) {
+      unit = 1e-3;
+      j += 2;
+    } else if (j < v.size() && (v[j] == 'h' || v[j] == 'm' || v[j] == 's')) {
+      unit = v[j] == 'h' ? 3600.0 : v[j] == 'm' ? 60.0 : 1.0;
+      ++j;
+    } else {
+      return std::nullopt;
+    }
+    total += x * unit;
+    any = true;
+    i = j;
+  }
+  if (!any) return std::nullopt;
+  return total;
+}
+
+std::optional<double> server_requested_wait(const HttpResponse& resp) {
+  if (resp.retry_after_ms) {
+    std::string v = trim(*resp.retry_after_ms);
+    char* end = nullptr;
+    double ms = std::strtod(v.c_str(), &end);
+    if (!v.empty() && end && *end == '\0' && std::isfinite(ms) && ms >= 0.0) return ms / 1000.0;
+  }
+  if (resp.retry_after) {
+    if (auto s = parse_retry_after(*resp.retry_after)) return s;
+  }
+  if (resp.status == 429) {
+    std::optional<double> wait;
+    for (const auto& h : {resp.reset_requests, resp.reset_tokens}) {
+      if (!h) continue;
+      if (auto s = parse_reset_duration(*h)) wait = std::max(wait.value_or(0.0), *s);
+    }
+    return wait;
+  }
+  return std::nullopt;
 }
 
 }  // namespace sf::llm

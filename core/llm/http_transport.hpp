@@ -25,7 +25,10 @@ struct HttpResponse {
   HttpOutcome outcome = HttpOutcome::Ok;
   long status = 0;
   std::string body;
-  std::optional<std::string> retry_after;  // raw Retry-After header value
+  std::optional<std::string> retry_after;     // raw Retry-After header value
+  std::optional<std::string> retry_after_ms;  // raw retry-after-ms (OpenAI, Azure): milliseconds
+  // raw x-ratelimit-reset-requests / x-ratelimit-reset-tokens (OpenAI: "1s", "6m0s", "20ms")
+  std::optional<std::string> reset_requests, reset_tokens;
   std::string error;                       // transport error text (no credentials)
 };
 
@@ -38,5 +41,10 @@ std::string dump_request(const HttpRequest& req, std::size_t max_body = 2000);
 // Parses a Retry-After value (delta-seconds, possibly fractional, or an HTTP-date) into seconds from
 // now (>= 0); nullopt if unparseable.
 std::optional<double> parse_retry_after(const std::string& value);
+// Parses OpenAI's reset durations ("20ms", "1s", "1.5s", "6m0s", "1h2m3s") into seconds; nullopt if unparseable.
+std::optional<double> parse_reset_duration(const std::string& value);
+// The wait a throttled answer asks for, in seconds: retry-after-ms, else Retry-After, else (429 only) the
+// later of OpenAI's x-ratelimit-reset-* headers; nullopt when the answer names none.
+std::optional<double> server_requested_wait(const HttpResponse& resp);
 
 }  // namespace sf::llm

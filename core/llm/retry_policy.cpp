@@ -79,4 +79,51 @@ bool RateLimiter::acquire(std::int64_t tokens, const CancelToken& cancel) {
   }
 }
 
+bool ConcurrencyLimiter::acquire(const CancelToken& cancel) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (in_flight_ >= limit_) {
+    if (cancel.cancelled()) return false;
+    cv_.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  if (cancel.cancelled()) return false;
+  ++in_flight_;
+  return true;
+}
+
+void ConcurrencyLimiter::release() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    in_flight_ = std::max(0, in_flight_ - 1);
+  }
+  cv_.notify_all();
+}
+
+void ConcurrencyLimiter::on_throttled() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  limit_ = std::max(1, limit_ / 2);
+  successes_ = 0;
+}
+
+void ConcurrencyLimiter::on_success() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (limit_ >= max_) return;
+    if (++successes_ >= limit_) {
+      ++limit_;
+      successes_ = 0;
+    }
+  }
+  cv_.notify_all();
+}
+
+int ConcurrencyLimiter::limit() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return limit_;
+}
+
+int ConcurrencyLimiter::in_flight() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return in_flight_;
+}
+
 }  // namespace sf::llm

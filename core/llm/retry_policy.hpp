@@ -4,7 +4,9 @@
 
 #include "core/llm/chat_types.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -13,7 +15,7 @@
 namespace sf::llm {
 
 struct RetryPolicy {
-  int max_retries = 4;
+  int max_retries = 6;
   double backoff_base_s = 1.0;
   double backoff_max_s = 60.0;
 
@@ -44,6 +46,27 @@ class RateLimiter {
   double rpm_, tpm_;
   std::mutex mutex_;
   std::deque<std::pair<Clock::time_point, std::int64_t>> window_;
+};
+
+// Requests in flight to one endpoint, adapted to its rate limits (additive increase, multiplicative decrease):
+// a throttled answer (HTTP 429) halves the limit (at least 1); every `limit` successful answers in a row raise
+// it by one, up to `max`. Thread-safe; one per backend, shared by every caller.
+class ConcurrencyLimiter {
+ public:
+  explicit ConcurrencyLimiter(int max) : max_(std::max(1, max)), limit_(max_) {}
+  // Blocks until fewer than `limit` requests are in flight; false if cancelled (nothing acquired).
+  bool acquire(const CancelToken& cancel);
+  void release();
+  void on_throttled();
+  void on_success();
+  int limit() const;
+  int in_flight() const;
+
+ private:
+  const int max_;
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  int limit_, in_flight_ = 0, successes_ = 0;
 };
 
 }  // namespace sf::llm

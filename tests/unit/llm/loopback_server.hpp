@@ -47,7 +47,8 @@ class LoopbackServer {
     std::lock_guard<std::mutex> lock(mutex_);
     script_.assign(modes.begin(), modes.end());
   }
-  std::string retry_after = "0";  // value sent with 429
+  std::string retry_after = "0";  // value sent with 429 ("" = no Retry-After header)
+  std::vector<std::pair<std::string, std::string>> extra_429_headers;  // e.g. retry-after-ms, x-ratelimit-reset-*
   int slow_ms = 600;
   std::string answer_text = "impl: |\n  return E0\n";
 
@@ -73,7 +74,8 @@ class LoopbackServer {
     switch (mode) {
       case Mode::TooMany:
         res.status = 429;
-        res.set_header("Retry-After", retry_after);
+        if (!retry_after.empty()) res.set_header("Retry-After", retry_after);
+        for (const auto& [k, v] : extra_429_headers) res.set_header(k, v);
         res.set_content(R"({"error":{"message":"rate limited"}})", "application/json");
         return;
       case Mode::ServerError:

@@ -500,3 +500,80 @@ TEST(AnthropicBackend, CacheCreationTokensAreCacheWrites) {
   EXPECT_EQ(r.response->usage.cached_input_tokens, 50);
   EXPECT_EQ(r.response->usage.cache_write_input_tokens, 30);
 }
+
+TEST(RateLimits, ServerRequestedWaitsFromEveryHeaderKind) {
+  EXPECT_DOUBLE_EQ(*parse_reset_duration("20ms"), 0.02);
+  EXPECT_DOUBLE_EQ(*parse_reset_duration("1s"), 1.0);
+  EXPECT_DOUBLE_EQ(*parse_reset_duration("1.5s"), 1.5);
+  EXPECT_DOUBLE_EQ(*parse_reset_duration("6m0s"), 360.0);
+  EXPECT_DOUBLE_EQ(*parse_reset_duration("1h2m3s"), 3723.0);
+  EXPECT_FALSE(parse_reset_duration("soon"));
+  EXPECT_FALSE(parse_reset_duration("5"));
+  HttpResponse r;
+  r.status = 429;
+  r.retry_after = "3";
+  r.retry_after_ms = "250";
+  EXPECT_DOUBLE_EQ(*server_requested_wait(r), 0.25);  // the precise header wins
+  r.retry_after_ms.reset();
+  EXPECT_DOUBLE_EQ(*server_requested_wait(r), 3.0);
+  r.retry_after.reset();
+  r.reset_requests = "1s";
+  r.reset_tokens = "2.5s";
+  EXPECT_DOUBLE_EQ(*server_requested_wait(r), 2.5);  // the later of the two resets
+  r.status = 503;
+  EXPECT_FALSE(server_requested_wait(r));  // resets describe quotas, they only explain a 429
+}
+
+TEST(RateLimits, RetryAfterMsIsHonoured) {
+  LoopbackServer s;
+  s.retry_after = "";
+  s.extra_429_headers = {{"retry-after-ms", "150"}};
+  s.script({Mode::TooMany});
+  auto cfg = fast_config(BackendKind::OpenAi, s);
+  cfg.backoff_max_s = 5.0;
+  cfg.backoff_base_s = 2.0;  // without the header the first backoff would be 1-2 s
+  OpenAiBackend b(cfg, kSecret);
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = b.chat(sample_request(), CancelToken{});
+  double took = seconds_since(t0);
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_GE(took, 0.14);
+  EXPECT_LT(took, 0.9);
+}
+
+TEST(RateLimits, A429BurstHalvesConcurrencyThenItRecoversAdditively) {
+  LoopbackServer s;
+  s.script({Mode::TooMany, Mode::TooMany});
+  auto cfg = fast_config(BackendKind::OpenAi, s);
+  cfg.in_flight = 8;
+  OpenAiBackend b(cfg, kSecret);
+  EXPECT_EQ(b.concurrency_limit(), 8);
+  auto r = b.chat(sample_request(), CancelToken{});
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(b.concurrency_limit(), 2);  // 8 -> 4 -> 2, then one success (needs 2 for +1)
+  ASSERT_TRUE(b.chat(sample_request(), CancelToken{}).ok());
+  EXPECT_EQ(b.concurrency_limit(), 3);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(b.chat(sample_request(), CancelToken{}).ok());
+  EXPECT_EQ(b.concurrency_limit(), 4);
+  for (int i = 0; i < 40; ++i) ASSERT_TRUE(b.chat(sample_request(), CancelToken{}).ok());
+  EXPECT_EQ(b.concurrency_limit(), 8);  // never above in_flight
+}
+
+TEST(RateLimits, TheLimitBoundsRequestsInFlight) {
+  ConcurrencyLimiter g(4);
+  CancelToken c;
+  g.on_throttled();  // 2
+  ASSERT_TRUE(g.acquire(c));
+  ASSERT_TRUE(g.acquire(c));
+  EXPECT_EQ(g.in_flight(), 2);
+  std::atomic<bool> third{false};
+  std::thread t([&] { third = g.acquire(c); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_FALSE(third.load());  // waits for a slot
+  g.release();
+  t.join();
+  EXPECT_TRUE(third.load());
+  CancelToken cancelled;
+  cancelled.cancel();
+  EXPECT_FALSE(g.acquire(cancelled));
+}
