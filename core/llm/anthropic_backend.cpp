@@ -76,6 +76,16 @@ HttpRequest AnthropicBackend::build_request(const ChatRequest& r) const {
   return h;
 }
 
+HttpRequest AnthropicBackend::models_request() const {
+  HttpRequest h;
+  h.method = "GET";
+  std::string base = base_url();
+  h.url = base + (base.size() >= 3 && base.compare(base.size() - 3, 3, "/v1") == 0 ? "/models" : "/v1/models");
+  h.headers.emplace_back("anthropic-version", config().anthropic_version);
+  if (!api_key().empty()) h.headers.emplace_back("x-api-key", api_key());
+  return h;
+}
+
 ChatResult AnthropicBackend::parse_answer(const std::string& body) const {
   auto j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object())

@@ -32,6 +32,31 @@ std::string HttpChatBackend::base_url() const {
 
 std::string HttpChatBackend::scrub(const std::string& text) const { return redact(text, {api_key_}); }
 
+std::optional<std::vector<std::string>> HttpChatBackend::list_models(const CancelToken& cancel,
+                                                                     std::string& error) const {
+  HttpRequest h = models_request();
+  h.timeout_s = std::min(config_.timeout_s, 30.0);
+  h.max_body_bytes = config_.max_body_bytes;
+  HttpResponse resp = http_post(h, cancel);
+  if (resp.outcome != HttpOutcome::Ok) {
+    error = scrub(resp.error);
+    return std::nullopt;
+  }
+  if (resp.status < 200 || resp.status >= 300) {
+    error = "HTTP " + std::to_string(resp.status) + ": " + scrub(error_message_of(resp.body));
+    return std::nullopt;
+  }
+  auto j = nlohmann::json::parse(resp.body, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("data") || !j["data"].is_array()) {
+    error = "the model list is not the expected JSON ({\"data\": [{\"id\": ...}]})";
+    return std::nullopt;
+  }
+  std::vector<std::string> ids;
+  for (const auto& m : j["data"])
+    if (m.is_object() && m.contains("id") && m["id"].is_string() && ids.size() < 10000) ids.push_back(m["id"]);
+  return ids;
+}
+
 void HttpChatBackend::merge_extra_body(nlohmann::json& body) const {
   if (config_.extra_body.empty()) return;
   auto extra = nlohmann::json::parse(config_.extra_body, nullptr, false);

@@ -11,7 +11,10 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <mutex>
+#include <optional>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace sf::llm {
 
@@ -29,6 +32,10 @@ class HttpChatBackend : public ChatBackend {
   virtual ChatResult parse_answer(const std::string& body) const = 0;
   // The provider's error message inside a non-2xx body, if any.
   static std::string error_message_of(const std::string& body);
+  // The model ids the endpoint lists (GET .../models), one attempt; nullopt with `error` where it fails or
+  // the server has no such route (llama.cpp server, some proxies).
+  std::optional<std::vector<std::string>> list_models(const CancelToken& cancel, std::string& error) const;
+  virtual HttpRequest models_request() const = 0;
 
  protected:
   std::string base_url() const;  // without trailing '/'
@@ -52,6 +59,7 @@ class OpenAiBackend : public HttpChatBackend {
  public:
   using HttpChatBackend::HttpChatBackend;
   HttpRequest build_request(const ChatRequest& request) const override;
+  HttpRequest models_request() const override;
   ChatResult parse_answer(const std::string& body) const override;
 };
 
@@ -59,6 +67,7 @@ class AnthropicBackend : public HttpChatBackend {
  public:
   using HttpChatBackend::HttpChatBackend;
   HttpRequest build_request(const ChatRequest& request) const override;
+  HttpRequest models_request() const override;
   ChatResult parse_answer(const std::string& body) const override;
 };
 

@@ -1,4 +1,4 @@
-// One blocking HTTP POST over a libcurl easy handle, bounded (body and header sizes, timeout) and
+// One blocking HTTP POST (or GET, see HttpRequest::method) over a libcurl easy handle, bounded (body and header sizes, timeout) and
 // cancellable (the xferinfo progress callback aborts the transfer when the CancelToken fires).
 #pragma once
 
@@ -11,6 +11,7 @@
 namespace sf::llm {
 
 struct HttpRequest {
+  std::string method = "POST";  // or "GET" (no body)
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;

@@ -24,6 +24,14 @@ HttpRequest OpenAiBackend::build_request(const ChatRequest& r) const {
   return h;
 }
 
+HttpRequest OpenAiBackend::models_request() const {
+  HttpRequest h;
+  h.method = "GET";
+  h.url = base_url() + "/models";
+  if (!api_key().empty()) h.headers.emplace_back("Authorization", "Bearer " + api_key());
+  return h;
+}
+
 ChatResult OpenAiBackend::parse_answer(const std::string& body) const {
   auto j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_discarded() || !j.is_object())

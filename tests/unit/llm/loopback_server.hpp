@@ -30,6 +30,11 @@ class LoopbackServer {
     auto handler = [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); };
     server_.Post("/v1/chat/completions", handler);
     server_.Post("/v1/messages", handler);
+    server_.Get("/v1/models", [this](const httplib::Request& req, httplib::Response& res) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      seen_.push_back({req.path, req.body, {req.headers.begin(), req.headers.end()}});
+      res.set_content(R"({"object":"list","data":[{"id":"test-model"},{"id":"other-model"}]})", "application/json");
+    });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     // stop() before the accept loop runs would be lost, so wait until it is running.

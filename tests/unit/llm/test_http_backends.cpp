@@ -2,6 +2,7 @@
 #include "core/llm/backend_factory.hpp"
 #include "core/llm/cached_backend.hpp"
 #include "core/llm/http_chat_backend.hpp"
+#include "core/llm/preflight.hpp"
 #include "loopback_server.hpp"
 
 #include <gtest/gtest.h>
@@ -576,4 +577,70 @@ TEST(RateLimits, TheLimitBoundsRequestsInFlight) {
   CancelToken cancelled;
   cancelled.cancel();
   EXPECT_FALSE(g.acquire(cancelled));
+}
+
+TEST(Preflight, AWorkingEndpointRepliesAndListsItsModels) {
+  LoopbackServer s;
+  auto cfg = fast_config(BackendKind::OpenAi, s);
+  OpenAiBackend b(cfg, kSecret);
+  auto r = preflight(cfg, b, CancelToken{});
+  ASSERT_TRUE(r.ok) << r.failure.message;
+  EXPECT_EQ(r.reply, "impl: |\n  return E0\n");
+  ASSERT_TRUE(r.models);
+  EXPECT_EQ(*r.models, (std::vector<std::string>{"test-model", "other-model"}));
+  auto seen = s.seen();
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[1].path, "/v1/models");
+  EXPECT_EQ(seen[1].headers.find("Authorization")->second, std::string("Bearer ") + kSecret);
+  // Anthropic lists its models under /v1/models with x-api-key.
+  auto acfg = fast_config(BackendKind::Anthropic, s);
+  AnthropicBackend a(acfg, kSecret);
+  std::string err;
+  auto models = a.list_models(CancelToken{}, err);
+  ASSERT_TRUE(models) << err;
+  EXPECT_EQ(models->size(), 2u);
+}
+
+TEST(Preflight, AWrongKeyNamesTheVariableAndNeverTheKey) {
+  LoopbackServer s;
+  s.script({Mode::EchoKey});
+  auto cfg = fast_config(BackendKind::OpenAi, s);
+  cfg.key_env = "OPENAI_API_KEY";
+  OpenAiBackend b(cfg, kSecret);
+  auto r = preflight(cfg, b, CancelToken{}, false);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.failure.infrastructure);
+  EXPECT_EQ(r.failure.message.rfind("authentication failed (HTTP 401) for openai at " + cfg.base_url +
+                                        ": check OPENAI_API_KEY",
+                                    0),
+            0u)
+      << r.failure.message;
+  EXPECT_EQ(r.failure.message.find(kSecret), std::string::npos);
+}
+
+TEST(Preflight, EveryInfrastructureFailureHasACauseAndAFix) {
+  BackendConfig c;
+  c.kind = BackendKind::Anthropic;
+  c.base_url = "https://api.anthropic.com";
+  c.key_env = "ANTHROPIC_API_KEY";
+  auto msg = [&](const std::string& kind, int status, const std::string& text) {
+    LlmError e{kind, status, text, 3};
+    return diagnose_failure(c, "claude-old-1", e);
+  };
+  EXPECT_EQ(msg("http", 403, "forbidden").message,
+            "authentication failed (HTTP 403) for anthropic at https://api.anthropic.com: check ANTHROPIC_API_KEY");
+  EXPECT_NE(msg("http", 404, "not_found_error: model").message.find("model or route not found (HTTP 404) for model "
+                                                                    "'claude-old-1'"),
+            std::string::npos);
+  EXPECT_NE(msg("http", 400, "bad").message.find("token_param"), std::string::npos);
+  EXPECT_NE(msg("http", 429, "You exceeded your current quota").message.find("spend cap or quota"), std::string::npos);
+  EXPECT_NE(msg("http", 429, "slow down").message.find("after 3 attempt(s)"), std::string::npos);
+  EXPECT_NE(msg("network", 0, "SSL certificate problem").message.find("ca_bundle"), std::string::npos);
+  EXPECT_NE(msg("network", 0, "Couldn't connect to server").message.find("is the server running"), std::string::npos);
+  EXPECT_NE(msg("timeout", 0, "timeout").message.find("timeout_s"), std::string::npos);
+  for (auto [k, st] : {std::pair{"http", 401}, {"http", 404}, {"http", 400}, {"http", 500}, {"network", 0},
+                       {"timeout", 0}})
+    EXPECT_TRUE(msg(k, st, "x").infrastructure) << k << " " << st;
+  EXPECT_FALSE(msg("parse", 0, "no choices").infrastructure);  // about the answer: a sample like any other
+  EXPECT_FALSE(msg("refused", 0, "no").infrastructure);
 }
