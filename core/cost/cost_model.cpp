@@ -67,8 +67,8 @@ std::vector<std::string> reads(const step::Statement& st) {
 class Builder {
  public:
   Builder(const CostModel::Prepared& p, const step::Program& prog, const step::TypedProgram& typed,
-          const ChipProfile& chip, Diagnostics& diags)
-      : p_(p), prog_(prog), typed_(typed), chip_(chip), diags_(diags), b_(p.compiled.sizes) {}
+          const ChipProfile& chip, Diagnostics& diags, EvalOptions opts = {})
+      : p_(p), prog_(prog), typed_(typed), chip_(chip), diags_(diags), b_(p.compiled.sizes), opts_(opts) {}
 
   std::optional<CostReport> run() {
     if (!routing()) return std::nullopt;
@@ -491,7 +491,8 @@ class Builder {
 
   // --- totals ----------------------------------------------------------------------------------------------
   std::optional<CostReport> finish() {
-    TimingResult t = simulate(units_, chans_, chip_);
+    TimingResult t = opts_.timeline_buckets > 0 ? simulate(units_, chans_, chip_, opts_.timeline_buckets)
+                                                : simulate(units_, chans_, chip_);
     if (!t.complete) {
       diags_.push_back(make_error("C-INTERNAL", "the timing model did not drain: " + t.problem));
       return std::nullopt;
@@ -502,6 +503,7 @@ class Builder {
     for (const auto& [k, v] : p_.compiled.sizes) r.sizes[k] = v;
     r.seed = p_.inputs.seed;
     r.cycles = t.cycles;
+    r.timeline_bucket_cycles = t.bucket_cycles;
     r.offchip_read_bytes = t.read_requests * chip_.hbm_request_bytes;
     r.offchip_write_bytes = t.write_requests * chip_.hbm_request_bytes;
     r.onchip_bytes = onchip_;
@@ -529,6 +531,10 @@ class Builder {
       ur.blocked_out = s.blocked_out;
       ur.tokens_in = s.tokens_in;
       ur.tokens_out = s.tokens_out;
+      if (x < t.timeline.size()) {
+        ur.timeline_busy = std::move(t.timeline[x].busy);
+        ur.timeline_stalled = std::move(t.timeline[x].stalled);
+      }
       r.units.push_back(std::move(ur));
     }
     for (const auto& c : chans_) r.tokens += c.count;
@@ -571,6 +577,7 @@ class Builder {
   std::vector<std::vector<i64>> chan_dims_;
   std::vector<const step::FnDecl*> unit_fn_;  // per unit: the fn it calls
   i64 onchip_ = 0;
+  EvalOptions opts_;
 };
 
 std::string fmt_double(double v, int prec) {
@@ -622,6 +629,14 @@ std::optional<CostReport> CostModel::evaluate(const step::TaskDoc& task, const s
   auto p = prepare(task, diags);
   if (!p) return std::nullopt;
   return Builder(*p, prog, typed, chip_, diags).run();
+}
+
+std::optional<CostReport> CostModel::evaluate(const step::TaskDoc& task, const step::Program& prog,
+                                              const step::TypedProgram& typed, Diagnostics& diags,
+                                              const EvalOptions& opts) {
+  auto p = prepare(task, diags);
+  if (!p) return std::nullopt;
+  return Builder(*p, prog, typed, chip_, diags, opts).run();
 }
 
 std::optional<CostReport> CostModel::evaluate(const step::TaskDoc& task, std::string_view impl,

@@ -26,6 +26,13 @@ struct UnitReport {
   std::string primitive;  // Map, Accum, …, Load, Store
   std::string name;       // the stream the unit defines (Load: the input; Store: the returned stream)
   std::int64_t busy = 0, stall_in = 0, blocked_out = 0, tokens_in = 0, tokens_out = 0;
+  // Only with EvalOptions::timeline_buckets > 0: busy and stalled (stall_in + blocked_out) cycles per bucket
+  // of CostReport::timeline_bucket_cycles cycles from cycle 0 (engine.hpp, UnitTimeline).
+  std::vector<std::int64_t> timeline_busy, timeline_stalled;
+};
+
+struct EvalOptions {
+  int timeline_buckets = 0;  // > 0: record a per-unit timeline in at most this many buckets (capped at 4096)
 };
 
 struct CostReport {
@@ -50,6 +57,7 @@ struct CostReport {
   Diagnostics violations;  // C-ONCHIP, C-COMPUTE
   std::vector<UnitReport> units;  // loads first, then statements in order, then stores
   int bottleneck = -1;            // index into units: most busy cycles, ties to the earliest line
+  std::int64_t timeline_bucket_cycles = 0;  // > 0 when the units carry a timeline
 };
 
 // Caches, per task, the task compiled and its input set generated under the perf binding. Thread-safe.
@@ -62,6 +70,9 @@ class CostModel {
   // errors (e.g. the program fails under perf_sizes, C-INTERNAL) are appended to diags and give nullopt.
   std::optional<CostReport> evaluate(const step::TaskDoc& task, const step::Program& prog,
                                      const step::TypedProgram& typed, Diagnostics& diags);
+  // As above with options (a per-unit timeline); the numbers are the same.
+  std::optional<CostReport> evaluate(const step::TaskDoc& task, const step::Program& prog,
+                                     const step::TypedProgram& typed, Diagnostics& diags, const EvalOptions& opts);
   // As above from the impl text: runs the static checks first (their errors are appended, nullopt).
   std::optional<CostReport> evaluate(const step::TaskDoc& task, std::string_view impl,
                                      const std::vector<Location>& line_starts, Diagnostics& diags);

@@ -52,9 +52,15 @@ struct Request {
 
 class Engine {
  public:
-  Engine(const std::vector<Unit>& units, const std::vector<Channel>& chans, const ChipProfile& chip)
+  Engine(const std::vector<Unit>& units, const std::vector<Channel>& chans, const ChipProfile& chip,
+         int timeline_buckets = 0)
       : u_(units), ch_(chans), chip_(chip), cur_(units.size()), cs_(chans.size()), st_(units.size()),
         depth_(chip.fifo_depth) {
+    if (timeline_buckets > 0) {
+      tl_buckets_ = std::min(timeline_buckets, 4096);
+      tl_.assign(units.size(), UnitTimeline{std::vector<i64>(static_cast<std::size_t>(tl_buckets_), 0),
+                                            std::vector<i64>(static_cast<std::size_t>(tl_buckets_), 0)});
+    }
     // Per token: when it becomes visible to the consumer, and when the consumer dequeued it.
     base_.assign(chans.size() + 1, 0);
     for (std::size_t c = 0; c < chans.size(); ++c) base_[c + 1] = base_[c] + chans[c].count;
@@ -123,6 +129,16 @@ class Engine {
     r.write_requests = write_requests_;
     r.units = st_;
     r.depth = cap_;
+    if (tl_buckets_ > 0) {
+      cover(r.cycles);
+      const i64 n = std::max<i64>(1, ceil_div(r.cycles, tl_width_));
+      for (auto& t : tl_) {
+        t.busy.resize(static_cast<std::size_t>(n));
+        t.stalled.resize(static_cast<std::size_t>(n));
+      }
+      r.bucket_cycles = tl_width_;
+      r.timeline = std::move(tl_);
+    }
     return r;
   }
 
@@ -134,6 +150,31 @@ class Engine {
   };
 
   static i64 ceil_div(i64 a, i64 b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+
+  // --- the optional timeline ------------------------------------------------------------------------------
+  // Buckets of tl_width_ cycles (a power of two) from cycle 0; when an interval ends past the last bucket, the
+  // width doubles and neighbouring buckets merge, so memory stays units × tl_buckets_ whatever the run's length.
+  void cover(i64 end) {
+    while (end > tl_width_ * tl_buckets_) {
+      for (auto& t : tl_) {
+        for (auto* v : {&t.busy, &t.stalled}) {
+          std::size_t half = (v->size() + 1) / 2;
+          for (std::size_t b = 0; b < half; ++b) (*v)[b] = (*v)[2 * b] + (2 * b + 1 < v->size() ? (*v)[2 * b + 1] : 0);
+          std::fill(v->begin() + static_cast<std::ptrdiff_t>(half), v->end(), 0);
+        }
+      }
+      tl_width_ *= 2;
+    }
+  }
+  void record(int x, i64 from, i64 to, bool busy) {
+    if (tl_buckets_ <= 0 || to <= from) return;
+    cover(to);
+    auto& v = busy ? tl_[static_cast<std::size_t>(x)].busy : tl_[static_cast<std::size_t>(x)].stalled;
+    for (i64 b = from / tl_width_; b * tl_width_ < to; ++b) {
+      i64 lo = std::max(from, b * tl_width_), hi = std::min(to, (b + 1) * tl_width_);
+      v[static_cast<std::size_t>(b)] += hi - lo;
+    }
+  }
 
   void push(int x, i64 key) { heap_.emplace(key, x); }
 
@@ -404,7 +445,8 @@ class Engine {
       if (s.request >= 0) {
         // The load's data: request q is issued at cycle q; it must be served before its answer is known.
         if (s.request >= now_) {
-          push(x, s.request + 1);
+          // Served once time passes its issue cycle; answered hbm_latency later at the earliest.
+          push(x, s.request + std::max<i64>(1, chip_.hbm_latency));
           return;
         }
         assign_until(now_);
@@ -440,6 +482,7 @@ class Engine {
       }
       // Commit.
       stat.stall_in += t_in - c.clock;
+      record(x, c.clock, t_in, false);
       for (int q = 0; q < nin; ++q) {
         ChanState& cs = cs_[static_cast<std::size_t>(ins[q])];
         deq(ins[q], cs.recv) = t_in;
@@ -455,6 +498,8 @@ class Engine {
       stat.busy += s.busy;
       i64 t_send = std::max(t_done, credit);
       stat.blocked_out += t_send - t_done;
+      record(x, t_in, t_done, true);
+      record(x, t_done, t_send, false);
       for (int q = 0; q < nout; ++q) {
         ChanState& cs = cs_[static_cast<std::size_t>(outs[q])];
         i64 when = t_send + chip_.send_latency;
@@ -500,12 +545,21 @@ class Engine {
   std::priority_queue<Request, std::vector<Request>, std::greater<>> pending_;
   std::vector<i64> store_done_;
   i64 write_requests_ = 0;
+  // Timeline (tl_buckets_ == 0: not recorded).
+  int tl_buckets_ = 0;
+  i64 tl_width_ = 1;
+  std::vector<UnitTimeline> tl_;
 };
 
 }  // namespace
 
 TimingResult simulate(const std::vector<Unit>& units, const std::vector<Channel>& channels, const ChipProfile& chip) {
   return Engine(units, channels, chip).run();
+}
+
+TimingResult simulate(const std::vector<Unit>& units, const std::vector<Channel>& channels, const ChipProfile& chip,
+                      int timeline_buckets) {
+  return Engine(units, channels, chip, std::max(timeline_buckets, 0)).run();
 }
 
 }  // namespace sf::cost

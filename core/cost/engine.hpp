@@ -51,6 +51,13 @@ struct UnitStats {
   std::int64_t finish = 0;  // clock after the unit's last step (stores: the last answer)
 };
 
+// Optional, bounded per-unit timeline (recorded only when asked for): `buckets.size()` equal buckets of
+// `bucket_cycles` cycles each from cycle 0, covering [0, cycles]; per bucket the cycles the unit was busy and
+// the cycles it was stalled (waiting for input, stall_in, or for space downstream, blocked_out).
+struct UnitTimeline {
+  std::vector<std::int64_t> busy, stalled;
+};
+
 struct TimingResult {
   bool complete = false;  // false: some unit never finished (an inconsistent graph; reported as C-INTERNAL)
   std::int64_t cycles = 0;
@@ -58,8 +65,17 @@ struct TimingResult {
   std::vector<UnitStats> units;
   std::vector<std::int64_t> depth;  // per channel: fifo_depth, or more where the program needed it
   std::string problem;  // when !complete: which unit stalled
+  // Filled only when simulate() is given timeline_buckets > 0: one timeline per unit with at most
+  // timeline_buckets (and more than timeline_buckets / 2, unless cycles is smaller) buckets of
+  // bucket_cycles cycles each (a power of two).
+  std::int64_t bucket_cycles = 0;
+  std::vector<UnitTimeline> timeline;
 };
 
 TimingResult simulate(const std::vector<Unit>& units, const std::vector<Channel>& channels, const ChipProfile& chip);
+// As above, and records each unit's timeline in at most `timeline_buckets` buckets (0: none; at most 4096).
+// The timing itself is the same.
+TimingResult simulate(const std::vector<Unit>& units, const std::vector<Channel>& channels, const ChipProfile& chip,
+                      int timeline_buckets);
 
 }  // namespace sf::cost
