@@ -4,6 +4,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
+#include <cstdio>
+#include <map>
+
 namespace sf::agent {
 
 namespace {
@@ -146,6 +150,77 @@ AbstractResult parse_abstract_answer(const std::string& text, const std::string&
   rule.id = "rule-" + experience_id;
   r.rule = std::move(rule);
   return r;
+}
+
+namespace {
+
+// The step primitives a program calls (`step.Name(`), in order of appearance.
+std::vector<std::string> primitives(const std::string& impl) {
+  std::vector<std::string> out;
+  for (std::size_t p = impl.find("step."); p != std::string::npos; p = impl.find("step.", p + 5)) {
+    std::size_t b = p + 5, e = b;
+    while (e < impl.size() && (std::isalnum(static_cast<unsigned char>(impl[e])) || impl[e] == '_')) ++e;
+    if (e > b && e < impl.size() && impl[e] == '(') out.push_back(impl.substr(b, e - b));
+  }
+  return out;
+}
+
+std::string counted(const std::vector<std::string>& names) {
+  std::map<std::string, int> n;
+  std::vector<std::string> order;
+  for (const auto& x : names)
+    if (n[x]++ == 0) order.push_back(x);
+  std::string s;
+  for (const auto& x : order) s += (s.empty() ? "" : ", ") + x + (n[x] > 1 ? " x" + std::to_string(n[x]) : "");
+  return s.empty() ? "none" : s;
+}
+
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t b = 0;
+  while (b < s.size()) {
+    std::size_t e = s.find('\n', b);
+    if (e == std::string::npos) e = s.size();
+    std::string l = s.substr(b, e - b);
+    while (!l.empty() && (l.back() == ' ' || l.back() == '\r')) l.pop_back();
+    std::size_t f = l.find_first_not_of(' ');
+    if (f != std::string::npos) out.push_back(l.substr(f));
+    b = e + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<Experience> speedup_experience(const Episode& ep, const DistillLimits& lim) {
+  const EpisodeAttempt* slow = nullptr;
+  const EpisodeAttempt* fast = nullptr;
+  for (const auto& a : ep.attempts) {
+    if (!a.pass || !a.feasible || !a.cycles || a.impl.empty()) continue;
+    if (!slow) slow = &a;
+    if (!fast || *a.cycles < *fast->cycles) fast = &a;
+  }
+  if (!slow || !fast || *fast->cycles >= *slow->cycles) return std::nullopt;
+  // What changed: the primitives, and the lines only one of the two programs has (multiset difference).
+  const auto pb = primitives(slow->impl), pa = primitives(fast->impl);
+  std::map<std::string, int> diff;
+  for (const auto& l : lines_of(slow->impl)) --diff[l];
+  for (const auto& l : lines_of(fast->impl)) ++diff[l];
+  int removed = 0, added = 0;
+  for (const auto& [l, d] : diff) (d < 0 ? removed : added) += d < 0 ? -d : d;
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.2f", static_cast<double>(*slow->cycles) / static_cast<double>(*fast->cycles));
+  Experience x;
+  x.rule = "A faster program for " + ep.task_id + ": " + std::to_string(*slow->cycles) + " -> " +
+           std::to_string(*fast->cycles) + " cycles (" + ratio + "x) by changing the primitives from [" +
+           counted(pb) + "] to [" + counted(pa) + "] (" + std::to_string(removed) + " lines removed, " +
+           std::to_string(added) + " added).";
+  x.evidence = "before (" + std::to_string(*slow->cycles) + " cycles):\n" + slow->impl + "\nafter (" +
+               std::to_string(*fast->cycles) + " cycles):\n" + fast->impl;
+  if (x.evidence.size() > lim.max_field_chars) x.evidence.resize(lim.max_field_chars);
+  x.code_example = fast->impl.size() > lim.max_field_chars ? fast->impl.substr(0, lim.max_field_chars) : fast->impl;
+  x.id = "exp-" + llm::sha256_hex(ep.task_id + "\n" + x.rule).substr(0, 10);
+  return x;
 }
 
 std::vector<llm::ChatMessage> Distiller::prompt(const Episode& ep, const DistillLimits& lim) {

@@ -6,6 +6,7 @@
 
 #include "core/agent/proposer.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,10 @@ struct EpisodeAttempt {
   std::string impl;
   std::string diagnostics;  // formatted verifier diagnostics ("" when it passed)
   bool pass = false;
+  // The cost model's cycles of a passing program and whether it fits the chip (not shown to the distiller
+  // role; they feed speedup_experience).
+  std::optional<std::int64_t> cycles;
+  bool feasible = false;
 };
 
 struct Episode {
@@ -52,6 +57,12 @@ struct AbstractResult {
 // The rule id is "rule-" + the experience id.
 AbstractResult parse_abstract_answer(const std::string& text, const std::string& experience_id,
                                      const DistillLimits& lim = {});
+
+// A slow→fast experience (docs/learn.md "Cost"), made without a model call: when the episode holds a correct
+// feasible program faster than its first correct feasible one, the rule says by how much and what changed (the
+// step primitives before and after, the lines removed and added); evidence = both programs with their cycles;
+// example = the fast program; no pattern. Id as in parse_distill_answer. nullopt when the episode did not get faster.
+std::optional<Experience> speedup_experience(const Episode& ep, const DistillLimits& lim = {});
 
 class Distiller {
  public:

@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "core/bench/catalogue.hpp"
+#include "core/cost/chip.hpp"
 #include "core/sim/datagen.hpp"
 
 namespace sf::learn {
@@ -22,6 +24,16 @@ std::string_view mode_name(Mode m) {
 std::optional<Mode> parse_mode(std::string_view s) {
   for (Mode m : {Mode::Single, Mode::Agent, Mode::Adaptive, Mode::Sage})
     if (mode_name(m) == s) return m;
+  return std::nullopt;
+}
+
+std::string_view objective_name(Objective o) {
+  return o == Objective::Performance ? "performance" : "correctness";
+}
+
+std::optional<Objective> parse_objective(std::string_view s) {
+  for (Objective o : {Objective::Correctness, Objective::Performance})
+    if (objective_name(o) == s) return o;
   return std::nullopt;
 }
 
@@ -47,7 +59,7 @@ const std::vector<std::string>& known_keys() {
   static const std::vector<std::string> keys = {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
-      "budget",  "guardian",  "manual", "max_prompt_tokens", "memory"};
+      "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective"};
   return keys;
 }
 
@@ -224,8 +236,24 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
     if (!mc) return std::nullopt;
     c.memory = *mc;
   }
+  if (!r.string("chip", c.chip)) return std::nullopt;
+  c.objective = r.find("chip") ? Objective::Performance : Objective::Correctness;
+  s = std::string(objective_name(c.objective));
+  if (!r.string("objective", s)) return std::nullopt;
+  if (auto o = parse_objective(s)) c.objective = *o;
+  else {
+    r.fail("objective", "unknown objective '" + s + "' (correctness, performance)");
+    return std::nullopt;
+  }
   error = validate(c);
   if (!error.empty()) return std::nullopt;
+  if (c.chip != "default") {  // the default profile is built in: parsing needs no resources for it
+    std::string cerr;
+    if (!cost::find_chip(c.chip, bench::resource_dir(), cerr)) {
+      error = "config key 'chip': " + cerr;
+      return std::nullopt;
+    }
+  }
   return c;
 }
 
@@ -306,7 +334,9 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
                  : c.manual == agent::ManualMode::Cheatsheet ? "cheatsheet"
                                                              : "auto"},
       {"max_prompt_tokens", c.max_prompt_tokens},
-      {"memory", sage_memory_to_json(c.memory)}};
+      {"memory", sage_memory_to_json(c.memory)},
+      {"chip", c.chip},
+      {"objective", objective_name(c.objective)}};
 }
 
 std::string validate(const CampaignConfig& c) {
@@ -325,6 +355,7 @@ std::string validate(const CampaignConfig& c) {
   if (c.budget.cost_usd < 0) return "config key 'budget.cost_usd': must be >= 0 (0 = unlimited)";
   if (c.budget.wall_s < 0) return "config key 'budget.wall_s': must be >= 0 (0 = unlimited)";
   if (c.max_prompt_tokens < 0) return "config key 'max_prompt_tokens': must be >= 0 (0 = unlimited)";
+  if (c.chip.empty()) return "config key 'chip': a chip profile name or path is required";
   if (c.backend.model.empty()) return "config key 'backend.model': the model name is required";
   if (auto b = llm::validate(c.backend); !b.empty()) return "config key 'backend': " + b;
   return "";

@@ -26,6 +26,12 @@ enum class Mode { Single, Agent, Adaptive, Sage };
 std::string_view mode_name(Mode m);  // "single", "agent", "adaptive", "sage"
 std::optional<Mode> parse_mode(std::string_view s);
 
+// What a campaign optimises (docs/learn.md "Cost"): correctness only, or correctness and then speed (sage
+// optimisation rounds; the baseline shown to the proposer).
+enum class Objective { Correctness, Performance };
+std::string_view objective_name(Objective o);  // "correctness", "performance"
+std::optional<Objective> parse_objective(std::string_view s);
+
 enum class TaskOrder { Given, Shuffled, EasyToHard, HardOnly };
 std::string_view task_order_name(TaskOrder o);  // "given", "shuffled", "easy-to-hard", "hard-only"
 std::optional<TaskOrder> parse_task_order(std::string_view s);
@@ -72,6 +78,9 @@ struct CampaignConfig {
   agent::ManualMode manual = agent::ManualMode::Auto;
   std::int64_t max_prompt_tokens = 0;  // 0 = unlimited
   SageMemoryConfig memory;             // mode sage only
+  std::string chip = "default";        // cost model chip profile: a bundled name or a path (cost::find_chip)
+  // Default: performance when the config JSON sets `chip` explicitly, else correctness.
+  Objective objective = Objective::Correctness;
 };
 
 // Strict parse: unknown keys, wrong types and out-of-range values are errors (`error` names the key).

@@ -7,6 +7,8 @@
 
 #include "core/agent/guardian.hpp"
 #include "core/agent/proposer.hpp"
+#include "core/bench/catalogue.hpp"
+#include "core/cost/chip.hpp"
 #include "core/learn/filter.hpp"
 #include "core/learn/stratify.hpp"
 #include "core/store/workspace.hpp"
@@ -77,7 +79,41 @@ CampaignEngine::CampaignEngine(CampaignConfig cfg, EngineDeps deps, store::Works
       ws_(ws),
       sink_(sink),
       verifier_(deps_.verify),
-      verify_slots_(std::clamp(cfg_.verify_threads, 1, 256)) {}
+      verify_slots_(std::clamp(cfg_.verify_threads, 1, 256)) {
+  std::optional<cost::ChipProfile> chip;
+  if (cfg_.chip == "default") chip = cost::default_chip();
+  else chip = cost::find_chip(cfg_.chip, bench::resource_dir(), cost_error_);
+  if (!chip) {
+    cost_error_ = "config key 'chip': " + cost_error_;
+    chip = cost::default_chip();
+  }
+  cost_ = std::make_unique<cost::CostModel>(*chip);
+  baselines_ = std::make_unique<cost::Baselines>(*cost_, bench::resource_dir() + "/solutions");
+}
+
+std::optional<std::int64_t> CampaignEngine::baseline_cycles(const step::TaskDoc& task) {
+  try {
+    return baselines_->cycles(task);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<cost::CostReport> CampaignEngine::measure(const step::TaskDoc& task, Verdict& v) {
+  if (!v.pass || v.impl.empty()) return std::nullopt;
+  std::optional<cost::CostReport> r;
+  try {
+    Diagnostics d;
+    r = cost_->evaluate(task, v.impl, {}, d);
+  } catch (const std::exception&) {
+    r.reset();
+  }
+  if (!r) return r;
+  v.cycles = r->cycles;
+  v.feasible = r->feasible;
+  v.speedup = cost::speedup(*r, baseline_cycles(task));
+  return r;
+}
 
 CampaignEngine::~CampaignEngine() {
   cancel();
@@ -130,10 +166,14 @@ bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
   if (state_.started) {
     // The log must belong to this campaign: same sampling-relevant config and the same tasks.
     json now = config_to_json(cfg_);
-    std::vector<const char*> keys = {"mode", "n", "temperature0", "temperatures", "m", "selection", "random_k", "seed"};
+    std::vector<const char*> keys = {"mode", "n", "temperature0", "temperatures", "m", "selection", "random_k", "seed",
+                                     "chip", "objective"};
     if (cfg_.mode == Mode::Sage) keys.push_back("memory");
+    // Keys a log written before them lacks count as their defaults.
+    const json defaults = {{"chip", "default"}, {"objective", "correctness"}};
     for (const char* k : keys) {
-      if (state_.config.value(k, json()) != now[k]) {
+      json logged = state_.config.value(k, defaults.value(k, json()));
+      if (logged != now[k]) {
         error = std::string("the event log was written with a different '") + k + "' than campaign.json";
         return false;
       }
@@ -250,6 +290,8 @@ void CampaignEngine::write_memory() {
                       {"program_length", d.program_length},
                       {"canonical_key", d.canonical_key},
                       {"impl", d.impl}});
+  for (std::size_t i = 0; i < state_.solved.size(); ++i)
+    if (state_.solved[i].cycles) solved[i]["cycles"] = *state_.solved[i].cycles;
   json mem = {{"version", 1},
               {"kind", "experience-set"},
               {"n", cfg_.n},
@@ -265,6 +307,10 @@ RunResult CampaignEngine::loop() {
   std::string err;
   if (!deps_.backend) {
     r.error = "no chat backend";
+    return r;
+  }
+  if (!cost_error_.empty()) {
+    r.error = cost_error_;
     return r;
   }
   if (cfg_.mode == Mode::Sage) return sage_loop();
@@ -457,6 +503,7 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
 
   agent::PromptInput in = base;
   in.task_text = s.task->raw_text_without_impl;
+  if (cfg_.objective == Objective::Performance) in.baseline_cycles = baseline_cycles(*s.task);
   agent::PromptOptions popt;
   popt.max_prompt_tokens = cfg_.max_prompt_tokens;
   try {
@@ -488,6 +535,15 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
       verify::Report rep;
       try {
         rep = verifier_.verify(*s.task, impl, {});
+        if (rep.pass) {
+          Verdict probe;
+          probe.pass = true;
+          probe.impl = impl;
+          measure(*s.task, probe);
+          v.cycles = probe.cycles;
+          v.speedup = probe.speedup;
+          v.feasible = probe.feasible;
+        }
       } catch (...) {
         verify_slots_.release();
         throw;
@@ -541,7 +597,8 @@ IterationSummary CampaignEngine::summarize(const IterationRecord& rec) const {
       std::vector<CorrectSample> correct;
       for (const auto& [key, v] : rec.verdicts)
         if (std::get<0>(key) == id && std::get<1>(key) == best_ti && v.pass)
-          correct.push_back({v.sample_index, v.canonical_key, v.program_length, v.impl});
+          correct.push_back({v.sample_index, v.canonical_key, v.program_length, v.impl, v.cycles,
+                             v.feasible.value_or(false)});
       auto f = filter_task(correct, derived_seed(cfg_.seed, "filter", id, rec.start.iteration));
       if (f) {
         tr.newly_solved = true;
@@ -550,6 +607,7 @@ IterationSummary CampaignEngine::summarize(const IterationRecord& rec) const {
         tr.best_length = f->best.program_length;
         tr.best_key = f->best.canonical_key;
         tr.best_impl = f->best.text;
+        if (f->best.cycles && f->best.feasible) tr.best_cycles = f->best.cycles;
         tr.groups = f->groups;
         sum.newly_solved++;
       }
@@ -565,7 +623,14 @@ IterationSummary CampaignEngine::summarize(const IterationRecord& rec) const {
   json it = completion_metrics(sampled, c_now, rec.start.n);
   m["iteration"] = {{"tasks", it["tasks"]}, {"solved", it["solved"]}, {"pass_at_1", it["pass_at_1"]},
                     {"pass_at_n", it["pass_at_n"]}};
+  // Speed (docs/learn.md "Cost"): this iteration's verdicts over the tasks sampled; cumulative over all tasks.
+  std::map<std::string, FastestProgram> fast_now;
+  for (const auto& [key, v] : rec.verdicts) offer_fastest(fast_now, v);
+  const json sp_it = speed_metrics(sampled, fast_now);
+  for (const auto& [k, v] : sp_it.items()) m["iteration"][k] = v;
   m["cumulative"] = completion_metrics(state_.tasks, best_after, rec.start.n);
+  const json sp_cu = speed_metrics(state_.tasks, state_.fastest);
+  for (const auto& [k, v] : sp_cu.items()) m["cumulative"][k] = v;
   m["tokens"] = {{"total", state_.total_tokens()}};
   m["cost_usd"] = state_.total_cost();
   m["usage_by_role"] = usage_to_json(state_.usage);

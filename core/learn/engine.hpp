@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "core/agent/agent_types.hpp"
+#include "core/cost/baseline.hpp"
+#include "core/cost/cost_model.hpp"
 #include "core/learn/config.hpp"
 #include "core/learn/engine_state.hpp"
 #include "core/learn/events.hpp"
@@ -122,12 +124,21 @@ class CampaignEngine {
                     std::string& error);
   bool sage_memory_phase(int episode, memory::MemoryStore& mem, int skip, std::string& error);
   void wait_if_paused();
+  // The cost model's cycles, speedup and feasibility of a passing verdict (no-op on a FAIL); the report
+  // when it could time the program.
+  std::optional<cost::CostReport> measure(const step::TaskDoc& task, Verdict& v);
+  // The task's baseline cycles (nullopt without a reference solution).
+  std::optional<std::int64_t> baseline_cycles(const step::TaskDoc& task);
 
   CampaignConfig cfg_;
   EngineDeps deps_;
   store::Workspace* ws_;
   EventSink* sink_;
   verify::Verifier verifier_;
+  // One cost model (the config's chip) and its baselines; cost_error_ is set when the chip cannot be found.
+  std::unique_ptr<cost::CostModel> cost_;
+  std::unique_ptr<cost::Baselines> baselines_;
+  std::string cost_error_;
   std::counting_semaphore<256> verify_slots_;
   llm::CancelToken cancel_;
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <tuple>
 
 #include "core/learn/metrics.hpp"
 
@@ -65,6 +67,7 @@ struct Apply {
     t.samples++;
     if (e.pass) t.successes++;
     for (const auto& [role, u] : e.usage) add_usage(s.usage, role, u);
+    offer_fastest(s.fastest, e);
     return true;
   }
   bool operator()(const IterationSummary& e) {
@@ -76,7 +79,7 @@ struct Apply {
       auto& b = s.best_c[tr.task];
       b = std::max(b, tr.c);
       if (tr.newly_solved && !s.is_solved(tr.task))
-        s.solved.push_back({tr.task, tr.c, e.iteration, tr.best_impl, tr.best_key, tr.best_length});
+        s.solved.push_back({tr.task, tr.c, e.iteration, tr.best_impl, tr.best_key, tr.best_length, tr.best_cycles});
     }
     return true;
   }
@@ -100,19 +103,28 @@ struct Apply {
         t.samples++;
         if (r.verdict.pass) t.successes++;
         for (const auto& [role, u] : r.verdict.usage) add_usage(s.usage, role, u);
+        offer_fastest(s.fastest, r.verdict);
       }
       auto& c = s.best_c[ep.task];
       if (ep.solved) {
         ++c;  // in sage mode: solved episodes of the task
         if (!s.is_solved(ep.task)) {
+          // The first correct program, or the fastest feasible one when optimisation rounds found one.
           const SageRound* win = nullptr;
-          for (const auto& r : ep.rounds)
-            if (r.has_verdict && r.verdict.pass) win = &r;
+          for (const auto& r : ep.rounds) {
+            if (!r.has_verdict || !r.verdict.pass) continue;
+            if (!win) win = &r;
+            else if (r.verdict.feasible.value_or(false) && r.verdict.cycles &&
+                     (!win->verdict.feasible.value_or(false) || !win->verdict.cycles ||
+                      *r.verdict.cycles < *win->verdict.cycles))
+              win = &r;
+          }
           SolvedTask d{ep.task, 0, ep.episode, "", "", 0};
           if (win) {
             d.impl = win->verdict.impl;
             d.canonical_key = win->verdict.canonical_key;
             d.program_length = win->verdict.program_length;
+            d.cycles = win->verdict.cycles;
           }
           s.solved.push_back(d);
         }
@@ -128,6 +140,13 @@ struct Apply {
   }
 };
 
+json fastest_json(const FastestProgram& f) {
+  return {{"cycles", f.cycles},
+          {"speedup", f.speedup ? json(*f.speedup) : json(nullptr)},
+          {"impl", f.impl},
+          {"suspicious", f.suspicious()}};
+}
+
 json bucket_json(const std::vector<int>& counts, int n) {
   int solved = static_cast<int>(std::count_if(counts.begin(), counts.end(), [](int c) { return c > 0; }));
   return {{"tasks", counts.size()},
@@ -137,6 +156,40 @@ json bucket_json(const std::vector<int>& counts, int n) {
 }
 
 }  // namespace
+
+bool offer_fastest(std::map<std::string, FastestProgram>& m, const Verdict& v) {
+  if (!v.pass || !v.cycles || !v.feasible.value_or(false)) return false;
+  auto it = m.find(v.task);
+  if (it != m.end()) {
+    const FastestProgram& f = it->second;
+    if (std::tuple(f.cycles, f.impl.size(), std::string_view(f.impl)) <=
+        std::tuple(*v.cycles, v.impl.size(), std::string_view(v.impl)))
+      return false;
+  }
+  m[v.task] = {*v.cycles, v.speedup, v.impl, v.iteration};
+  return true;
+}
+
+json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, FastestProgram>& m) {
+  int f1 = 0, f15 = 0;
+  std::vector<double> best;
+  for (const auto& t : tasks) {
+    auto it = m.find(t.id);
+    if (it == m.end() || !it->second.speedup) continue;
+    const double sp = *it->second.speedup;
+    best.push_back(sp);
+    if (sp > 1.0) ++f1;
+    if (sp > 1.5) ++f15;
+  }
+  const double n = static_cast<double>(tasks.size());
+  json med = nullptr;
+  if (!best.empty()) {
+    std::sort(best.begin(), best.end());
+    const std::size_t k = best.size();
+    med = k % 2 ? best[k / 2] : (best[k / 2 - 1] + best[k / 2]) / 2.0;
+  }
+  return {{"fast_1", n > 0 ? f1 / n : 0.0}, {"fast_1_5", n > 0 ? f15 / n : 0.0}, {"median_speedup", med}};
+}
 
 bool CampaignState::apply(const Event& e, std::string& error) {
   if (!std::visit(Apply{*this, error}, e.body)) return false;
@@ -232,6 +285,7 @@ json report_json(const CampaignState& s) {
         e["program_length"] = d.program_length;
         e["impl"] = d.impl;
       }
+    if (auto f = s.fastest.find(t.id); f != s.fastest.end()) e["fastest"] = fastest_json(f->second);
     tasks.push_back(e);
   }
   r["tasks"] = tasks;
@@ -243,6 +297,8 @@ json report_json(const CampaignState& s) {
   r["pass_at_k"] = m["pass_at_k"];
   r["by_tag"] = m["by_tag"];
   r["by_group"] = m["by_group"];
+  const json speed = speed_metrics(s.tasks, s.fastest);
+  for (const auto& [k, v] : speed.items()) r[k] = v;
   json its = json::array();
   for (const auto& it : s.iterations) {
     if (!it.summary) continue;
@@ -282,15 +338,26 @@ json report_json(const CampaignState& s) {
 std::string report_csv(const CampaignState& s) {
   std::ostringstream o;
   if (s.is_sage()) {  // one row per finished episode
-    o << "episode,task,rounds,first_correct_round,solved,score\n";
-    for (const auto& e : s.sage.episodes)
-      if (e.finished)
-        o << e.episode << ',' << e.task << ',' << e.rounds_used << ',' << e.first_correct_round << ','
-          << (e.solved ? 1 : 0) << ',' << e.score << '\n';
+    o << "episode,task,rounds,first_correct_round,solved,score,best_cycles,best_speedup\n";
+    for (const auto& e : s.sage.episodes) {
+      if (!e.finished) continue;
+      std::map<std::string, FastestProgram> best;  // the episode's fastest correct feasible program
+      for (const auto& r : e.rounds)
+        if (r.has_verdict) offer_fastest(best, r.verdict);
+      o << e.episode << ',' << e.task << ',' << e.rounds_used << ',' << e.first_correct_round << ','
+        << (e.solved ? 1 : 0) << ',' << e.score << ',';
+      if (!best.empty()) {
+        o << best.begin()->second.cycles << ',';
+        if (best.begin()->second.speedup) o << *best.begin()->second.speedup;
+      } else {
+        o << ',';
+      }
+      o << '\n';
+    }
     return o.str();
   }
   o << "iteration,step,demos,tasks_sampled,samples,newly_solved,pass_at_1,pass_at_n,cumulative_pass_at_1,"
-       "cumulative_pass_at_n,solved,tokens,cost_usd\n";
+       "cumulative_pass_at_n,solved,tokens,cost_usd,fast_1,fast_1_5,median_speedup\n";
   json r = report_json(s);
   for (const auto& e : r["iterations"]) {
     const json& it = e.value("sampled", json::object());
@@ -300,7 +367,10 @@ std::string report_csv(const CampaignState& s) {
       << it.value("pass_at_1", 0.0) << ',' << it.value("pass_at_n", 0.0) << ',' << cu.value("pass_at_1", 0.0)
       << ',' << cu.value("pass_at_n", 0.0) << ',' << cu.value("solved", 0) << ','
       << e.value("tokens", json::object()).value("total", std::int64_t{0}) << ',' << e.value("cost_usd", 0.0)
-      << '\n';
+      << ',' << cu.value("fast_1", 0.0) << ',' << cu.value("fast_1_5", 0.0) << ',';
+    // cumulative speed metrics (absent in logs written before the cost model: 0, 0 and an empty median)
+    if (cu.contains("median_speedup") && cu["median_speedup"].is_number()) o << cu["median_speedup"].get<double>();
+    o << '\n';
   }
   return o.str();
 }

@@ -22,6 +22,7 @@ struct SolvedTask {
   int iteration = 0;
   std::string impl, canonical_key;
   int program_length = 0;
+  std::optional<std::int64_t> cycles;  // the cost model's cycles of impl (adaptive: when timed and feasible)
 };
 
 struct IterationRecord {
@@ -32,6 +33,21 @@ struct IterationRecord {
     return static_cast<std::int64_t>(start.tasks.size() * start.temperatures.size()) * start.n;
   }
 };
+
+// A task's fastest correct feasible program (docs/learn.md "Cost"): fewest cycles; ties go to the shorter,
+// then the lexicographically smaller text, so the result does not depend on the order verdicts arrive in.
+struct FastestProgram {
+  std::int64_t cycles = 0;
+  std::optional<double> speedup;  // nullopt when the task has no baseline
+  std::string impl;
+  int iteration = 0;  // iteration (episode in mode sage) of the verdict
+  bool suspicious() const { return speedup && *speedup > 10.0; }  // cost-model spec §6
+};
+// Offers a verdict to `m` (only a PASS that is feasible and timed counts). True when it became the fastest.
+bool offer_fastest(std::map<std::string, FastestProgram>& m, const Verdict& v);
+// {"fast_1", "fast_1_5", "median_speedup"} over `tasks`: the share of tasks whose fastest program has a speedup
+// above 1.0 / 1.5 (0 with no task), and the median of the solved tasks' best speedups (null when none).
+nlohmann::json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, FastestProgram>& m);
 
 struct TaskTotals {
   std::int64_t samples = 0, successes = 0;
@@ -50,6 +66,7 @@ class CampaignState {
   std::vector<SolvedTask> solved;       // D, in the order the tasks were solved
   std::map<std::string, int> best_c;    // best c per task over all iterations
   std::map<std::string, TaskTotals> totals;  // all verdicts per task
+  std::map<std::string, FastestProgram> fastest;  // per task: its fastest correct feasible program
   UsageByRole usage;                    // all verdicts, per role
   double wall_s = 0.0;                  // sum of the iterations' wall times
   std::optional<StratificationEvent> stratification;

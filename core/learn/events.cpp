@@ -60,6 +60,7 @@ json task_result_json(const TaskResult& r) {
                  {"groups", r.groups},
                  {"canonical_key", r.best_key},
                  {"impl", r.best_impl}};
+    if (r.best_cycles) j["best"]["cycles"] = *r.best_cycles;
   }
   return j;
 }
@@ -78,6 +79,7 @@ TaskResult task_result_from(const json& j) {
     r.groups = b.at("groups").get<int>();
     r.best_key = b.at("canonical_key").get<std::string>();
     r.best_impl = b.at("impl").get<std::string>();
+    if (auto it = b.find("cycles"); it != b.end() && it->is_number_integer()) r.best_cycles = it->get<std::int64_t>();
   }
   return r;
 }
@@ -121,6 +123,9 @@ struct ToJson {
     j["impl"] = e.impl;
     j["error"] = e.error;
     j["usage"] = usage_to_json(e.usage);
+    if (e.cycles) j["cycles"] = *e.cycles;
+    if (e.speedup) j["speedup"] = *e.speedup;
+    if (e.feasible) j["feasible"] = *e.feasible;
   }
   void operator()(const IterationSummary& e) const {
     j["iteration"] = e.iteration;
@@ -194,6 +199,9 @@ EventBody body_from(const std::string& type, const json& j) {
     e.impl = j.at("impl").get<std::string>();
     e.error = j.at("error").get<std::string>();
     e.usage = usage_from_json(j.at("usage"));
+    if (auto it = j.find("cycles"); it != j.end() && !it->is_null()) e.cycles = it->get<std::int64_t>();
+    if (auto it = j.find("speedup"); it != j.end() && !it->is_null()) e.speedup = it->get<double>();
+    if (auto it = j.find("feasible"); it != j.end() && !it->is_null()) e.feasible = it->get<bool>();
     return e;
   }
   if (type == "iteration_summary") {

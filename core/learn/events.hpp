@@ -72,6 +72,11 @@ struct Verdict {
   std::string impl;   // the verified program (after the guardian), "" when none
   std::string error;  // LLM error or why nothing was verified
   UsageByRole usage;  // tokens and cost of this sample's calls, per role
+  // The cost model's view of a PASS (docs/learn.md "Cost"); absent in logs written before it, and on a FAIL
+  // or when the model could not time the program. speedup: absent without a baseline or when infeasible.
+  std::optional<std::int64_t> cycles;
+  std::optional<double> speedup;
+  std::optional<bool> feasible;
 };
 
 struct TaskResult {
@@ -82,6 +87,7 @@ struct TaskResult {
   // For newly solved tasks: σ's shortest representative.
   int best_temperature_index = 0, best_sample_index = 0, best_length = 0, groups = 0;
   std::string best_impl, best_key;
+  std::optional<std::int64_t> best_cycles;  // the cost model's cycles of best_impl (when timed and feasible)
 };
 
 struct IterationSummary {

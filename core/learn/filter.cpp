@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "core/sim/datagen.hpp"
 
@@ -39,12 +40,13 @@ std::optional<FilterResult> filter_task(const std::vector<CorrectSample>& correc
     const std::uint64_t pick = rng.bounded(g.size());
     out.representatives.push_back(*g[static_cast<std::size_t>(pick)]);
   }
+  auto rank = [](const CorrectSample& r) {
+    const bool timed = r.cycles && r.feasible;
+    return std::make_tuple(timed ? 0 : 1, timed ? *r.cycles : std::int64_t{0}, r.program_length, r.sample_index);
+  };
   const CorrectSample* best = &out.representatives.front();
   for (const CorrectSample& r : out.representatives) {
-    if (r.program_length < best->program_length ||
-        (r.program_length == best->program_length && r.sample_index < best->sample_index)) {
-      best = &r;
-    }
+    if (rank(r) < rank(*best)) best = &r;
   }
   out.best = *best;
   return out;

@@ -16,13 +16,19 @@ struct CorrectSample {
       canonical_key;       // canonical-form key (e.g. sf::step::canonical_key), equal for alpha-renamed ASTs
   int program_length = 0;  // number of statements
   std::string text;        // the program text as the model wrote it (kept for the demonstration)
+  // The cost model's cycles of the program and whether it fits the chip (nullopt: not timed, e.g. a log
+  // written before the cost model).
+  std::optional<std::int64_t> cycles;
+  bool feasible = false;
 };
 
 struct FilterResult {
   int c = 0;                                   // number of correct samples (c_i)
   int groups = 0;                              // number of distinct canonical forms
   std::vector<CorrectSample> representatives;  // one per group, groups in order of their earliest sample
-  CorrectSample best;                          // the shortest representative (ties: earliest sample index)
+  // The fastest representative: timed and feasible ones first, then fewer cycles, then the shortest program,
+  // then the earliest sample index (without cycles: the shortest representative).
+  CorrectSample best;
 };
 
 // Applies σ to the correct samples of one task. Returns nullopt when there are none (task unsolved).

@@ -5,6 +5,7 @@
 // contract: docs/learn.md.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -52,6 +53,7 @@ RunResult CampaignEngine::sage_loop() {
     return r;
   };
   if (deps_.tasks.empty()) return fail("a sage campaign needs at least one task");
+  if (!cost_error_.empty()) return fail(cost_error_);
   if (!state_.started) {
     CampaignStarted cs;
     cs.config = config_to_json(cfg_);
@@ -158,6 +160,13 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
   bool have_prev = false;
   int first_correct = -1, rounds = 0;
   const double temperature = cfg_.temperature0;
+  // Optimisation phase (objective performance, docs/learn.md "Cost"): after the first correct program the
+  // episode continues from the best program so far (feasible first, then fewer cycles) with its cost feedback.
+  const bool performance = cfg_.objective == Objective::Performance;
+  const std::optional<std::int64_t> baseline = performance ? baseline_cycles(task) : std::nullopt;
+  std::optional<cost::CostReport> best;
+  std::optional<double> best_speedup;
+  std::string best_impl, perf_feedback;
   for (int round = 0; round < T; ++round) {
     wait_if_paused();
     if (cancel_.cancelled()) {
@@ -169,7 +178,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     std::vector<memory::Candidate> cands;
     std::vector<memory::HotRule> hot;
     if (mem) {
-      cands = mem->retrieve(task.title + "\n" + task.description + "\n" + prev_diags);
+      cands = mem->retrieve(task.title + "\n" + task.description + "\n" +
+                            (first_correct >= 0 ? perf_feedback : prev_diags));
       hot = mem->hot_context();
     }
     agent::PromptInput in;
@@ -193,7 +203,11 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
       in.experiences.push_back(
           {c.id, it->rule, it->evidence, it->code_example.value_or(""), it->pattern.value_or("")});
     }
-    if (have_prev) {
+    in.baseline_cycles = baseline;
+    if (first_correct >= 0) {
+      in.previous_attempt = best_impl;
+      in.performance_feedback = perf_feedback;
+    } else if (have_prev) {
       in.previous_attempt = prev_impl.empty() ? std::string("(no program)") : prev_impl;
       in.previous_diagnostics = prev_diags;
     }
@@ -294,6 +308,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
       v.error = "the answer contains no impl";
     }
     std::string diags_text;
+    std::optional<cost::CostReport> cr;
     if (!impl.empty()) {
       try {
         agent::Guardian guardian(deps_.backend, ctx);
@@ -309,6 +324,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
         v.canonical_key = rep.canonical_key;
         v.program_length = rep.program_length;
         v.impl = impl;
+        cr = measure(task, v);
         diags_text = format_diags(rep.diags);
         agent::TraceEvent ve;
         ve.role = "verifier";
@@ -355,24 +371,41 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
                 {"adopted", adopted},
                 {"rationale", rationale},
                 {"reasked", reasked.count(c.id) > 0},
-                {"before", prev_impl},
+                {"before", first_correct >= 0 ? best_impl : prev_impl},
                 {"after", impl}};
       if (!emit(GenericEvent{"adoption_record", b}, error)) return false;
     }
     if (!emit(v, error)) return false;
     if (v.pass) {
-      first_correct = round;
-      break;
+      if (first_correct < 0) first_correct = round;
+      if (cr && (!best || (cr->feasible && !best->feasible) ||
+                 (cr->feasible == best->feasible && cr->cycles < best->cycles))) {
+        best = cr;
+        best_impl = impl;
+        best_speedup = v.speedup;
+      }
+    }
+    if (first_correct >= 0) {
+      // Optimise only with a baseline to measure against and a timed program to start from.
+      if (!performance || !baseline || !best) break;
+      perf_feedback = cost::feedback_text(*best, baseline);
+      continue;
     }
     prev_impl = impl;
     prev_diags = diags_text;
     have_prev = true;
   }
   const bool solved = first_correct >= 0;
+  double score = solved ? 1.0 : 0.0;
+  if (solved && performance && baseline) {
+    // algorithms §4.2 with a cost model: 0.5 + 0.5 min(1, log2(1 + speedup)); a correct program the model
+    // cannot call feasible scores 0.5.
+    score = best_speedup ? 0.5 + 0.5 * std::min(1.0, std::log2(1.0 + *best_speedup)) : 0.5;
+  }
   return emit(GenericEvent{"episode_finished",
                            {{"episode", episode},
                             {"task", task.id},
-                            {"score", solved ? 1.0 : 0.0},
+                            {"score", score},
                             {"rounds", rounds},
                             {"first_correct_round", first_correct},
                             {"solved", solved}}},

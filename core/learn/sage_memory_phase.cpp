@@ -121,7 +121,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
   de.task_text = task ? task->raw_text_without_impl : "";
   for (const auto& rd : ep.rounds) {
     if (!rd.has_verdict) continue;
-    de.attempts.push_back({rd.verdict.impl, rd.diagnostics, rd.verdict.pass});
+    de.attempts.push_back({rd.verdict.impl, rd.diagnostics, rd.verdict.pass, rd.verdict.cycles,
+                           rd.verdict.feasible.value_or(false)});
     if (rd.verdict.pass) de.final_program = rd.verdict.impl;
   }
   agent::Distiller distiller(*deps_.backend, ctx);
@@ -157,6 +158,29 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
               {"source_task", ep.task},
               {"tokens", it->tokens}};
     if (!out(GenericEvent{"experience_added", b})) return false;
+  }
+  // The slow→fast experience of an episode whose optimisation rounds found a faster program (no model call).
+  if (auto sx = agent::speedup_experience(de)) {
+    memory::NewExperience ne;
+    ne.rule = sx->rule;
+    ne.evidence = sx->evidence;
+    ne.code_example = sx->code_example;
+    ne.source_episode = episode;
+    ne.source_task = ep.task;
+    ne.id = sx->id;
+    auto added = mem.add_experience(ne);
+    if (added.ok()) {
+      const memory::MemoryItem* it = mem.find(*added.value);
+      json b = {{"episode", episode},
+                {"item", it->id},
+                {"rule", it->rule},
+                {"evidence", it->evidence},
+                {"pattern", it->pattern.value_or("")},
+                {"source_task", ep.task},
+                {"tokens", it->tokens},
+                {"kind", "speedup"}};
+      if (!out(GenericEvent{"experience_added", b})) return false;
+    }
   }
   // UGC with the abstractor role.
   traces.clear();

@@ -1,5 +1,7 @@
 // stepforge-cli end to end: exit codes, compiler-style diagnostics, the bad-input corpus, the benchmark.
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -168,6 +170,46 @@ TEST(Cli, SmallAdaptiveCampaignOnTheBuiltinBackend) {
   fs::remove_all(out);
 }
 
+// Cost in campaigns (docs/campaign.md "Cost"): a chip set with --set makes the objective performance; the
+// report has the speed metrics (JSON, text, CSV); an unknown chip is a config error before anything runs.
+TEST(Cli, CampaignWithAChipReportsSpeed) {
+  fs::path out = fs::temp_directory_path() / "sf_e2e_campaign_cost";
+  fs::remove_all(out);
+  std::string cfg = std::string(SF_SOURCE_DIR) + "/resources/configs/demo.json";
+  CliRun bad = cli("campaign run " + cfg + " --out " + out.string() + " --set chip=no-such-chip");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("config key 'chip'"), std::string::npos) << bad.out;
+  fs::remove_all(out);
+  CliRun r = cli("campaign run " + cfg + " --out " + out.string() +
+                 " --set n=1 --set mode=agent --set chip=edge --set tasks=rope/neox_halves");
+  ASSERT_EQ(r.code, 0) << r.out;
+  CliRun rep = cli("campaign report " + out.string() + " --json", false);
+  ASSERT_EQ(rep.code, 0) << rep.out;
+  auto j = nlohmann::json::parse(rep.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << rep.out;
+  EXPECT_TRUE(j.contains("fast_1"));
+  EXPECT_TRUE(j.contains("fast_1_5"));
+  EXPECT_TRUE(j.contains("median_speedup"));
+  if (j["tasks"][0]["solved"].get<bool>()) {
+    ASSERT_TRUE(j["tasks"][0].contains("fastest")) << rep.out;
+    EXPECT_GT(j["tasks"][0]["fastest"]["cycles"].get<long long>(), 0);
+    EXPECT_TRUE(j["tasks"][0]["fastest"].contains("suspicious"));
+    EXPECT_TRUE(j["median_speedup"].is_number());
+  }
+  CliRun text = cli("campaign report " + out.string(), false);
+  ASSERT_EQ(text.code, 0) << text.out;
+  EXPECT_NE(text.out.find("speed: fast_1 "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("speedup"), std::string::npos) << text.out;
+  CliRun csv = cli("campaign report " + out.string() + " --csv", false);
+  ASSERT_EQ(csv.code, 0) << csv.out;
+  EXPECT_NE(csv.out.find(",fast_1,fast_1_5,median_speedup\n"), std::string::npos) << csv.out;
+  std::ifstream cj(out / "campaign.json");
+  auto written = nlohmann::json::parse(cj, nullptr, false);
+  EXPECT_EQ(written["config"]["chip"], "edge");
+  EXPECT_EQ(written["config"]["objective"], "performance");
+  fs::remove_all(out);
+}
+
 TEST(Cli, PerfJsonHasExactlyTheDocumentedKeys) {
   CliRun r = cli("perf --json " + src("resources/solutions/norm/rmsnorm_streaming.yaml"), false);
   ASSERT_EQ(r.code, 0) << r.out;
@@ -249,4 +291,18 @@ TEST(Cli, BenchVerifyTimesOnlyProgramsThatVerify) {
   EXPECT_EQ(ok.code, 0) << ok.out;
   EXPECT_NE(ok.out.find("instr"), std::string::npos) << ok.out;
   fs::remove(tmp);
+}
+
+TEST(Cli, LlmCheckNamesTheCauseAndExits3) {
+  CliRun refused = cli("llm check --model m --base-url http://127.0.0.1:1/v1 --no-models");
+  EXPECT_EQ(refused.code, 3) << refused.out;
+  EXPECT_NE(refused.out.find("error: cannot reach http://127.0.0.1:1/v1"), std::string::npos) << refused.out;
+  EXPECT_NE(refused.out.find("is the server running"), std::string::npos) << refused.out;
+  CliRun pasted = cli("llm check --model m --key-env sk-live-0123456789abcdefghijklmnop");
+  EXPECT_EQ(pasted.code, 2) << pasted.out;
+  EXPECT_NE(pasted.out.find("looks like an API key"), std::string::npos) << pasted.out;
+  EXPECT_EQ(pasted.out.find("0123456789abcdefghijklmnop"), std::string::npos) << pasted.out;
+  CliRun builtin = cli("llm check --backend builtin");
+  EXPECT_EQ(builtin.code, 0) << builtin.out;
+  EXPECT_NE(builtin.out.find("offline synthesizer"), std::string::npos) << builtin.out;
 }

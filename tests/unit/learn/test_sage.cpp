@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <sstream>
 
 #include "core/bench/catalogue.hpp"
@@ -43,6 +45,8 @@ struct Answer {
   std::vector<std::string> adoption;  // e.g. "{id: m-a, adopted: yes, rationale: \"used it\"}"
 };
 std::function<Answer(const Req&)> g_script;
+std::vector<std::string> g_prompts;  // every proposer user message, in order
+std::mutex g_prompts_mu;
 
 sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::CancelToken&) {
   sf::llm::ChatResponse r;
@@ -61,6 +65,10 @@ sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::Can
   q.task = user.substr(idp + 4, user.find('\n', idp) - idp - 4);
   q.round = req.sample_index;
   q.reask = req.messages.size() > 2;
+  {
+    std::lock_guard lock(g_prompts_mu);
+    g_prompts.push_back(user);
+  }
   Answer a = g_script(q);
   std::string body = a.pass ? solution(q.task) : "";
   r.text = "```yaml\n" + body;
@@ -231,8 +239,10 @@ TEST(Sage, AtuCreditsOfHandComputedEpisodesThroughTheEngine) {
   EXPECT_EQ(r.report["utility_trajectories"]["m-a"][0][0], 0);
   EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][0][1].get<double>(), 0.8);
   EXPECT_DOUBLE_EQ(r.report["utility_trajectories"]["m-a"][1][1].get<double>(), 0.6);
-  EXPECT_EQ(r.csv, "episode,task,rounds,first_correct_round,solved,score\n0," + kA + ",2,1,1,1\n1," + kB +
-                       ",1,0,1,1\n");
+  // The last two columns: the episode's fastest correct feasible program (the scripted programs time the same
+  // as the reference solutions: speedup 1).
+  EXPECT_EQ(r.csv, "episode,task,rounds,first_correct_round,solved,score,best_cycles,best_speedup\n0," + kA +
+                       ",2,1,1,1,16435,1\n1," + kB + ",1,0,1,1,16435,1\n");
 }
 
 TEST(Sage, UniformCreditGivesEveryRetrievedItemSMinusBeta) {
@@ -483,4 +493,74 @@ TEST(Sage, CancelThenResumeGivesTheSameResult) {
   a.erase("wall_s");
   b.erase("wall_s");
   EXPECT_EQ(a, b);
+}
+
+// Objective performance (docs/learn.md "Cost"): after the first correct program the episode continues to T
+// rounds from the best program so far, with its cost feedback; every round is logged; the terminal score is
+// 0.5 + 0.5 min(1, log2(1 + speedup)) of the fastest feasible program (the reference itself: speedup 1 -> 1).
+TEST(Sage, PerformanceObjectiveRunsOptimisationRoundsFromTheBestProgram) {
+  g_script = [](const Req&) { return Answer{true, {}}; };
+  {
+    std::lock_guard lock(g_prompts_mu);
+    g_prompts.clear();
+  }
+  CampaignConfig c = make_config({kA});
+  c.memory.enabled = false;
+  c.memory.import.clear();
+  c.memory.params.rounds = 3;
+  c.objective = Objective::Performance;
+  SageRun r = run_sage(c);
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  auto verdicts = of_type(r.events, "verdict");
+  ASSERT_EQ(verdicts.size(), 3u);
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    EXPECT_EQ(verdicts[i]["sample_index"], static_cast<int>(i));
+    EXPECT_TRUE(verdicts[i]["pass"].get<bool>());
+    EXPECT_TRUE(verdicts[i]["feasible"].get<bool>());
+    EXPECT_GT(verdicts[i]["cycles"].get<std::int64_t>(), 0);
+    EXPECT_DOUBLE_EQ(verdicts[i]["speedup"].get<double>(), 1.0);
+  }
+  auto fin = of_type(r.events, "episode_finished");
+  ASSERT_EQ(fin.size(), 1u);
+  EXPECT_EQ(fin[0]["rounds"], 3);
+  EXPECT_EQ(fin[0]["first_correct_round"], 0);
+  EXPECT_DOUBLE_EQ(fin[0]["score"].get<double>(), 0.5 + 0.5 * std::min(1.0, std::log2(1.0 + 1.0)));
+  std::lock_guard lock(g_prompts_mu);
+  ASSERT_EQ(g_prompts.size(), 3u);
+  const std::string cyc = std::to_string(verdicts[0]["cycles"].get<std::int64_t>());
+  // Every round shows the baseline; rounds 1 and 2 ask to speed up the correct program with its feedback.
+  for (const auto& p : g_prompts) EXPECT_NE(p.find("The reference solution takes " + cyc + " cycles"), std::string::npos);
+  EXPECT_EQ(g_prompts[0].find("Your previous program is correct"), std::string::npos);
+  for (int i = 1; i < 3; ++i) {
+    EXPECT_NE(g_prompts[i].find("Your previous program is correct"), std::string::npos) << g_prompts[i];
+    EXPECT_NE(g_prompts[i].find("Performance:"), std::string::npos);
+    EXPECT_NE(g_prompts[i].find("step.Zip()"), std::string::npos);  // the previous (correct) program
+  }
+  // The report: the fastest program of the task and the campaign's speed metrics.
+  const json& f = r.report["tasks"][0]["fastest"];
+  EXPECT_EQ(f["cycles"], verdicts[0]["cycles"]);
+  EXPECT_DOUBLE_EQ(f["speedup"].get<double>(), 1.0);
+  EXPECT_FALSE(f["suspicious"].get<bool>());
+  EXPECT_DOUBLE_EQ(r.report["fast_1"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(r.report["median_speedup"].get<double>(), 1.0);
+}
+
+TEST(Sage, CorrectnessObjectiveStopsAtTheFirstCorrectProgramWithoutBaseline) {
+  g_script = [](const Req&) { return Answer{true, {}}; };
+  {
+    std::lock_guard lock(g_prompts_mu);
+    g_prompts.clear();
+  }
+  CampaignConfig c = make_config({kA});
+  c.memory.enabled = false;
+  c.memory.import.clear();
+  SageRun r = run_sage(c);
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  auto verdicts = of_type(r.events, "verdict");
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_TRUE(verdicts[0].contains("cycles"));  // measured all the same
+  EXPECT_DOUBLE_EQ(of_type(r.events, "episode_finished")[0]["score"].get<double>(), 1.0);
+  std::lock_guard lock(g_prompts_mu);
+  ASSERT_EQ(g_prompts.size(), 1u);
+  EXPECT_EQ(g_prompts[0].find("The reference solution takes"), std::string::npos);
 }
