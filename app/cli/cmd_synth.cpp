@@ -1,6 +1,8 @@
 // synth: the built-in offline proposer (core/synth) on one or every benchmark task.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -9,6 +11,8 @@
 #include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
 #include "core/bench/catalogue.hpp"
+#include "core/cost/baseline.hpp"
+#include "core/cost/cost_model.hpp"
 #include "core/synth/synthesizer.hpp"
 
 namespace sf::cli {
@@ -24,6 +28,8 @@ struct SynthOpts {
   std::uint64_t seed = 0;
   std::vector<std::string> patterns;
   bool all_demos = false;
+  bool perf = false, no_optimise = false, optimise_round = false;
+  std::int64_t rewrite_budget = 300;
 };
 
 int cmd_synth(const SynthOpts& o) {
@@ -62,7 +68,9 @@ int cmd_synth(const SynthOpts& o) {
     }
   }
   verify::Verifier ver;
-  synth::Synthesizer syn(ver);
+  cost::CostModel model;  // default chip
+  cost::Baselines baselines(model, (o.resources.empty() ? resources_dir() : o.resources) + "/solutions");
+  synth::Synthesizer syn(ver, &model);
   struct TaskRun {
     int successes = 0;
     std::int64_t cand = 0, pruned = 0;
@@ -71,6 +79,9 @@ int cmd_synth(const SynthOpts& o) {
     std::string first_impl;
     int demos_used = 0;
     int adopted = 0;  // samples whose program contains a --pattern
+    // --perf: the fastest correct feasible program of the samples (cycles under the cost model)
+    std::optional<std::int64_t> best_cycles;
+    std::string best_impl, best_origin;
   };
   // n samples of one task with the given demonstrations (sample 0 at temperature 0)
   std::vector<synth::MemoryPattern> memory;
@@ -84,6 +95,15 @@ int cmd_synth(const SynthOpts& o) {
     synth::SynthOptions so;
     so.max_evaluations = o.budget;
     so.time_limit_s = o.time_limit;
+    so.optimise = !o.no_optimise;
+    so.rewrite_evaluations = o.rewrite_budget;
+    auto keep_best = [&](const synth::SynthResult& r) {
+      if (r.found && r.cycles && r.feasible && (!tr.best_cycles || *r.cycles < *tr.best_cycles)) {
+        tr.best_cycles = r.cycles;
+        tr.best_impl = r.impl;
+        tr.best_origin = r.origin;
+      }
+    };
     for (int i = 0; i < o.n; ++i) {
       so.seed = o.seed * 1000003ULL + static_cast<std::uint64_t>(i);
       so.temperature = i == 0 ? 0.0 : o.temperature;
@@ -94,9 +114,16 @@ int cmd_synth(const SynthOpts& o) {
       tr.depth = std::max(tr.depth, r.stats.depth);
       tr.secs += r.stats.cpu_seconds;
       if (r.found && tr.first_impl.empty()) tr.first_impl = r.impl;
+      keep_best(r);
       bool any = false;
       for (const auto& a : r.adoption) any = any || a.adopted;
       tr.adopted += any ? 1 : 0;
+    }
+    if (o.optimise_round && !tr.best_impl.empty()) {  // one optimisation round from the fastest program
+      so.seed = o.seed * 1000003ULL;
+      so.temperature = 0.0;
+      so.previous_impl = tr.best_impl;
+      keep_best(syn.run(t, g, so));
     }
     return tr;
   };
@@ -127,6 +154,40 @@ int cmd_synth(const SynthOpts& o) {
                     static_cast<long long>(tr.pruned), tr.depth, sps, tr.demos_used);
         if (o.show && !tr.first_impl.empty()) std::printf("%s\n", tr.first_impl.c_str());
       }
+    }
+    if (o.perf) {
+      // Fast_x: tasks whose fastest correct feasible program beats the reference solution's cycles by > x
+      std::vector<double> sp;
+      int fast1 = 0, fast15 = 0;
+      for (std::size_t k = 0; k < tasks.size(); ++k) {
+        const auto& tr = runs[k];
+        auto base = baselines.cycles(*tasks[k]);
+        double s = 0;
+        if (tr.best_cycles && base && *tr.best_cycles > 0) s = double(*base) / double(*tr.best_cycles);
+        sp.push_back(s);
+        fast1 += s > 1.0 ? 1 : 0;
+        fast15 += s > 1.5 ? 1 : 0;
+        if (o.json) {
+          out.push_back({{"task", tasks[k]->id}, {"demos", label}, {"cycles", tr.best_cycles ? *tr.best_cycles : -1},
+                         {"baseline", base ? *base : -1}, {"speedup", s}, {"origin", tr.best_origin},
+                         {"fastest_program", tr.best_impl}});
+        } else {
+          std::printf("  perf %-40s cycles %8lld  baseline %8lld  speedup %7.4f  %s\n", tasks[k]->id.c_str(),
+                      static_cast<long long>(tr.best_cycles ? *tr.best_cycles : -1),
+                      static_cast<long long>(base ? *base : -1), s, tr.best_origin.c_str());
+          if (o.show && !tr.best_impl.empty()) std::printf("%s\n", tr.best_impl.c_str());
+        }
+      }
+      std::vector<double> sorted = sp;
+      std::sort(sorted.begin(), sorted.end());
+      double med = 0;
+      if (!sorted.empty()) {
+        std::size_t m = sorted.size() / 2;
+        med = sorted.size() % 2 ? sorted[m] : 0.5 * (sorted[m - 1] + sorted[m]);
+      }
+      if (!o.json)
+        std::printf("[%s] Fast_1.0 %d / %zu  Fast_1.5 %d / %zu  median speedup %.3f (unsolved tasks count 0)\n",
+                    label, fast1, tasks.size(), fast15, tasks.size(), med);
     }
     if (!o.json && tasks.size() > 1) {
       std::printf(
@@ -176,6 +237,13 @@ void add_synth_commands(CLI::App& app, int& exit_code) {
   c->add_option("--budget", o->budget, "candidate evaluations per sample");
   c->add_option("--time-limit", o->time_limit, "CPU seconds per sample");
   c->add_option("--seed", o->seed, "base seed");
+  c->add_flag("--perf", o->perf,
+              "cost model: the fastest correct program per task, its speedup over the reference solution, "
+              "Fast_1.0, Fast_1.5 and the median speedup");
+  c->add_flag("--no-optimise", o->no_optimise, "stop each search at its first correct program");
+  c->add_flag("--optimise-round", o->optimise_round,
+              "after the samples, one optimisation round (previous program = the fastest found)");
+  c->add_option("--rewrite-budget", o->rewrite_budget, "programs verified by the rewrite hill-climb");
   c->add_option("--resources", o->resources, "resources directory");
   c->callback([o, &exit_code] { exit_code = cmd_synth(*o); });
 }

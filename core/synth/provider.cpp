@@ -14,6 +14,26 @@ namespace {
 
 constexpr std::size_t kMaxDemos = 64;
 
+// The contents of the first fenced block (any info string; fences at column 0), "" when none.
+std::string first_block(const std::string& text) {
+  std::size_t pos = 0;
+  std::string out;
+  bool in = false;
+  while (pos < text.size()) {
+    std::size_t e = text.find('\n', pos);
+    if (e == std::string::npos) e = text.size();
+    std::string_view line(text.data() + pos, e - pos);
+    if (line.starts_with("```")) {
+      if (in) return out;
+      in = true;
+    } else if (in) {
+      out.append(line).push_back('\n');
+    }
+    pos = e + 1;
+  }
+  return {};  // unterminated
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
@@ -64,10 +84,14 @@ std::vector<std::string> yaml_blocks(const std::string& text) {
 }
 
 // The pattern of a line with `pattern:` ("A>B>C", backquotes dropped, up to the first blank), or "".
+// A slow->fast rewrite "A>B => C" may have blanks around its "=>" (they are dropped).
 std::string pattern_in(std::string_view line) {
   std::size_t k = line.find("pattern:");
   if (k == std::string_view::npos) return {};
-  std::string_view rest = trim(line.substr(k + 8));
+  std::string r(trim(line.substr(k + 8)));
+  for (std::size_t p; (p = r.find(" =>")) != std::string::npos;) r.erase(p, 1);
+  for (std::size_t p; (p = r.find("=> ")) != std::string::npos;) r.erase(p + 2, 1);
+  std::string_view rest = r;
   while (!rest.empty() && rest.front() == '`') rest.remove_prefix(1);
   std::size_t e = rest.find_first_of(" `),;\t");
   return std::string(rest.substr(0, e));
@@ -127,6 +151,9 @@ PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
         pc.memory = experiences(body);
       } else if (title == "Resident rules") {
         pc.rule_patterns = rule_patterns(body);
+      } else if (title == "Previous attempt" &&
+                 body.find("Your previous program is correct. Make it faster") != std::string::npos) {
+        pc.previous_impl = first_block(body);  // the program; the Performance block follows it
       }
     }
   }
@@ -169,7 +196,9 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   g.rule_patterns = pc.rule_patterns;
   verify::Verifier verifier;
   Synthesizer syn(verifier);
-  SynthResult r = syn.run(*task, g, options_for(request));
+  SynthOptions so = options_for(request);
+  so.previous_impl = pc.previous_impl;  // an optimisation round starts from the correct program
+  SynthResult r = syn.run(*task, g, so);
   if (cancel.cancelled()) return llm::ChatResult::failure("cancelled", "request cancelled");
   llm::ChatResponse resp;
   if (r.found) {

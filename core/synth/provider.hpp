@@ -21,6 +21,9 @@ struct PromptContents {
   std::vector<std::string> demo_texts;  // each demonstration's ```yaml block (task text + impl)
   std::vector<MemoryPattern> memory;    // one per retrieved experience id (pattern "" when none)
   std::vector<std::string> rule_patterns;  // `pattern:` of the `## Resident rules` (steer the search only)
+  // `## Previous attempt` of an optimisation round ("Your previous program is correct. Make it faster…"):
+  // the program of its first ``` block ("" otherwise, e.g. for a repair round).
+  std::string previous_impl;
 };
 
 // Splits the user message(s) of a proposer prompt into its parts (never throws).

@@ -99,8 +99,11 @@ std::uint64_t hash_value(const StreamType& t, const sim::StreamValue& v) {
 
 class Search {
  public:
-  Search(verify::Verifier& ver, const step::TaskDoc& task, const Guidance& g, const SynthOptions& opt)
-      : ver_(ver), task_(task), g_(g), opt_(opt), rng_(opt.seed * 0x9E3779B97F4A7C15ULL + 1) {}
+  Search(verify::Verifier& ver, cost::CostModel& model, const step::TaskDoc& task, const Guidance& g,
+         const SynthOptions& opt)
+      : ver_(ver), model_(model), task_(task), g_(g), opt_(opt), rng_(opt.seed * 0x9E3779B97F4A7C15ULL + 1) {}
+  PerfKey best_key() const { return best_key_; }
+  int correct_programs() const { return correct_; }
 
   SynthResult run();
 
@@ -127,6 +130,10 @@ class Search {
   void build_ops();
   bool budget_left() {
     if (stats_.candidates >= opt_.max_evaluations) return false;
+    if (result_.found) {  // optimising: only the evaluation budget ends the search now
+      if (!opt_.optimise) return false;
+      return opt_.optimise_evaluations < 0 || stats_.candidates < found_at_ + opt_.optimise_evaluations;
+    }
     if ((stats_.candidates & 15) == 0 && (thread_cpu_seconds() >= cpu_deadline_ || Clock::now() >= deadline_))
       timed_out_ = true;
     return !timed_out_;
@@ -154,6 +161,11 @@ class Search {
   std::set<std::string> pattern_prims_;
 
   verify::Verifier& ver_;
+  cost::CostModel& model_;
+  PerfKey best_key_;
+  std::int64_t found_at_ = 0;
+  int correct_ = 0;
+  std::size_t match_cap_ = 4;
   const step::TaskDoc& task_;
   const Guidance& g_;
   SynthOptions opt_;
@@ -383,10 +395,13 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
   auto val = apply_value(op, vs, *t, prep_->inputs.sizes, fn, budget_, efs);
   if (!val) return -1;
   std::uint64_t h = hash_value(*t, *val);
+  bool alternative = false;  // optimising: another program for a value of an output's type
   if (!hidden) {
     if (!seen_.insert(h).second) {
       ++stats_.pruned;
-      return -1;
+      if (!opt_.optimise || !is_output_type(*t)) return -1;
+      alternative = true;
+      hidden = true;
     }
     if (pool_scalars_ + val->scalars() > opt_.max_pool_scalars) return -1;
   }
@@ -404,6 +419,10 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
   stats_.depth = std::max(stats_.depth, n.depth);
   nodes_.push_back(std::move(n));
   int id = static_cast<int>(nodes_.size()) - 1;
+  if (alternative) {
+    check_outputs(id);
+    return -1;
+  }
   if (!hidden) {
     by_cost_[static_cast<std::size_t>(cost)].push_back(id);
     check_outputs(id);
@@ -482,7 +501,7 @@ void Search::check_outputs(int id) {
   for (std::size_t o = 0; o < task_.outputs.size(); ++o) {
     const auto& out = task_.outputs[o];
     std::size_t nf = out.dtype.fields.size();
-    if (n.type.dtype == out.dtype && n.type.dims == out.dims && matches_[o].size() < 4) {
+    if (n.type.dtype == out.dtype && n.type.dims == out.dims && matches_[o].size() < match_cap_) {
       bool ok = true;
       for (std::size_t f = 0; f < nf && ok; ++f) {
         const auto& ref = prep_->reference.fields[field + f];
@@ -592,16 +611,23 @@ bool Search::try_finish() {
         ++stats_.verified;
         auto rep = ver_.verify(task_, impl);
         if (rep.pass) {
-          result_.found = true;
-          result_.impl = impl;
-          result_.raw_impl = last_raw_;
-          return true;
+          ++correct_;
+          // ranked by the cost model: the fastest feasible correct program wins (ties: the first found)
+          auto key = program_perf(model_, task_, impl).value_or(PerfKey{});
+          if (!result_.found || key.better_than(best_key_)) {
+            if (!result_.found) found_at_ = stats_.candidates;
+            result_.found = true;
+            result_.impl = impl;
+            result_.raw_impl = last_raw_;
+            best_key_ = key;
+          }
+          if (!opt_.optimise) return true;
         }
       }
     }
     std::size_t o = 0;
     while (o < idx.size() && ++idx[o] == matches_[o].size()) idx[o++] = 0;
-    if (o == idx.size()) return false;
+    if (o == idx.size()) return result_.found;
   }
 }
 
@@ -685,6 +711,7 @@ SynthResult Search::run() {
   for (const auto& o : task_.outputs)
     max_dims_ = std::max(max_dims_, total_dims({o.dtype, o.dims}, allow_dups_));
   build_ops();
+  if (opt_.optimise) match_cap_ = task_.outputs.size() == 1 ? 16 : 6;
   by_cost_.assign(static_cast<std::size_t>(opt_.max_cost) + 1, {});
   matches_.assign(task_.outputs.size(), {});
   for (std::size_t i = 0; i < task_.inputs.size(); ++i) {
@@ -701,7 +728,7 @@ SynthResult Search::run() {
     by_cost_[1].push_back(static_cast<int>(nodes_.size()) - 1);
     check_outputs(static_cast<int>(nodes_.size()) - 1);
   }
-  if (try_finish()) return finish();
+  if (try_finish() && !opt_.optimise) return finish();
   for (int c = 2; c <= opt_.max_cost && budget_left(); ++c) {
     stats_.cost = c;
     std::size_t kept = nodes_.size();
@@ -759,7 +786,7 @@ SynthResult Search::run() {
       }
     }
     enumerate_composites(c);
-    if (nodes_.size() > kept && try_finish()) return finish();
+    if (nodes_.size() > kept && try_finish() && !opt_.optimise) return finish();
   }
   try_finish();
   return finish();
@@ -786,18 +813,79 @@ std::string format_response(const std::string& impl, const std::vector<AdoptionR
   return s + "```\n";
 }
 
+Synthesizer::Synthesizer(verify::Verifier& verifier, cost::CostModel* model) : verifier_(verifier) {
+  if (model == nullptr) {
+    own_model_ = std::make_unique<cost::CostModel>();
+    model = own_model_.get();
+  }
+  model_ = model;
+}
+
 SynthResult Synthesizer::run(const step::TaskDoc& task, const Guidance& guidance, const SynthOptions& opt) {
-  Search s(verifier_, task, guidance, opt);
+  Search s(verifier_, *model_, task, guidance, opt);
   SynthResult r = s.run();
+  r.correct_programs = s.correct_programs();
+  // slow->fast rewrite patterns of memory (A>B=>C) and resident rules
+  std::vector<RewritePattern> rps;
+  for (const auto& m : guidance.memory) {
+    if (auto rp = parse_rewrite_pattern(m.pattern)) {
+      rp->id = m.id;
+      rps.push_back(std::move(*rp));
+    }
+  }
+  for (const auto& t : guidance.rule_patterns) {
+    if (auto rp = parse_rewrite_pattern(t)) rps.push_back(std::move(*rp));
+  }
+  RewriteOptions ro;
+  ro.max_evaluations = opt.rewrite_evaluations;
+  PerfKey best;
+  if (r.found) {
+    best = s.best_key();
+    r.origin = "search";
+    if (opt.optimise && opt.rewrite_evaluations > 0) {
+      auto rw = optimise_program(verifier_, *model_, task, r.impl, rps, ro);
+      r.correct_programs += rw.correct;
+      if (rw.improved && rw.best.better_than(best)) {
+        best = rw.best;
+        r.impl = rw.impl;
+        r.raw_impl = rw.raw_impl;
+        r.origin = "rewrite";
+        r.moves = rw.moves;
+        r.applied_patterns = rw.applied;
+      }
+    }
+  }
+  if (!opt.previous_impl.empty()) {
+    // optimisation round: never slower than the previous program (nor wrong)
+    auto pr = optimise_program(verifier_, *model_, task, opt.previous_impl, rps, ro);
+    r.correct_programs += pr.correct;
+    if (!pr.impl.empty() && (!r.found || !best.better_than(pr.best))) {
+      best = pr.best;
+      r.found = true;
+      r.impl = pr.impl;
+      r.raw_impl = pr.raw_impl;
+      r.origin = pr.improved ? "previous+rewrite" : "previous";
+      r.moves = pr.moves;
+      r.applied_patterns = pr.applied;
+    }
+  }
+  if (r.found && best.cycles != PerfKey{}.cycles) {
+    r.cycles = best.cycles;
+    r.feasible = best.feasible;
+  }
   std::optional<step::Program> prog;
   if (r.found) {
     Diagnostics ds;
     prog = step::parse_impl(r.impl, {}, ds);
   }
   for (const auto& m : guidance.memory) {
-    bool used = prog && pattern_occurs(*prog, m.pattern);
+    bool used = (prog && pattern_occurs(*prog, m.pattern)) ||
+                std::find(r.applied_patterns.begin(), r.applied_patterns.end(), m.id) != r.applied_patterns.end();
+    const bool rewrite = m.pattern.find("=>") != std::string::npos;
     r.adoption.push_back({m.id, used,
-                          used ? "the program contains the chain " + m.pattern
+                          rewrite ? (used ? "applied the rewrite " + m.pattern
+                                          : "the rewrite " + m.pattern + " made nothing faster here")
+                          : used ? "the program contains the chain " + m.pattern
                                : "the chain " + m.pattern + " does not occur in the program"});
   }
   r.response = format_response(r.raw_impl.empty() ? r.impl : r.raw_impl, r.adoption);

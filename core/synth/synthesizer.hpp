@@ -5,11 +5,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/cost/cost_model.hpp"
 #include "core/step/task.hpp"
 #include "core/synth/guidance.hpp"
+#include "core/synth/optimise.hpp"
 #include "core/verify/verifier.hpp"
 
 namespace sf::synth {
@@ -23,6 +27,14 @@ struct SynthOptions {
   std::uint64_t seed = 0;                      // the sample's seed (noise only)
   std::int64_t max_value_scalars = 200'000;    // a candidate stream larger than this is skipped
   std::int64_t max_pool_scalars = 16'000'000;  // all kept values together
+  // Optimisation (docs/synth.md "Optimisation"): the search goes on after its first correct program and
+  // returns the fastest correct one under the cost model. Only evaluation counts bound it (no time limit
+  // once a program is found), so results stay deterministic.
+  bool optimise = true;
+  std::int64_t optimise_evaluations = -1;   // candidate evaluations after the first correct program
+                                            // (-1: the rest of max_evaluations)
+  std::int64_t rewrite_evaluations = 300;   // programs verified by the rewrite hill-climb (per start)
+  std::string previous_impl;                // optimisation round: a correct program to make faster
 };
 
 struct SynthStats {
@@ -50,15 +62,26 @@ struct SynthResult {
   std::string response;                  // the text an LLM would return: ```yaml raw_impl + adoption```
                                          // (a reused stream has no Copy: the guardian inserts them)
   SynthStats stats;
+  // Under the cost model (set when found): cycles of the returned program and whether it fits the chip.
+  std::optional<std::int64_t> cycles;
+  bool feasible = false;
+  int correct_programs = 0;              // distinct correct programs costed (search + rewrites)
+  std::string origin;                    // "search", "rewrite" (of the search's best), "previous" (the
+                                         // optimisation round's program unchanged), "previous+rewrite"
+  std::vector<std::string> moves;        // rewrite moves applied to reach the returned program
+  std::vector<std::string> applied_patterns;  // ids of memory rewrite patterns (A>B=>C) used
 };
 
 class Synthesizer {
  public:
-  explicit Synthesizer(verify::Verifier& verifier) : verifier_(verifier) {}
+  // model: the cost model that ranks correct programs (nullptr: an own one on the default chip).
+  explicit Synthesizer(verify::Verifier& verifier, cost::CostModel* model = nullptr);
   SynthResult run(const step::TaskDoc& task, const Guidance& guidance, const SynthOptions& opt);
 
  private:
   verify::Verifier& verifier_;
+  std::unique_ptr<cost::CostModel> own_model_;
+  cost::CostModel* model_;
 };
 
 // The response text for an impl and its adoption records.

@@ -118,6 +118,7 @@ TEST(Synthesizer, ADemonstratedFragmentSolvesATaskTheBudgetOtherwiseMisses) {
   SynthOptions o;
   o.max_evaluations = 40000;
   o.time_limit_s = 60.0;  // the evaluation budget, not the clock, ends the search
+  o.optimise = false;     // stop at the first correct program: this measures how soon it is found
   verify::Verifier v;
   Synthesizer s(v);
   auto without = s.run(*t, {}, o);
@@ -175,6 +176,7 @@ TEST(Synthesizer, ARetrievedPatternSteersTheSearchToATaskTheBudgetOtherwiseMisse
   SynthOptions o;
   o.max_evaluations = 40000;
   o.time_limit_s = 60.0;  // the evaluation budget, not the clock, ends the search
+  o.optimise = false;     // stop at the first correct program: this measures how soon it is found
   verify::Verifier v;
   Synthesizer s(v);
   auto without = s.run(*t, {}, o);
