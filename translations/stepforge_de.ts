@@ -136,7 +136,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+86"/>
+        <location filename="../widgets/audit_model.cpp" line="+131"/>
         <source>No campaign workspace is open.</source>
         <translation>Kein Kampagnen-Arbeitsbereich geöffnet.</translation>
     </message>
@@ -146,7 +146,7 @@
         <translation>Kein Übernahmedatensatz ausgewählt.</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+115"/>
         <source>adopted</source>
         <translation>übernommen</translation>
     </message>
@@ -156,7 +156,17 @@
         <translation>nicht übernommen</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>⚠ %1× suspicious</source>
+        <translation>⚠ %1× verdächtig</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A speedup above %1× is suspicious: check the program by hand</source>
+        <translation>Eine Beschleunigung über %1× ist verdächtig: Programm von Hand prüfen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 by %2 at %3
 %4</source>
         <translation>%1 von %2 um %3
@@ -168,7 +178,7 @@
         <translation>nach erneuter Nachfrage geklärt</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Task</source>
         <translation>Aufgabe</translation>
     </message>
@@ -211,6 +221,11 @@
         <location line="+2"/>
         <source>Label</source>
         <translation>Bewertung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Speedup</source>
+        <translation>Beschleunigung</translation>
     </message>
 </context>
 <context>
@@ -1036,7 +1051,12 @@
 <context>
     <name>sf::widgets::ComparisonTaskModel</name>
     <message>
-        <location line="+51"/>
+        <location line="+45"/>
+        <source>Best speedup of a passing program: %1×</source>
+        <translation>Beste Beschleunigung eines bestandenen Programms: %1×</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Task</source>
         <translation>Aufgabe</translation>
     </message>
@@ -1044,7 +1064,22 @@
 <context>
     <name>sf::widgets::EngineWorker</name>
     <message>
-        <location filename="../widgets/engine_worker.cpp" line="+51"/>
+        <location filename="../widgets/engine_worker.cpp" line="+56"/>
+        <source>Chip profile %1: %2</source>
+        <translation>Chip-Profil %1: %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The cost model could not time the program.</source>
+        <translation>Das Kostenmodell konnte das Programm nicht zeitlich bewerten.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The cost model could not time the program: %1 %2</source>
+        <translation>Das Kostenmodell konnte das Programm nicht zeitlich bewerten: %1 %2</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>checking</source>
         <translation>wird geprüft</translation>
     </message>
@@ -1066,12 +1101,17 @@
     </message>
     <message>
         <location line="+15"/>
-        <location line="+53"/>
+        <location line="+69"/>
         <source>done</source>
         <translation>fertig</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-45"/>
+        <source>The document does not load (%1).</source>
+        <translation>Das Dokument lässt sich nicht laden (%1).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>input set %1 of %2</source>
         <translation>Eingabesatz %1 von %2</translation>
     </message>
@@ -1080,16 +1120,39 @@
         <source>simulating and comparing</source>
         <translation>wird simuliert und verglichen</translation>
     </message>
+    <message>
+        <location line="+19"/>
+        <source>estimating cost</source>
+        <translation>Kosten werden geschätzt</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The program does not verify: stage %1, %2.</source>
+        <translation>Das Programm besteht die Verifikation nicht: Stufe %1, %2.</translation>
+    </message>
 </context>
 <context>
     <name>sf::widgets::GraphView</name>
     <message>
-        <location filename="../widgets/graph_view.cpp" line="+127"/>
+        <location filename="../widgets/graph_view.cpp" line="+131"/>
         <source>Dataflow graph</source>
         <translation>Datenflussgraph</translation>
     </message>
+    <message numerus="yes">
+        <location line="+57"/>
+        <source> · %n token(s)</source>
+        <translation>
+            <numerusform> · %n Token</numerusform>
+            <numerusform> · %n Token</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+70"/>
+        <location line="+10"/>
+        <source>%1% busy</source>
+        <translation>%1 % ausgelastet</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Affinity violation: every stream must be used exactly once</source>
         <translation>Affinitätsverletzung: Jeder Stream muss genau einmal verwendet werden</translation>
     </message>
@@ -1135,7 +1198,7 @@
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+26"/>
+        <location filename="../widgets/learning_curves.cpp" line="+30"/>
         <source>per iteration</source>
         <translation>je Iteration</translation>
     </message>
@@ -1151,21 +1214,31 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+135"/>
+        <location line="+154"/>
         <source>pass@1</source>
         <translation>pass@1</translation>
     </message>
     <message>
-        <location line="-134"/>
-        <location line="+135"/>
-        <location line="+28"/>
+        <location line="-153"/>
+        <location line="+154"/>
+        <location line="+45"/>
         <source>pass@n</source>
         <translation>pass@n</translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-197"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speedups</source>
+        <translation>Beschleunigungen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fast_1.0, Fast_1.5 and the median speedup, when the campaign&apos;s log has them</source>
+        <translation>Fast_1.0, Fast_1.5 und die mittlere Beschleunigung (Median), sofern das Protokoll der Kampagne sie enthält</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1178,12 +1251,12 @@
         <translation>SVG…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Export:</source>
         <translation>Exportieren:</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <location line="+5"/>
         <source>Export learning curves</source>
         <translation>Lernkurven exportieren</translation>
@@ -1204,18 +1277,24 @@
         <translation>Kampagne</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+97"/>
         <source>ER</source>
         <translation>ER</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+28"/>
+        <location line="+45"/>
         <source>solved</source>
         <translation>gelöst</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-39"/>
+        <location line="+27"/>
+        <source>median speedup</source>
+        <translation>Median der Beschleunigung</translation>
+    </message>
+    <message>
+        <location line="-9"/>
         <source>cumulative tokens</source>
         <translation>kumulierte Token</translation>
     </message>
@@ -1240,7 +1319,12 @@
         <translation>Anteil von %1 Aufgaben</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+34"/>
+        <source>median speedup (×)</source>
+        <translation>Median der Beschleunigung (×)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Execution rate over episodes</source>
         <translation>Ausführungsrate über die Episoden</translation>
     </message>
@@ -1258,23 +1342,23 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+74"/>
+        <location filename="../widgets/main_window.cpp" line="+75"/>
         <source>%1 cancelled</source>
         <translation>%1 abgebrochen</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
         <source>Issues</source>
         <translation>Probleme</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+162"/>
+        <location line="+174"/>
         <source>Not verified yet (Run → Verify).</source>
         <translation>Noch nicht verifiziert (Ausführen → Verifizieren).</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-165"/>
         <source>Verification</source>
         <translation>Verifikation</translation>
     </message>
@@ -1290,6 +1374,11 @@
     </message>
     <message>
         <location line="+8"/>
+        <source>Performance</source>
+        <translation>Leistung</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Tasks</source>
         <translation>Aufgaben</translation>
     </message>
@@ -1471,7 +1560,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>%1%2 — StepForge</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Cannot open %1: %2</source>
         <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
@@ -1531,7 +1620,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Simuliere…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <location line="+1"/>
         <source>Verifying…</source>
         <translation>Verifiziere…</translation>
@@ -1568,7 +1657,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <source>PASS — %1: %2 input sets, max abs error %3, max rel error %4, %5 statements (%6 s)</source>
         <translation>BESTANDEN — %1: %2 Eingabesätze, max. absoluter Fehler %3, max. relativer Fehler %4, %5 Anweisungen (%6 s)</translation>
     </message>
@@ -1588,7 +1677,32 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Verifikation fehlgeschlagen (%1)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+5"/>
+        <source>%1 cycles</source>
+        <translation>%1 Takte</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>speedup %1</source>
+        <translation>Beschleunigung %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not feasible</source>
+        <translation>nicht umsetzbar</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cost model, chip %1 (Performance pane)</source>
+        <translation>Kostenmodell, Chip %1 (Bereich Leistung)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no cost report</source>
+        <translation>kein Kostenbericht</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Simulated %1 (%2, seed %3) in %4 ms</source>
         <translation>%1 simuliert (%2, Seed %3) in %4 ms</translation>
     </message>
@@ -1827,7 +1941,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+431"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+399"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>
@@ -1972,9 +2086,191 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
 </context>
 <context>
+    <name>sf::widgets::PerfTimeline</name>
+    <message>
+        <location filename="../widgets/performance_pane.cpp" line="+98"/>
+        <source>Unit timeline</source>
+        <translation>Zeitleiste der Einheiten</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No timeline</source>
+        <translation>Keine Zeitleiste</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>cycles</source>
+        <translation>Takte</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::PerfUnitsModel</name>
+    <message>
+        <location line="-117"/>
+        <source>Bottleneck: the unit with the most busy cycles</source>
+        <translation>Engpass: die Einheit mit den meisten belegten Takten</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Line</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primitive</source>
+        <translation>Primitiv</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stream</source>
+        <translation>Strom</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Busy</source>
+        <translation>Belegt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stall in</source>
+        <translation>Wartet auf Eingabe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked out</source>
+        <translation>Ausgabe blockiert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens in</source>
+        <translation>Token ein</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens out</source>
+        <translation>Token aus</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::PerformancePane</name>
+    <message>
+        <location line="+163"/>
+        <source>No report yet: verify the program (Run → Verify) to see its cost.</source>
+        <translation>Noch kein Bericht: Programm verifizieren (Ausführen → Verifizieren), um seine Kosten zu sehen.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The program changed since this report; verify again (F7) to update it.</source>
+        <translation>Das Programm hat sich seit diesem Bericht geändert; erneut verifizieren (F7), um ihn zu aktualisieren.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No cost report.</source>
+        <translation>Kein Kostenbericht.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>line %1: </source>
+        <translation>Zeile %1: </translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cycles</source>
+        <translation>Takte</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 (%2 µs at %3 GHz, chip %4)</source>
+        <translation>%1 (%2 µs bei %3 GHz, Chip %4)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (baseline %2 cycles)</source>
+        <translation>%1 (Basislinie %2 Takte)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unknown: no baseline (%1)</source>
+        <translation>unbekannt: keine Basislinie (%1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none: the program is not feasible (baseline %1 cycles)</source>
+        <translation>keine: das Programm ist nicht umsetzbar (Basislinie %1 Takte)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speedup</source>
+        <translation>Beschleunigung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off-chip bytes</source>
+        <translation>Off-Chip-Bytes</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 read, %2 written</source>
+        <translation>%1 gelesen, %2 geschrieben</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>(%n deepened channel(s), %1 bytes buffered)</source>
+        <translation>
+            <numerusform>(%n vertiefter Kanal, %1 Bytes gepuffert)</numerusform>
+            <numerusform>(%n vertiefte Kanäle, %1 Bytes gepuffert)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On-chip bytes</source>
+        <translation>On-Chip-Bytes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 (allocated compute %2 FLOPs/cycle)</source>
+        <translation>%1 (zugewiesene Rechenleistung %2 FLOPs/Takt)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Utilisation</source>
+        <translation>Auslastung</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>feasible</source>
+        <translation>umsetzbar</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not feasible</source>
+        <translation>nicht umsetzbar</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Feasibility</source>
+        <translation>Umsetzbarkeit</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Bottleneck</source>
+        <translation>Engpass</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 %2 (line %3), %4 busy cycles</source>
+        <translation>%1 %2 (Zeile %3), %4 belegte Takte</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+97"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+124"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1992,6 +2288,16 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <location line="+3"/>
         <source>&amp;Language:</source>
         <translation>&amp;Sprache:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The chip profile the cost model times verified programs on (Performance pane)</source>
+        <translation>Das Chip-Profil, auf dem das Kostenmodell verifizierte Programme bewertet (Bereich Leistung)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Chip profile:</source>
+        <translation>&amp;Chip-Profil:</translation>
     </message>
 </context>
 <context>
@@ -2219,7 +2525,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::TraceModel</name>
     <message>
-        <location filename="../widgets/trace_model.cpp" line="+73"/>
+        <location filename="../widgets/trace_model.cpp" line="+75"/>
         <source>error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
@@ -2229,12 +2535,17 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source> (cache)</source>
         <translation> (Cache)</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+6"/>
+        <source>Suspicious: a speedup above %1× should be checked by a human</source>
+        <translation>Verdächtig: eine Beschleunigung über %1× sollte von einem Menschen geprüft werden</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -2262,6 +2573,16 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <location line="+1"/>
         <source>Verdict</source>
         <translation>Befund</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cycles</source>
+        <translation>Takte</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speedup</source>
+        <translation>Beschleunigung</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -136,7 +136,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+86"/>
+        <location filename="../widgets/audit_model.cpp" line="+131"/>
         <source>No campaign workspace is open.</source>
         <translation>没有打开的活动工作区。</translation>
     </message>
@@ -146,7 +146,7 @@
         <translation>未选择采纳记录。</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+115"/>
         <source>adopted</source>
         <translation>已采纳</translation>
     </message>
@@ -156,7 +156,17 @@
         <translation>未采纳</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+7"/>
+        <source>⚠ %1× suspicious</source>
+        <translation>⚠ %1× 可疑</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A speedup above %1× is suspicious: check the program by hand</source>
+        <translation>加速比超过 %1× 可疑：请人工检查该程序</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 by %2 at %3
 %4</source>
         <translation>%1，由 %2 于 %3
@@ -168,7 +178,7 @@
         <translation>追问后解决</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+22"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -211,6 +221,11 @@
         <location line="+2"/>
         <source>Label</source>
         <translation>标注</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
     </message>
 </context>
 <context>
@@ -1034,7 +1049,12 @@
 <context>
     <name>sf::widgets::ComparisonTaskModel</name>
     <message>
-        <location line="+51"/>
+        <location line="+45"/>
+        <source>Best speedup of a passing program: %1×</source>
+        <translation>通过程序的最佳加速比：%1×</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -1042,7 +1062,22 @@
 <context>
     <name>sf::widgets::EngineWorker</name>
     <message>
-        <location filename="../widgets/engine_worker.cpp" line="+51"/>
+        <location filename="../widgets/engine_worker.cpp" line="+56"/>
+        <source>Chip profile %1: %2</source>
+        <translation>芯片配置 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The cost model could not time the program.</source>
+        <translation>成本模型无法为该程序计时。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The cost model could not time the program: %1 %2</source>
+        <translation>成本模型无法为该程序计时：%1 %2</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>checking</source>
         <translation>正在检查</translation>
     </message>
@@ -1064,12 +1099,17 @@
     </message>
     <message>
         <location line="+15"/>
-        <location line="+53"/>
+        <location line="+69"/>
         <source>done</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-45"/>
+        <source>The document does not load (%1).</source>
+        <translation>文档无法加载（%1）。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>input set %1 of %2</source>
         <translation>输入集 %1 / %2</translation>
     </message>
@@ -1078,16 +1118,38 @@
         <source>simulating and comparing</source>
         <translation>正在模拟并比较</translation>
     </message>
+    <message>
+        <location line="+19"/>
+        <source>estimating cost</source>
+        <translation>正在估算成本</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The program does not verify: stage %1, %2.</source>
+        <translation>程序未通过验证：阶段 %1，%2。</translation>
+    </message>
 </context>
 <context>
     <name>sf::widgets::GraphView</name>
     <message>
-        <location filename="../widgets/graph_view.cpp" line="+127"/>
+        <location filename="../widgets/graph_view.cpp" line="+131"/>
         <source>Dataflow graph</source>
         <translation>数据流图</translation>
     </message>
+    <message numerus="yes">
+        <location line="+57"/>
+        <source> · %n token(s)</source>
+        <translation>
+            <numerusform> · %n 个令牌</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+70"/>
+        <location line="+10"/>
+        <source>%1% busy</source>
+        <translation>%1% 忙碌</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Affinity violation: every stream must be used exactly once</source>
         <translation>违反仿射性：每个流必须恰好使用一次</translation>
     </message>
@@ -1133,7 +1195,7 @@
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+26"/>
+        <location filename="../widgets/learning_curves.cpp" line="+30"/>
         <source>per iteration</source>
         <translation>按迭代</translation>
     </message>
@@ -1149,21 +1211,31 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+135"/>
+        <location line="+154"/>
         <source>pass@1</source>
         <translation>pass@1</translation>
     </message>
     <message>
-        <location line="-134"/>
-        <location line="+135"/>
-        <location line="+28"/>
+        <location line="-153"/>
+        <location line="+154"/>
+        <location line="+45"/>
         <source>pass@n</source>
         <translation>pass@n</translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-197"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speedups</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fast_1.0, Fast_1.5 and the median speedup, when the campaign&apos;s log has them</source>
+        <translation>Fast_1.0、Fast_1.5 和加速比中位数（若活动日志中有）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1176,12 +1248,12 @@
         <translation>SVG…</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Export:</source>
         <translation>导出：</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <location line="+5"/>
         <source>Export learning curves</source>
         <translation>导出学习曲线</translation>
@@ -1202,18 +1274,24 @@
         <translation>活动</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+97"/>
         <source>ER</source>
         <translation>ER</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+28"/>
+        <location line="+45"/>
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-39"/>
+        <location line="+27"/>
+        <source>median speedup</source>
+        <translation>加速比中位数</translation>
+    </message>
+    <message>
+        <location line="-9"/>
         <source>cumulative tokens</source>
         <translation>累计令牌</translation>
     </message>
@@ -1238,7 +1316,12 @@
         <translation>%1 个任务中的比例</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+34"/>
+        <source>median speedup (×)</source>
+        <translation>加速比中位数（×）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Execution rate over episodes</source>
         <translation>各回合的执行率</translation>
     </message>
@@ -1256,23 +1339,23 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+74"/>
+        <location filename="../widgets/main_window.cpp" line="+75"/>
         <source>%1 cancelled</source>
         <translation>%1 已取消</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+46"/>
         <source>Issues</source>
         <translation>问题</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+162"/>
+        <location line="+174"/>
         <source>Not verified yet (Run → Verify).</source>
         <translation>尚未验证（运行 → 验证）。</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-165"/>
         <source>Verification</source>
         <translation>验证</translation>
     </message>
@@ -1288,6 +1371,11 @@
     </message>
     <message>
         <location line="+8"/>
+        <source>Performance</source>
+        <translation>性能</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
@@ -1469,7 +1557,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>%1%2 — StepForge</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
@@ -1529,7 +1617,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>正在模拟…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <location line="+1"/>
         <source>Verifying…</source>
         <translation>正在验证…</translation>
@@ -1564,7 +1652,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         </translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <source>PASS — %1: %2 input sets, max abs error %3, max rel error %4, %5 statements (%6 s)</source>
         <translation>通过 — %1：%2 个输入集，最大绝对误差 %3，最大相对误差 %4，%5 条语句（%6 秒）</translation>
     </message>
@@ -1584,7 +1672,32 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>验证失败（%1）</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+5"/>
+        <source>%1 cycles</source>
+        <translation>%1 个周期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>speedup %1</source>
+        <translation>加速比 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not feasible</source>
+        <translation>不可行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cost model, chip %1 (Performance pane)</source>
+        <translation>成本模型，芯片 %1（性能面板）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no cost report</source>
+        <translation>无成本报告</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Simulated %1 (%2, seed %3) in %4 ms</source>
         <translation>已模拟 %1（%2，种子 %3），用时 %4 毫秒</translation>
     </message>
@@ -1820,7 +1933,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+431"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+399"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
@@ -1964,9 +2077,190 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
 </context>
 <context>
+    <name>sf::widgets::PerfTimeline</name>
+    <message>
+        <location filename="../widgets/performance_pane.cpp" line="+98"/>
+        <source>Unit timeline</source>
+        <translation>单元时间线</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>No timeline</source>
+        <translation>无时间线</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>cycles</source>
+        <translation>周期</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::PerfUnitsModel</name>
+    <message>
+        <location line="-117"/>
+        <source>Bottleneck: the unit with the most busy cycles</source>
+        <translation>瓶颈：忙碌周期最多的单元</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Primitive</source>
+        <translation>原语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stall in</source>
+        <translation>输入等待</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocked out</source>
+        <translation>输出阻塞</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens in</source>
+        <translation>输入令牌</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens out</source>
+        <translation>输出令牌</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::PerformancePane</name>
+    <message>
+        <location line="+163"/>
+        <source>No report yet: verify the program (Run → Verify) to see its cost.</source>
+        <translation>尚无报告：请验证程序（运行 → 验证）以查看其成本。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The program changed since this report; verify again (F7) to update it.</source>
+        <translation>程序在此报告之后已更改；请重新验证（F7）以更新。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No cost report.</source>
+        <translation>无成本报告。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>line %1: </source>
+        <translation>第 %1 行：</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cycles</source>
+        <translation>周期</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 (%2 µs at %3 GHz, chip %4)</source>
+        <translation>%1（%2 µs，%3 GHz，芯片 %4）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (baseline %2 cycles)</source>
+        <translation>%1（基线 %2 个周期）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>unknown: no baseline (%1)</source>
+        <translation>未知：无基线（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>none: the program is not feasible (baseline %1 cycles)</source>
+        <translation>无：程序不可行（基线 %1 个周期）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off-chip bytes</source>
+        <translation>片外字节</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 read, %2 written</source>
+        <translation>读取 %1，写入 %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>(%n deepened channel(s), %1 bytes buffered)</source>
+        <translation>
+            <numerusform>（%n 个加深通道，缓冲 %1 字节）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On-chip bytes</source>
+        <translation>片上字节</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FLOPs</source>
+        <translation>FLOPs</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 (allocated compute %2 FLOPs/cycle)</source>
+        <translation>%1（已分配算力 %2 FLOPs/周期）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>feasible</source>
+        <translation>可行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not feasible</source>
+        <translation>不可行</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Feasibility</source>
+        <translation>可行性</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Bottleneck</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 %2 (line %3), %4 busy cycles</source>
+        <translation>%1 %2（第 %3 行），%4 个忙碌周期</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+97"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+124"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1984,6 +2278,16 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <location line="+3"/>
         <source>&amp;Language:</source>
         <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The chip profile the cost model times verified programs on (Performance pane)</source>
+        <translation>成本模型为已验证程序计时所用的芯片配置（性能面板）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Chip profile:</source>
+        <translation>芯片配置(&amp;C):</translation>
     </message>
 </context>
 <context>
@@ -2210,7 +2514,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::TraceModel</name>
     <message>
-        <location filename="../widgets/trace_model.cpp" line="+73"/>
+        <location filename="../widgets/trace_model.cpp" line="+75"/>
         <source>error: %1</source>
         <translation>错误：%1</translation>
     </message>
@@ -2220,12 +2524,17 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source> (cache)</source>
         <translation>（缓存）</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+6"/>
+        <source>Suspicious: a speedup above %1× should be checked by a human</source>
+        <translation>可疑：超过 %1× 的加速比应由人工检查</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -2253,6 +2562,16 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <location line="+1"/>
         <source>Verdict</source>
         <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cycles</source>
+        <translation>周期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
     </message>
     <message>
         <location line="+1"/>

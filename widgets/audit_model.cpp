@@ -1,8 +1,12 @@
 #include "widgets/audit_model.hpp"
 
+#include <QColor>
 #include <QDateTime>
+#include <QFont>
 #include <QSet>
+#include <fstream>
 #include <set>
+#include <string>
 
 namespace sf::widgets {
 
@@ -26,14 +30,44 @@ bool AuditModel::openWorkspace(const QString& dir, QString* error) {
   }
   beginResetModel();
   ws_ = std::move(ws);
+  // The speedups of the verdicts (not part of the audit fold): only lines that can hold one are parsed.
+  {
+    std::ifstream in(ws_.dir / "events.jsonl");
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.find("\"verdict\"") == std::string::npos || line.find("\"speedup\"") == std::string::npos) continue;
+      auto j = nlohmann::json::parse(line, nullptr, false);
+      if (!j.is_discarded()) noteVerdict(j);
+    }
+  }
   endResetModel();
   emit labelsChanged();
   return true;
 }
 
+bool AuditModel::noteVerdict(const nlohmann::json& e) {
+  if (!e.is_object()) return false;
+  auto get = [&](const char* k) { auto it = e.find(k); return it == e.end() ? nullptr : &*it; };
+  const auto *ty = get("type"), *pass = get("pass"), *sp = get("speedup"), *task = get("task"),
+             *it = get("iteration"), *round = get("sample_index"), *feas = get("feasible");
+  if (!ty || !ty->is_string() || ty->get_ref<const std::string&>() != "verdict") return false;
+  if (!pass || !pass->is_boolean() || !pass->get<bool>() || !sp || !sp->is_number()) return false;
+  if (feas && feas->is_boolean() && !feas->get<bool>()) return false;
+  if (!task || !task->is_string() || !it || !it->is_number_integer() || !round || !round->is_number_integer())
+    return false;
+  speedups_[{it->get<std::int64_t>(), task->get<std::string>(), round->get<int>()}] = sp->get<double>();
+  return true;
+}
+
+double AuditModel::speedupOf(std::int64_t episode, const std::string& task, int round) const {
+  auto it = speedups_.find({episode, task, round});
+  return it == speedups_.end() ? -1.0 : it->second;
+}
+
 void AuditModel::clear() {
   beginResetModel();
   ws_ = store::AuditWorkspace{};
+  speedups_.clear();
   endResetModel();
   emit labelsChanged();
 }
@@ -47,7 +81,18 @@ void AuditModel::applyEvent(const nlohmann::json& event) {
   auto ty = event.find("type");
   if (ty == event.end() || !ty->is_string()) return;
   const std::string& type = ty->get_ref<const std::string&>();
-  if (type == "adoption_record") {
+  if (type == "verdict") {
+    if (!noteVerdict(event)) return;
+    // The verdict follows its round's adoption records: refresh their speedup cells.
+    const std::string task = event["task"].get<std::string>();
+    const auto ep = event["iteration"].get<std::int64_t>();
+    const int round = event["sample_index"].get<int>();
+    for (int row = 0; row < rowCount(); ++row) {
+      const auto& r = record(row);
+      if (r.episode == ep && r.round == round && r.task == task)
+        emit dataChanged(index(row, SpeedupColumn), index(row, SpeedupColumn));
+    }
+  } else if (type == "adoption_record") {
     std::string err;
     auto a = store::adoption_entry_from_json(event, err);
     if (!a) {
@@ -141,7 +186,23 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount()) return {};
   const auto& r = record(index.row());
   const auto* l = labelOf(index.row());
+  const double speedup = speedupOf(r.episode, r.task, r.round);
+  const bool suspicious = speedup > kSuspiciousSpeedup;
   switch (role) {
+    case SpeedupRole:
+      return speedup;
+    case SuspiciousRole:
+      return suspicious;
+    case Qt::ForegroundRole:
+      if (index.column() == SpeedupColumn && suspicious) return QColor(0xc0, 0x30, 0x30);
+      return {};
+    case Qt::FontRole:
+      if (index.column() == SpeedupColumn && suspicious) {
+        QFont f;
+        f.setBold(true);
+        return f;
+      }
+      return {};
     case TaskRole:
       return qs(r.task);
     case AdoptedRole:
@@ -166,6 +227,8 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
           return r.score;
         case AdoptedColumn:
           return r.adopted ? 1 : 0;
+        case SpeedupColumn:
+          return speedup;
         default:
           return data(index, Qt::DisplayRole);
       }
@@ -189,10 +252,15 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
           return qs(r.rationale).simplified();
         case LabelColumn:
           return l ? qs(l->label) : QString();
+        case SpeedupColumn:
+          if (speedup < 0) return QString();
+          return suspicious ? tr("⚠ %1× suspicious").arg(speedup, 0, 'f', 2) : QStringLiteral("%1×").arg(speedup, 0, 'f', 2);
         default:
           return {};
       }
     case Qt::ToolTipRole:
+      if (index.column() == SpeedupColumn && suspicious)
+        return tr("A speedup above %1× is suspicious: check the program by hand").arg(kSuspiciousSpeedup);
       if (index.column() == RationaleColumn) return qs(r.rationale);
       if (index.column() == LabelColumn && l)
         return tr("%1 by %2 at %3\n%4").arg(qs(l->label), qs(l->auditor), qs(l->time), qs(l->note));
@@ -204,6 +272,7 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
         case RoundColumn:
         case RankColumn:
         case ScoreColumn:
+        case SpeedupColumn:
           return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
         default:
           return {};
@@ -234,6 +303,8 @@ QVariant AuditModel::headerData(int section, Qt::Orientation o, int role) const 
       return tr("Rationale");
     case LabelColumn:
       return tr("Label");
+    case SpeedupColumn:
+      return tr("Speedup");
     default:
       return {};
   }

@@ -27,14 +27,18 @@ class AuditModel : public QAbstractTableModel {
     AdoptedColumn,
     RationaleColumn,
     LabelColumn,
+    SpeedupColumn,  // the speedup of the round's PASS verdict (optional "speedup" field); > 10× is suspicious
     ColumnCount
   };
+  static constexpr double kSuspiciousSpeedup = 10.0;  // docs/cost-model.md §6
   enum Role {
     TaskRole = Qt::UserRole + 1,  // QString
     AdoptedRole,                  // bool
     LabelRole,                    // QString ("" = unlabelled)
     SearchTextRole,               // task, item, rationale, note, experience rule (lower-case)
-    SortRole                      // numeric value of numeric columns
+    SortRole,                     // numeric value of numeric columns
+    SpeedupRole,                  // double, -1 when the round's verdict has none
+    SuspiciousRole                // bool: speedup > kSuspiciousSpeedup
   };
 
   explicit AuditModel(QObject* parent = nullptr);
@@ -60,6 +64,8 @@ class AuditModel : public QAbstractTableModel {
   int rowOf(const store::AdoptionKey& k) const;
   const store::AuditWorkspace& workspace() const { return ws_; }
   QStringList tasks() const;  // distinct tasks, sorted
+  // The speedup of the PASS verdict of (episode, task, round), -1 when unknown (older logs have none).
+  double speedupOf(std::int64_t episode, const std::string& task, int round) const;
   void setAuditor(const QString& a) { auditor_ = a; }
   QString auditor() const { return auditor_; }
 
@@ -72,8 +78,12 @@ class AuditModel : public QAbstractTableModel {
   void labelsChanged();
 
  private:
+  // A `verdict` event: remembers its speedup (PASS, feasible, a number). True when it recorded one.
+  bool noteVerdict(const nlohmann::json& event);
+
   store::AuditWorkspace ws_;
   QString auditor_;
+  std::map<std::tuple<std::int64_t, std::string, int>, double> speedups_;
 };
 
 // Filters the AuditModel; with a sample set only the sampled records are shown, in draw order.

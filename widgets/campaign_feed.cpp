@@ -63,6 +63,14 @@ const json& sub(const json& j, const char* key) {
   return (it != j.end() && it->is_object()) ? *it : empty;
 }
 
+// Optional fields added later (older logs lack them): absent, null or of another type all read as "none" and
+// never make the event malformed.
+std::optional<double> optNum(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
 QString capped(const std::string& s) {
   QString q = QString::fromStdString(s);
   if (q.size() > CampaignFeed::kMaxMessageChars) {
@@ -230,18 +238,32 @@ void CampaignFeed::onVerdict(const json& e, CampaignUpdate& u, qint64 firstRow) 
   const std::string taskId = ss(e, "task");
   SampleKey key{num<int>(e, "iteration"), taskId, num<int>(e, "temperature_index"), num<int>(e, "sample_index")};
   const QString v = verdictText(e);
+  const bool pass = flag(e, "pass");
+  // Cost-model fields of a PASS verdict (optional).
+  const double cyc = pass ? optNum(e, "cycles").value_or(-1.0) : -1.0;
+  double sp = pass ? optNum(e, "speedup").value_or(-1.0) : -1.0;
+  if (auto it = e.find("feasible"); it != e.end() && it->is_boolean() && !it->get<bool>()) sp = -1.0;
+  const qint64 cycles = cyc >= 0 ? static_cast<qint64>(cyc) : -1;
+  const double speedup = sp >= 0 ? sp : -1;
   if (auto it = pending_.find(key); it != pending_.end()) {
     for (qint64 row : it->second) {
-      if (row >= firstRow) u.traceRows[static_cast<int>(row - firstRow)].verdict = v;
-      else u.verdictUpdates.push_back({static_cast<int>(row), v});
+      if (row >= firstRow) {
+        TraceRow& r = u.traceRows[static_cast<int>(row - firstRow)];
+        r.verdict = v;
+        r.cycles = cycles;
+        r.speedup = speedup;
+      } else {
+        u.verdictUpdates.push_back({static_cast<int>(row), v, cycles, speedup});
+      }
     }
     pending_.erase(it);
   }
   TaskStatusRow& ts = task(taskId);
   ts.samples++;
-  if (flag(e, "pass")) {
+  if (pass) {
     ts.successes++;
     if (sage_) ts.solved = true;
+    if (speedup >= 0 && (!ts.bestSpeedup || speedup > *ts.bestSpeedup)) ts.bestSpeedup = speedup;
   }
   ++done_;
 }
@@ -262,6 +284,12 @@ void CampaignFeed::onIterationSummary(const json& e, CampaignUpdate& u) {
   p.tasks = num<int>(cu, "tasks");
   for (const auto& [tag, v] : sub(cu, "by_tag").items())
     if (v.is_object()) p.byTag[tag] = {num<double>(v, "pass_at_1"), num<double>(v, "pass_at_n")};
+  // Performance metrics next to pass_at_1 (optional): the cumulative ones, else the iteration's own.
+  const json& it = sub(m, "iteration");
+  auto perf = [&](const char* k) { return cu.contains(k) ? optNum(cu, k) : optNum(it, k); };
+  p.fast1 = perf("fast_1");
+  p.fast15 = perf("fast_1_5");
+  p.medianSpeedup = perf("median_speedup");
   curve_.push_back(p);
   u.newPoints.push_back(p);
 }

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ struct TraceRow {
   int temperatureIndex = 0;
   int sample = 0;       // sample index, or the sage round
   QString verdict;      // "" (pending), "pass", or "fail: STAGE CODE"
+  qint64 cycles = -1;   // the PASS verdict's cost-model cycles (-1: none, e.g. an older log)
+  double speedup = -1;  // the PASS verdict's speedup over the baseline (-1: none)
   qint64 tokens = 0;    // input + output tokens of this call
   double latency = 0;   // seconds
   double cost = 0;
@@ -49,6 +52,8 @@ struct TraceRow {
 struct TraceVerdictUpdate {
   int row = 0;
   QString verdict;
+  qint64 cycles = -1;
+  double speedup = -1;
 };
 
 // One point of a learning curve: after an iteration (adaptive/single/agent) or an episode (sage).
@@ -60,6 +65,8 @@ struct CurvePoint {
   double passN = 0;        // cumulative pass@n (sage: fraction of tasks solved so far)
   int solved = 0, tasks = 0;
   std::map<std::string, std::pair<double, double>> byTag;  // tag -> (pass@1, pass@n)
+  // The performance metrics (docs/cost-model.md §6) when the summary has them (absent in older logs).
+  std::optional<double> fast1, fast15, medianSpeedup;
   bool operator==(const CurvePoint&) const = default;
 };
 
@@ -67,6 +74,7 @@ struct TaskStatusRow {
   QString task;
   bool solved = false;
   qint64 samples = 0, successes = 0;
+  std::optional<double> bestSpeedup;  // the best speedup of a PASS verdict of the task (absent in older logs)
   double rate() const { return samples > 0 ? double(successes) / double(samples) : 0.0; }
   bool operator==(const TaskStatusRow&) const = default;
 };

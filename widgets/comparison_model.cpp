@@ -82,12 +82,19 @@ QVariant ComparisonTaskModel::data(const QModelIndex& index, int role) const {
   if (it == h.end()) return role == Qt::DisplayRole ? QVariant(QStringLiteral("–")) : QVariant();
   const TaskStatusRow& t = *it;
   switch (role) {
-    case Qt::DisplayRole:
-      return QStringLiteral("%1 %2/%3 (%4%)")
-          .arg(t.solved ? QStringLiteral("✔") : QStringLiteral("✘"))
-          .arg(t.successes)
-          .arg(t.samples)
-          .arg(t.rate() * 100.0, 0, 'f', 0);
+    case Qt::DisplayRole: {
+      QString text = QStringLiteral("%1 %2/%3 (%4%)")
+                         .arg(t.solved ? QStringLiteral("✔") : QStringLiteral("✘"))
+                         .arg(t.successes)
+                         .arg(t.samples)
+                         .arg(t.rate() * 100.0, 0, 'f', 0);
+      if (t.bestSpeedup) text += QStringLiteral(" · %1×").arg(*t.bestSpeedup, 0, 'f', 2);
+      return text;
+    }
+    case Qt::ToolTipRole:
+      return t.bestSpeedup ? QVariant(tr("Best speedup of a passing program: %1×").arg(*t.bestSpeedup, 0, 'f', 2))
+                           : QVariant();
+    case BestSpeedupRole: return t.bestSpeedup ? *t.bestSpeedup : -1.0;
     case Qt::ForegroundRole: return QBrush(t.solved ? QColor(0x1b, 0x80, 0x3a) : QColor(0xc0, 0x30, 0x30));
     case RateRole: return t.rate();
     case SolvedRole: return t.solved;

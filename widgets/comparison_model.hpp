@@ -29,7 +29,8 @@ class ComparisonSummaryModel : public QAbstractTableModel {
 class ComparisonTaskModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Role { RateRole = Qt::UserRole + 1, SolvedRole, SamplesRole };
+  // BestSpeedupRole: the task's best PASS speedup in that campaign (-1 when its log has none).
+  enum Role { RateRole = Qt::UserRole + 1, SolvedRole, SamplesRole, BestSpeedupRole };
   explicit ComparisonTaskModel(QObject* parent = nullptr);
   void setCampaigns(const QVector<CampaignSummary>& c);
   int rowCount(const QModelIndex& parent = {}) const override;

@@ -116,7 +116,7 @@ quint64 EngineBridge::requestSimulate(const QString& text, const QString& path) 
 
 quint64 EngineBridge::requestVerify(const QString& text, const QString& path) {
   quint64 seq = begin(JobKind::Verify);
-  emit verifyQueued(seq, text, path);
+  emit verifyQueued(seq, text, path, chip_);
   return seq;
 }
 

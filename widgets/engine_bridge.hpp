@@ -29,6 +29,9 @@ class EngineBridge : public QObject {
   quint64 requestCheck(const QString& text, const QString& path = {}, quint64 revision = 0);
   quint64 requestSimulate(const QString& text, const QString& path = {});
   quint64 requestVerify(const QString& text, const QString& path = {});
+  // The chip profile (bundled name or path) the cost model uses after a PASS ("" or "default": the default).
+  void setChipProfile(const QString& nameOrPath) { chip_ = nameOrPath; }
+  QString chipProfile() const { return chip_; }
   quint64 requestRewrite(RewriteKind kind, const QString& text, const QString& path = {}, quint64 revision = 0);
 
   // Loads the bundled catalogue (once) and delivers its tasks with taskListReady.
@@ -73,7 +76,7 @@ class EngineBridge : public QObject {
   // Internal: queued to the worker.
   void checkQueued(quint64 seq, quint64 revision, const QString& text, const QString& path);
   void simulateQueued(quint64 seq, const QString& text, const QString& path);
-  void verifyQueued(quint64 seq, const QString& text, const QString& path);
+  void verifyQueued(quint64 seq, const QString& text, const QString& path, const QString& chip);
   void taskListQueued();
   void rewriteQueued(quint64 seq, quint64 revision, sf::widgets::RewriteKind kind, const QString& text,
                      const QString& path);
@@ -87,6 +90,7 @@ class EngineBridge : public QObject {
   QThread thread_;
   EngineWorker* worker_ = nullptr;  // lives in thread_, deleted when it finishes
   quint64 nextSeq_ = 0;
+  QString chip_;
   bool busy_[kJobKinds] = {};
   QThread campaignThread_;
   CampaignWorker* campaign_ = nullptr;  // lives in campaignThread_

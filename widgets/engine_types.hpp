@@ -11,6 +11,7 @@
 #pragma push_macro("slots")
 #undef slots
 #include "core/common/diagnostic.hpp"
+#include "core/cost/cost_model.hpp"
 #include "core/sim/simulator.hpp"
 #include "core/step/task.hpp"
 #include "core/verify/checker.hpp"
@@ -99,6 +100,21 @@ struct VerifySetRow {
   double maxAbsError = 0;
 };
 
+// The cost model's report for a verified program (docs/cost-model.md), computed by the Verify job after a
+// PASS under the chip profile the request named. No report (ok false) when the program did not verify or the
+// model could not time it: `why` and `issues` say why.
+struct PerfSnapshot {
+  bool ok = false;
+  QString taskId;
+  QString chip;  // profile name or path as requested
+  QString why;   // one line, when !ok
+  QVector<IssueRow> issues;
+  std::shared_ptr<const cost::CostReport> report;
+  std::optional<qint64> baselineCycles;
+  std::optional<double> speedup;  // baseline / cycles; none when infeasible or no baseline
+  QString baselineWhy;            // why there is no baseline
+};
+
 struct VerifySnapshot {
   quint64 seq = 0;
   bool pass = false;
@@ -110,6 +126,7 @@ struct VerifySnapshot {
   double maxAbsError = 0, maxRelError = 0, seconds = 0;
   int programLength = 0;
   QString canonicalKey;
+  std::shared_ptr<const PerfSnapshot> perf;  // always set by the worker (ok only after a PASS)
 };
 
 struct RewriteSnapshot {

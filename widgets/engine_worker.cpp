@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/cost/baseline.hpp"
 #include "core/step/printer.hpp"
 #include "widgets/engine_jobs.hpp"
 #include "widgets/task_browser_model.hpp"
@@ -19,8 +20,63 @@ QString bindingText(const step::SizeBinding& b) {
 
 }  // namespace
 
+struct EngineWorker::CostContext {
+  explicit CostContext(cost::ChipProfile chip)
+      : model(std::move(chip)), baselines(model, bench::resource_dir() + "/solutions") {}
+  cost::CostModel model;
+  cost::Baselines baselines;
+};
+
 EngineWorker::EngineWorker(std::shared_ptr<JobControl> control, QObject* parent)
     : QObject(parent), control_(std::move(control)) {}
+
+EngineWorker::~EngineWorker() = default;
+
+EngineWorker::CostContext* EngineWorker::costContext(const QString& chip, QString* error) {
+  const QString name = chip.isEmpty() ? QStringLiteral("default") : chip;
+  if (auto it = cost_.find(name); it != cost_.end()) return it->second.get();
+  std::string err;
+  auto profile = cost::find_chip(name.toStdString(), bench::resource_dir(), err);
+  if (!profile) {
+    if (error) *error = QString::fromStdString(err);
+    return nullptr;
+  }
+  auto& slot = cost_[name];
+  slot = std::make_unique<CostContext>(std::move(*profile));
+  return slot.get();
+}
+
+PerfSnapshot EngineWorker::perfOf(const CheckedProgram& p, const QString& chip) {
+  PerfSnapshot s;
+  s.taskId = QString::fromStdString(p.task.id);
+  s.chip = chip.isEmpty() ? QStringLiteral("default") : chip;
+  QString err;
+  CostContext* c = costContext(s.chip, &err);
+  if (!c) {
+    s.why = tr("Chip profile %1: %2").arg(s.chip, err);
+    return s;
+  }
+  Diagnostics diags;
+  cost::EvalOptions opts;
+  opts.timeline_buckets = kPerfTimelineBuckets;
+  auto r = c->model.evaluate(p.task, *p.result.program, *p.result.typed, diags, opts);
+  if (!r) {
+    s.issues = toIssueRows(diags);
+    s.why = diags.empty() ? tr("The cost model could not time the program.")
+                          : tr("The cost model could not time the program: %1 %2")
+                                .arg(QString::fromStdString(diags.front().code),
+                                     QString::fromStdString(diags.front().message));
+    return s;
+  }
+  std::string why;
+  if (auto b = c->baselines.cycles(p.task, &why)) s.baselineCycles = *b;
+  else s.baselineWhy = QString::fromStdString(why);
+  if (auto sp = cost::speedup(*r, s.baselineCycles ? std::optional<std::int64_t>(*s.baselineCycles) : std::nullopt))
+    s.speedup = *sp;
+  s.report = std::make_shared<const cost::CostReport>(std::move(*r));
+  s.ok = true;
+  return s;
+}
 
 const bench::Catalogue* EngineWorker::catalogue() {
   if (!catalogue_) {
@@ -91,7 +147,7 @@ void EngineWorker::simulate(quint64 seq, const QString& text, const QString& pat
   if (control_->alive(k, seq)) emit simulateFinished(s);
 }
 
-void EngineWorker::verify(quint64 seq, const QString& text, const QString& path) {
+void EngineWorker::verify(quint64 seq, const QString& text, const QString& path, const QString& chip) {
   const JobKind k = JobKind::Verify;
   if (!control_->alive(k, seq)) return;
   ProgressThrottle throttle;
@@ -99,10 +155,19 @@ void EngineWorker::verify(quint64 seq, const QString& text, const QString& path)
   s.seq = seq;
   Diagnostics diags;
   auto p = loadAndCheck(text.toStdString(), path.toStdString(), catalogue(), diags);
+  auto noPerf = [&](const QString& why) {
+    auto perf = std::make_shared<PerfSnapshot>();
+    perf->taskId = s.taskId;
+    perf->chip = chip.isEmpty() ? QStringLiteral("default") : chip;
+    perf->why = why;
+    perf->issues = s.issues;
+    s.perf = std::move(perf);
+  };
   if (!p) {
     s.stage = QStringLiteral("document");
     s.code = diags.empty() ? QString() : QString::fromStdString(diags.front().code);
     s.issues = toIssueRows(diags);
+    noPerf(tr("The document does not load (%1).").arg(s.code));
     if (control_->alive(k, seq)) emit verifyFinished(s);
     return;
   }
@@ -140,6 +205,13 @@ void EngineWorker::verify(quint64 seq, const QString& text, const QString& path)
   s.seconds = r.seconds;
   s.programLength = r.program_length;
   s.canonicalKey = QString::fromStdString(r.canonical_key);
+  if (r.pass && p->result.ok()) {
+    if (!control_->alive(k, seq)) return;
+    report(throttle, k, seq, 0, 1, tr("estimating cost"));
+    s.perf = std::make_shared<const PerfSnapshot>(perfOf(*p, chip));
+  } else {
+    noPerf(tr("The program does not verify: stage %1, %2.").arg(s.stage, s.code));
+  }
   report(throttle, k, seq, 1, 1, tr("done"));
   if (control_->alive(k, seq)) emit verifyFinished(s);
 }

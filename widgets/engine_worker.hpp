@@ -5,6 +5,7 @@
 
 #include <array>
 #include <atomic>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -31,11 +32,12 @@ class EngineWorker : public QObject {
   Q_OBJECT
  public:
   explicit EngineWorker(std::shared_ptr<JobControl> control, QObject* parent = nullptr);
+  ~EngineWorker() override;
 
  public slots:
   void check(quint64 seq, quint64 revision, const QString& text, const QString& path);
   void simulate(quint64 seq, const QString& text, const QString& path);
-  void verify(quint64 seq, const QString& text, const QString& path);
+  void verify(quint64 seq, const QString& text, const QString& path, const QString& chip = {});
   void rewrite(quint64 seq, quint64 revision, sf::widgets::RewriteKind kind, const QString& text,
                const QString& path);
   void listTasks();
@@ -50,12 +52,19 @@ class EngineWorker : public QObject {
 
  private:
   const bench::Catalogue* catalogue();
+  struct CostContext;
+  CostContext* costContext(const QString& chip, QString* error);
+  PerfSnapshot perfOf(const CheckedProgram& p, const QString& chip);
   void report(ProgressThrottle& t, JobKind kind, quint64 seq, int done, int total, const QString& what);
 
   std::shared_ptr<JobControl> control_;
   std::optional<bench::Catalogue> catalogue_;
   Diagnostics catalogueDiags_;
   verify::Verifier verifier_;
+  std::map<QString, std::unique_ptr<CostContext>> cost_;  // per chip profile: model + baselines (cached)
 };
+
+// Buckets per unit of the Performance pane's timeline.
+inline constexpr int kPerfTimelineBuckets = 120;
 
 }  // namespace sf::widgets

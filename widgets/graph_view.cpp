@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 namespace sf::widgets {
@@ -32,7 +33,8 @@ QFont label_font(const QFont& base) {
 // One node: a rounded box with a title and a smaller subtitle.
 class NodeItem : public QGraphicsItem {
  public:
-  NodeItem(const GraphNode& n, const QFont& font) : node_(n), font_(font), sub_font_(subtitle_font(font)) {
+  NodeItem(const GraphNode& n, const QFont& font, QColor fill = {})
+      : node_(n), font_(font), sub_font_(subtitle_font(font)), costFill_(fill) {
     title_ = QString::fromStdString(n.title);
     subtitle_ = QString::fromStdString(n.subtitle);
     QFontMetricsF fm(font_), sm(sub_font_);
@@ -66,6 +68,7 @@ class NodeItem : public QGraphicsItem {
         style = Qt::DashLine;
         break;
     }
+    if (costFill_.isValid()) fill = costFill_;
     QPen pen(border, isSelected() ? 3.0 : 1.2, style);
     if (isSelected()) pen.setColor(QApplication::palette().highlight().color());
     p->setRenderHint(QPainter::Antialiasing);
@@ -89,6 +92,7 @@ class NodeItem : public QGraphicsItem {
  private:
   GraphNode node_;
   QFont font_, sub_font_;
+  QColor costFill_;
   QString title_, subtitle_;
   QSizeF size_;
 };
@@ -150,6 +154,21 @@ void GraphView::clearGraph() {
   setGraph({});
 }
 
+void GraphView::setCostReport(std::shared_ptr<const cost::CostReport> report) {
+  if (report == cost_) return;
+  cost_ = std::move(report);
+  rebuildScene();
+}
+
+QColor GraphView::shareColor(double share, double maxShare) {
+  // White-yellow (idle) to orange-red (the busiest node).
+  const double t = maxShare > 0 ? std::clamp(share / maxShare, 0.0, 1.0) : 0.0;
+  const QColor a(QStringLiteral("#fffbea")), b(QStringLiteral("#f97316"));
+  return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
+                          static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * t),
+                          static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
 void GraphView::rebuildScene() {
   syncing_ = true;
   scene_->clear();
@@ -162,19 +181,35 @@ void GraphView::rebuildScene() {
   const QFont lfont = label_font(base);
   QFontMetricsF lm(lfont);
 
+  overlay_ = cost_ ? graph_cost_overlay(graph_, *cost_) : GraphCostOverlay{};
+  const bool withCost = cost_ != nullptr;
+  auto edgeText = [&](std::size_t i) {
+    QString text = QString::fromStdString(graph_.edges[i].label());
+    if (withCost && overlay_.edge_tokens[i] >= 0) text += tr(" · %n token(s)", "", static_cast<int>(overlay_.edge_tokens[i]));
+    return text;
+  };
   LayoutInput in;
   std::vector<NodeItem*> items;
   for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
-    auto* item = new NodeItem(graph_.nodes[i], base);
+    GraphNode n = graph_.nodes[i];
+    QColor fill;
+    const double share = withCost ? overlay_.node_share[i] : -1;
+    if (share >= 0) {
+      n.subtitle += " · " + tr("%1% busy").arg(share * 100, 0, 'f', 1).toStdString();
+      fill = shareColor(share, overlay_.max_share);
+    }
+    auto* item = new NodeItem(n, base, fill);
     item->setData(KindKey, QStringLiteral("node"));
     item->setData(IndexKey, static_cast<int>(i));
+    if (share >= 0) item->setData(ShareKey, share);
     item->setZValue(2);
     items.push_back(item);
     in.node_sizes.emplace_back(item->size().width(), item->size().height());
   }
-  for (const auto& e : graph_.edges) {
+  for (std::size_t i = 0; i < graph_.edges.size(); ++i) {
+    const auto& e = graph_.edges[i];
     in.edges.emplace_back(e.from, e.to);
-    QString text = QString::fromStdString(e.label());
+    QString text = edgeText(i);
     in.label_sizes.emplace_back(lm.horizontalAdvance(text) + 8, lm.height() + 2);
   }
   layout_ = layered_layout(in);
@@ -201,7 +236,7 @@ void GraphView::rebuildScene() {
     head->setBrush(color);
     edges_.push_back(path);
 
-    const QString text = QString::fromStdString(e.label());
+    const QString text = edgeText(i);
     const auto& c = layout_.label_centers[i];
     const QSizeF ls(in.label_sizes[i].first, in.label_sizes[i].second);
     auto* box = scene_->addRect(QRectF(-ls.width() / 2, -ls.height() / 2, ls.width(), ls.height()),
@@ -212,6 +247,7 @@ void GraphView::rebuildScene() {
     box->setToolTip(tip);
     box->setData(KindKey, QStringLiteral("label"));
     box->setData(IndexKey, static_cast<int>(i));
+    if (withCost && overlay_.edge_tokens[i] >= 0) box->setData(TokensKey, static_cast<qlonglong>(overlay_.edge_tokens[i]));
     auto* label = new QGraphicsSimpleTextItem(text, box);
     label->setFont(lfont);
     label->setBrush(e.violation ? violationColor() : QColor(QStringLiteral("#111827")));

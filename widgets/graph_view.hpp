@@ -7,6 +7,7 @@
 
 #include <QGraphicsView>
 #include <QPointer>
+#include <memory>
 #include <vector>
 
 #include "widgets/graph_layout.hpp"
@@ -22,13 +23,22 @@ class GraphView : public QGraphicsView {
   Q_OBJECT
  public:
   // Item data keys set on every scene item this view creates (for tooltips, tests and tools).
-  enum ItemData { KindKey = 0, IndexKey = 1 };  // KindKey: "node", "edge", "label"; IndexKey: node/edge index
+  // KindKey: "node", "edge", "label"; IndexKey: node/edge index; with a cost report: ShareKey (node: share of
+  // busy cycles, 0..1) and TokensKey (label: tokens on the edge).
+  enum ItemData { KindKey = 0, IndexKey = 1, ShareKey = 2, TokensKey = 3 };
 
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
 
   void setGraph(DataflowGraph graph);
   void clearGraph();
+  // The cost model's report for this program (null: none): nodes are coloured by their share of the busy
+  // cycles and edge labels carry token counts. Kept across setGraph until replaced.
+  void setCostReport(std::shared_ptr<const cost::CostReport> report);
+  const cost::CostReport* costReport() const { return cost_.get(); }
+  const GraphCostOverlay& costOverlay() const { return overlay_; }
+  // The fill of a primitive node with `share` of the busy cycles, of at most `maxShare` among the nodes.
+  static QColor shareColor(double share, double maxShare);
   const DataflowGraph& graph() const { return graph_; }
   const LayoutResult& layout() const { return layout_; }
 
@@ -61,6 +71,8 @@ class GraphView : public QGraphicsView {
 
   QGraphicsScene* scene_;
   DataflowGraph graph_;
+  std::shared_ptr<const cost::CostReport> cost_;
+  GraphCostOverlay overlay_;
   LayoutResult layout_;
   std::vector<QGraphicsItem*> nodes_;
   std::vector<QGraphicsPathItem*> edges_;

@@ -1,5 +1,6 @@
 #include "widgets/graph_view_data.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "core/step/names.hpp"
@@ -356,6 +357,69 @@ DataflowGraph dataflow_graph_from_impl(const step::TaskDoc& task, std::string_vi
   if (!step::check_names(*prog, names, ds, &task.sizes)) return {};
   auto typed = step::typecheck(*prog, task, ds);
   return build_dataflow_graph(*prog, typed ? &*typed : nullptr, task);
+}
+
+GraphCostOverlay graph_cost_overlay(const DataflowGraph& g, const cost::CostReport& r) {
+  GraphCostOverlay o;
+  const std::size_t nn = g.nodes.size();
+  o.node_share.assign(nn, -1);
+  o.node_busy.assign(nn, 0);
+  o.edge_tokens.assign(g.edges.size(), -1);
+  std::vector<std::vector<const cost::UnitReport*>> units(nn);
+  std::vector<const cost::UnitReport*> stores;
+  for (const auto& u : r.units)
+    if (u.primitive == "Store") stores.push_back(&u);
+  std::size_t out_k = 0;
+  for (std::size_t n = 0; n < nn; ++n) {
+    const GraphNode& node = g.nodes[n];
+    switch (node.kind) {
+      case GraphNode::Kind::Input:
+        for (const auto& u : r.units)
+          if (u.primitive == "Load" && u.name == node.title) units[n].push_back(&u);
+        break;
+      case GraphNode::Kind::Primitive:
+        for (const auto& u : r.units)
+          if (u.primitive != "Load" && u.primitive != "Store" && u.line >= node.line &&
+              u.line <= std::max(node.line, node.end_line))
+            units[n].push_back(&u);
+        break;
+      case GraphNode::Kind::Output:
+        if (out_k < stores.size()) units[n].push_back(stores[out_k]);
+        ++out_k;
+        break;
+      case GraphNode::Kind::Unused: break;
+    }
+  }
+  std::int64_t total = 0;
+  for (const auto& u : r.units) total += u.busy;
+  for (std::size_t n = 0; n < nn; ++n) {
+    if (units[n].empty()) continue;
+    for (const auto* u : units[n]) o.node_busy[n] += u->busy;
+    o.node_share[n] = total > 0 ? static_cast<double>(o.node_busy[n]) / static_cast<double>(total) : 0.0;
+    o.max_share = std::max(o.max_share, o.node_share[n]);
+  }
+  std::vector<int> in_edges(nn, 0), out_edges(nn, 0);
+  for (const auto& e : g.edges) {
+    if (e.from < 0 || e.to < 0) continue;
+    ++out_edges[static_cast<std::size_t>(e.from)];
+    ++in_edges[static_cast<std::size_t>(e.to)];
+  }
+  for (std::size_t i = 0; i < g.edges.size(); ++i) {
+    const GraphEdge& e = g.edges[i];
+    if (e.from < 0 || e.to < 0) continue;
+    const auto f = static_cast<std::size_t>(e.from), t = static_cast<std::size_t>(e.to);
+    if (g.nodes[t].kind == GraphNode::Kind::Unused) continue;
+    const auto& cu = units[t];
+    const auto& pu = units[f];
+    if (cu.size() == 1 && in_edges[t] == 1) {
+      o.edge_tokens[i] = cu[0]->tokens_in;  // the consumer's only input
+    } else if (pu.size() == 1 && pu[0]->primitive != "Partition" && out_edges[f] > 0) {
+      o.edge_tokens[i] = pu[0]->tokens_out / out_edges[f];  // every output gets every token (Copy)
+    } else if (cu.size() == 1 && cu[0]->primitive == "Zip" && in_edges[t] > 0) {
+      o.edge_tokens[i] = cu[0]->tokens_in / in_edges[t];  // one token of every input per step
+    }
+  }
+  return o;
 }
 
 }  // namespace sf::widgets

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/common/diagnostic.hpp"
+#include "core/cost/cost_model.hpp"
 #include "core/step/ast.hpp"
 #include "core/step/task.hpp"
 #include "core/step/typecheck.hpp"
@@ -56,5 +57,17 @@ DataflowGraph build_dataflow_graph(const step::Program& prog, const step::TypedP
 DataflowGraph dataflow_graph_from_impl(const step::TaskDoc& task, std::string_view impl,
                                        const std::vector<Location>& line_starts,
                                        Diagnostics* diags = nullptr);
+
+// The cost model's numbers on the graph (docs/gui-panes.md): per node its share of all units' busy cycles
+// (Input ↔ its Load, Primitive ↔ the units of its statement lines, Output k ↔ the k-th Store; -1 for Unused
+// markers and nodes without a unit) and per edge the tokens that passed (-1 when the unit counts do not
+// determine it, e.g. the lanes of a Partition).
+struct GraphCostOverlay {
+  std::vector<double> node_share;
+  std::vector<std::int64_t> node_busy;
+  std::vector<std::int64_t> edge_tokens;
+  double max_share = 0;
+};
+GraphCostOverlay graph_cost_overlay(const DataflowGraph& g, const cost::CostReport& r);
 
 }  // namespace sf::widgets

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -34,12 +35,16 @@ LearningCurves::LearningCurves(QWidget* parent)
   metricCombo_->addItem(tr("pass@n"));
   tagCombo_ = new QComboBox(this);
   tagCombo_->addItem(tr("All tasks"), QString());
+  perfCheck_ = new QCheckBox(tr("Speedups"), this);
+  perfCheck_->setChecked(true);
+  perfCheck_->setToolTip(tr("Fast_1.0, Fast_1.5 and the median speedup, when the campaign's log has them"));
   auto* png = new QPushButton(tr("PNG…"), this);
   auto* svg = new QPushButton(tr("SVG…"), this);
   auto* top = new QHBoxLayout;
   top->addWidget(xCombo_);
   top->addWidget(metricCombo_);
   top->addWidget(tagCombo_);
+  top->addWidget(perfCheck_);
   top->addStretch(1);
   top->addWidget(new QLabel(tr("Export:"), this));
   top->addWidget(png);
@@ -61,6 +66,10 @@ LearningCurves::LearningCurves(QWidget* parent)
   });
   connect(tagCombo_, &QComboBox::currentIndexChanged, this, [this] {
     tag_ = tagCombo_->currentData().toString();
+    rebuild();
+  });
+  connect(perfCheck_, &QCheckBox::toggled, this, [this](bool on) {
+    showPerf_ = on;
     rebuild();
   });
   connect(png, &QPushButton::clicked, this, [this] {
@@ -111,6 +120,18 @@ void LearningCurves::setCampaigns(const QVector<CampaignSummary>& campaigns) {
 
 void LearningCurves::setXAxis(XAxis x) { xCombo_->setCurrentIndex(x == XAxis::Tokens ? 1 : 0); }
 void LearningCurves::setMetric(Metric m) { metricCombo_->setCurrentIndex(m == Metric::Pass1 ? 1 : m == Metric::PassN ? 2 : 0); }
+void LearningCurves::setShowPerformance(bool on) { perfCheck_->setChecked(on); }
+
+QList<QPointF> LearningCurves::perfPoints(const Series& s, PerfMetric m) const {
+  QList<QPointF> out;
+  for (const auto& p : s.points) {
+    const std::optional<double>& v = m == PerfMetric::Fast1 ? p.fast1 : m == PerfMetric::Fast15 ? p.fast15 : p.medianSpeedup;
+    if (!v) continue;
+    out << QPointF(x_ == XAxis::Tokens ? double(p.tokens) : double(p.x), *v);
+  }
+  return out;
+}
+
 void LearningCurves::setTag(const QString& tag) {
   const int i = tagCombo_->findData(tag);
   if (i >= 0) tagCombo_->setCurrentIndex(i);
@@ -168,6 +189,15 @@ QVector<QPair<QString, QList<QPointF>>> LearningCurves::plotted() const {
     const QString mn = s->sage ? tr("solved") : tr("pass@n");
     if (metric_ != Metric::PassN) out.push_back({s->label + QStringLiteral(" — ") + m1, points(*s, false)});
     if (metric_ != Metric::Pass1) out.push_back({s->label + QStringLiteral(" — ") + mn, points(*s, true)});
+    if (showPerf_ && tag_.isEmpty() && !s->sage) {
+      const std::pair<PerfMetric, QString> perf[] = {{PerfMetric::Fast1, QStringLiteral("Fast_1.0")},
+                                                     {PerfMetric::Fast15, QStringLiteral("Fast_1.5")},
+                                                     {PerfMetric::Median, tr("median speedup")}};
+      for (const auto& [m, name] : perf) {
+        QList<QPointF> pts = perfPoints(*s, m);
+        if (!pts.isEmpty()) out.push_back({s->label + QStringLiteral(" — ") + name, pts});
+      }
+    }
   }
   return out;
 }
@@ -188,20 +218,43 @@ void LearningCurves::rebuild() {
   chart_->addAxis(ax, Qt::AlignBottom);
   chart_->addAxis(ay, Qt::AlignLeft);
   double xmax = 1;
-  for (const auto& [name, pts] : plotted()) {
+  const auto all = plotted();
+  const QString medianName = tr("median speedup");
+  QValueAxis* ay2 = nullptr;
+  double ymax2 = 2;
+  for (const auto& [name, pts] : all)
+    if (name.endsWith(medianName))
+      for (const auto& p : pts) ymax2 = std::max(ymax2, p.y() * 1.1);
+  for (const auto& [name, pts] : all) {
     auto* s = new QLineSeries;
     s->setName(name);
     s->append(pts);
     s->setPointsVisible(true);
+    const bool median = name.endsWith(medianName);
     if (name.endsWith(tr("pass@n")) || name.endsWith(tr("solved"))) {
       QPen p = s->pen();
       p.setStyle(Qt::DashLine);
       p.setWidthF(2);
       s->setPen(p);
+    } else if (median || name.endsWith(QLatin1String("Fast_1.0")) || name.endsWith(QLatin1String("Fast_1.5"))) {
+      QPen p = s->pen();
+      p.setStyle(median ? Qt::DashDotLine : Qt::DotLine);
+      p.setWidthF(2);
+      s->setPen(p);
     }
     chart_->addSeries(s);
     s->attachAxis(ax);
-    s->attachAxis(ay);
+    if (median) {
+      if (!ay2) {
+        ay2 = new QValueAxis;
+        ay2->setRange(0, ymax2);
+        ay2->setTitleText(tr("median speedup (×)"));
+        chart_->addAxis(ay2, Qt::AlignRight);
+      }
+      s->attachAxis(ay2);
+    } else {
+      s->attachAxis(ay);
+    }
     for (const auto& p : pts) xmax = std::max(xmax, p.x());
   }
   ax->setRange(0, x_ == XAxis::Tokens ? xmax * 1.05 : xmax);

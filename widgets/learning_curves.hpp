@@ -7,6 +7,7 @@
 
 #include "widgets/campaign_types.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QChart;
 class QChartView;
@@ -33,6 +34,10 @@ class LearningCurves : public QWidget {
   void setXAxis(XAxis x);
   void setMetric(Metric m);
   void setTag(const QString& tag);  // "" = all tasks
+  // Fast_1.0, Fast_1.5 (fraction of tasks, dotted) and the median speedup (right axis) of every campaign whose
+  // summaries have them (all tasks only: the logs have no per-tag performance metrics). On by default.
+  void setShowPerformance(bool on);
+  bool showPerformance() const { return showPerf_; }
   QStringList tags() const;
 
   const QVector<CurvePoint>& currentPoints() const { return current_.points; }
@@ -53,6 +58,8 @@ class LearningCurves : public QWidget {
   void render(QPainter& p, QSize size) const;
   void updateTagCombo();
   QList<QPointF> points(const Series& s, bool passN) const;
+  enum class PerfMetric { Fast1, Fast15, Median };
+  QList<QPointF> perfPoints(const Series& s, PerfMetric m) const;
 
   Series current_;
   bool showCurrent_ = true;
@@ -60,7 +67,9 @@ class LearningCurves : public QWidget {
   XAxis x_ = XAxis::Iteration;
   Metric metric_ = Metric::Both;
   QString tag_;
+  bool showPerf_ = true;
   QComboBox *xCombo_, *metricCombo_, *tagCombo_;
+  QCheckBox* perfCheck_;
   QChart* chart_;
   QChartView* view_;
 };

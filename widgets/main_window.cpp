@@ -31,6 +31,7 @@
 #include "widgets/issues_model.hpp"
 #include "widgets/manual_browser.hpp"
 #include "widgets/manual_index.hpp"
+#include "widgets/performance_pane.hpp"
 #include "widgets/settings_dialog.hpp"
 #include "widgets/step_editor.hpp"
 #include "widgets/stream_inspector.hpp"
@@ -90,10 +91,13 @@ MainWindow::MainWindow(QWidget* parent)
   campaign_ = new CampaignDocks(this, bridge_, tasks_, [this](const QString& dir) { setWorkspaceDir(dir); });
   statusTask_ = new QLabel(this);
   statusCheck_ = new QLabel(this);
+  statusPerf_ = new QLabel(this);
+  statusPerf_->setObjectName(QStringLiteral("StatusPerf"));
   progress_ = new QProgressBar(this);
   progress_->setMaximumWidth(220);
   progress_->hide();
   statusBar()->addPermanentWidget(statusCheck_);
+  statusBar()->addPermanentWidget(statusPerf_);
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(statusTask_);
   resize(1280, 820);
@@ -154,6 +158,18 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, inspectorDock);
   tabifyDockWidget(verifyDock, inspectorDock);
   issuesDock->raise();
+
+  perf_ = new PerformancePane(this);
+  auto* perfDock = new QDockWidget(tr("Performance"), this);
+  perfDock->setObjectName(QStringLiteral("PerformanceDock"));
+  perfDock->setWidget(perf_);
+  addDockWidget(Qt::BottomDockWidgetArea, perfDock);
+  tabifyDockWidget(verifyDock, perfDock);
+  issuesDock->raise();
+  connect(perf_, &PerformancePane::lineActivated, this, [this](int line) { editor_->gotoLocation(line, 1); });
+  connect(editor_, &QsciScintilla::textChanged, this, [this] {
+    if (perf_->snapshot().ok) perf_->setStale(editor_->text() != perfText_);
+  });
 
   tasks_ = new TaskBrowser(this);
   auto* tasksDock = new QDockWidget(tr("Tasks"), this);
@@ -284,6 +300,10 @@ void MainWindow::setDocument(const QString& text, const QString& path) {
   issues_->setIssues({});
   sets_->setSets({});
   verifyLabel_->setText(tr("Not verified yet (Run → Verify)."));
+  perf_->clear();
+  perfText_.clear();
+  statusPerf_->clear();
+  graph_->setCostReport(nullptr);
   updateTitle();
   editor_->checkNow();
 }
@@ -364,7 +384,10 @@ void MainWindow::simulate() {
 }
 
 void MainWindow::verifyProgram() {
-  bridge_->requestVerify(editor_->text(), path_);
+  // The chip profile of the preferences (Edit → Preferences…), read at each Verify.
+  bridge_->setChipProfile(chipSetting());
+  verifyText_ = editor_->text();
+  bridge_->requestVerify(verifyText_, path_);
   verifyLabel_->setText(tr("Verifying…"));
   statusBar()->showMessage(tr("Verifying…"));
 }
@@ -394,11 +417,16 @@ void MainWindow::onCheck(const CheckSnapshot& s) {
   const int e = issues_->errorCount(), w = issues_->warningCount();
   statusCheck_->setText(s.ok ? (w ? tr("✔ checks pass, %n warning(s)", "", w) : tr("✔ checks pass"))
                              : tr("✘ %n error(s)", "", e));
+  // The cost overlay belongs to the verified text only.
+  if (perfText_.isEmpty() || editor_->text() != perfText_) graph_->setCostReport(nullptr);
+  else if (perf_->snapshot().ok) graph_->setCostReport(perf_->snapshot().report);
   if (s.graph) graph_->setGraph(*s.graph);
   else graph_->clearGraph();
 }
 
 QString MainWindow::verifySummary() const { return verifyLabel_->text(); }
+
+QString MainWindow::statusPerfText() const { return statusPerf_->text(); }
 
 void MainWindow::setWorkspaceDir(const QString& dir) {
   workspaceDir_ = dir;
@@ -421,6 +449,22 @@ void MainWindow::onVerify(const VerifySnapshot& s) {
     issues_->setIssues(s.issues);
   }
   statusBar()->showMessage(s.pass ? tr("Verification passed") : tr("Verification failed (%1)").arg(s.code), 8000);
+  if (s.perf) perf_->setSnapshot(*s.perf);
+  else perf_->clear();
+  if (s.perf && s.perf->ok && s.perf->report) {
+    perfText_ = verifyText_;
+    QString t = tr("%1 cycles").arg(formatCount(s.perf->report->cycles));
+    if (s.perf->speedup) t += QStringLiteral(", ") + tr("speedup %1").arg(formatSpeedup(*s.perf->speedup));
+    else if (!s.perf->report->feasible) t += QStringLiteral(", ") + tr("not feasible");
+    statusPerf_->setText(t);
+    statusPerf_->setToolTip(tr("Cost model, chip %1 (Performance pane)").arg(s.perf->chip));
+    graph_->setCostReport(editor_->text() == perfText_ ? s.perf->report : nullptr);
+  } else {
+    perfText_.clear();
+    statusPerf_->setText(s.pass ? tr("no cost report") : QString());
+    statusPerf_->setToolTip(s.perf ? s.perf->why : QString());
+    graph_->setCostReport(nullptr);
+  }
   // A pass shows the input sets; a failure shows its diagnostics.
   if (auto* d = findChild<QDockWidget*>(s.pass ? QStringLiteral("VerificationDock") : QStringLiteral("IssuesDock")))
     d->raise();

@@ -27,6 +27,7 @@ class StreamInspector;
 class TaskBrowser;
 class CampaignDocks;
 class AuditDocks;
+class PerformancePane;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -57,6 +58,9 @@ class MainWindow : public QMainWindow {
   CampaignDocks* campaignDocks() const { return campaign_; }
   AuditDocks* auditDocks() const { return audit_; }  // adoption audit + memory inspector
   GraphView* graphView() const { return graph_; }
+  PerformancePane* performancePane() const { return perf_; }
+  // The cost summary in the status bar after Verify ("" when there is none).
+  QString statusPerfText() const;
   // Scrolls the editor so that the impl block is in view.
   void revealImpl();
   QString verifySummary() const;
@@ -112,6 +116,10 @@ class MainWindow : public QMainWindow {
   GraphView* graph_ = nullptr;
   StreamInspector* inspector_ = nullptr;
   TaskBrowser* tasks_ = nullptr;
+  PerformancePane* perf_ = nullptr;
+  QLabel* statusPerf_ = nullptr;
+  QString perfText_;    // the document text the last cost report is for
+  QString verifyText_;  // the text of the last Verify request
   QLabel* statusTask_ = nullptr;
   QLabel* statusCheck_ = nullptr;
   QProgressBar* progress_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDir>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -10,6 +11,8 @@
 #include <QTranslator>
 #include <QVBoxLayout>
 #include <algorithm>
+
+#include "core/bench/catalogue.hpp"
 
 namespace sf::widgets {
 
@@ -38,6 +41,26 @@ bool installOne(QCoreApplication* app, const QString& base, const QString& langu
 }
 
 }  // namespace
+
+QStringList chipProfiles() {
+  const QDir dir(QString::fromStdString(bench::resource_dir()) + QStringLiteral("/chips"));
+  QStringList names;
+  for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) names << f.chopped(5);
+  names.removeAll(QStringLiteral("default"));
+  names.prepend(QStringLiteral("default"));
+  return names;
+}
+
+QString chipSetting() {
+  const QString v = QSettings().value(QLatin1String(kChipKey)).toString();
+  return chipProfiles().contains(v) ? v : QStringLiteral("default");
+}
+
+void setChipSetting(const QString& name) {
+  QSettings s;
+  s.setValue(QLatin1String(kChipKey), chipProfiles().contains(name) ? name : QStringLiteral("default"));
+  s.sync();
+}
 
 QStringList supportedLanguages() {
   return {QString(), QStringLiteral("en"), QStringLiteral("zh_CN"), QStringLiteral("de")};
@@ -92,7 +115,11 @@ bool installTranslations(QCoreApplication* app, const QString& language) {
 }
 
 SettingsDialog::SettingsDialog(QWidget* parent)
-    : QDialog(parent), language_(new QComboBox(this)), note_(new QLabel(this)), initial_(languageSetting()) {
+    : QDialog(parent),
+      language_(new QComboBox(this)),
+      chip_(new QComboBox(this)),
+      note_(new QLabel(this)),
+      initial_(languageSetting()) {
   setObjectName(QStringLiteral("SettingsDialog"));
   setWindowTitle(tr("Preferences"));
   setMinimumWidth(380);
@@ -109,6 +136,11 @@ SettingsDialog::SettingsDialog(QWidget* parent)
 
   auto* form = new QFormLayout;
   form->addRow(tr("&Language:"), language_);
+  chip_->setObjectName(QStringLiteral("ChipBox"));
+  for (const QString& name : chipProfiles()) chip_->addItem(name, name);
+  chip_->setCurrentIndex(std::max(0, chip_->findData(chipSetting())));
+  chip_->setToolTip(tr("The chip profile the cost model times verified programs on (Performance pane)"));
+  form->addRow(tr("&Chip profile:"), chip_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
@@ -128,6 +160,7 @@ QString SettingsDialog::selectedLanguage() const {
 
 void SettingsDialog::accept() {
   setLanguageSetting(selectedLanguage());
+  setChipSetting(chip_->currentData().toString());
   QDialog::accept();
 }
 

@@ -20,6 +20,14 @@ namespace sf::widgets {
 // The QSettings key of the language preference.
 inline constexpr char kLanguageKey[] = "ui/language";
 
+// The QSettings key of the cost model's chip profile (a bundled profile's name, <resources>/chips/NAME.json).
+inline constexpr char kChipKey[] = "cost/chip";
+// The bundled chip profiles, sorted ("default" first).
+QStringList chipProfiles();
+// The stored chip profile; "default" when unset or not bundled.
+QString chipSetting();
+void setChipSetting(const QString& name);
+
 // The language codes the workbench ships, in the order Preferences lists them; "" means "follow the system".
 QStringList supportedLanguages();
 
@@ -47,6 +55,7 @@ class SettingsDialog : public QDialog {
   explicit SettingsDialog(QWidget* parent = nullptr);
 
   QComboBox* languageBox() const { return language_; }
+  QComboBox* chipBox() const { return chip_; }
   // The code selected in the dialog ("" = system).
   QString selectedLanguage() const;
 
@@ -56,6 +65,7 @@ class SettingsDialog : public QDialog {
   void updateNote();
 
   QComboBox* language_;
+  QComboBox* chip_;
   QLabel* note_;
   QString initial_;
 };

@@ -37,6 +37,8 @@ void TraceModel::applyVerdicts(const QVector<TraceVerdictUpdate>& updates) {
   for (const auto& v : updates) {
     if (v.row < 0 || v.row >= static_cast<int>(rows_.size())) continue;
     rows_[static_cast<std::size_t>(v.row)].verdict = v.verdict;
+    rows_[static_cast<std::size_t>(v.row)].cycles = v.cycles;
+    rows_[static_cast<std::size_t>(v.row)].speedup = v.speedup;
     lo = std::min(lo, v.row);
     hi = std::max(hi, v.row);
   }
@@ -72,22 +74,28 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const {
         case VerdictColumn:
           if (!r.error.isEmpty() && r.verdict.isEmpty()) return tr("error: %1").arg(r.error);
           return r.verdict.isEmpty() ? tr("…") : r.verdict;
+        case CyclesColumn: return r.cycles >= 0 ? QVariant(r.cycles) : QVariant();
+        case SpeedupColumn:
+          return r.speedup >= 0 ? QVariant(QStringLiteral("%1×").arg(r.speedup, 0, 'f', 2)) : QVariant();
         case TokensColumn: return r.tokens;
         case LatencyColumn: return QString::number(r.latency, 'f', 2) + (r.fromCache ? tr(" (cache)") : QString());
       }
       return {};
     case Qt::ToolTipRole:
       if (index.column() == VerdictColumn && !r.error.isEmpty()) return r.error;
+      if (index.column() == SpeedupColumn && r.speedup > kSuspiciousSpeedup)
+        return tr("Suspicious: a speedup above %1× should be checked by a human").arg(kSuspiciousSpeedup);
       return {};
     case Qt::ForegroundRole:
       if (index.column() == VerdictColumn) {
         if (r.verdict == QLatin1String("pass")) return QBrush(QColor(0x1b, 0x80, 0x3a));
         if (r.verdict.startsWith(QLatin1String("fail"))) return QBrush(QColor(0xc0, 0x30, 0x30));
       }
+      if (index.column() == SpeedupColumn && r.speedup > kSuspiciousSpeedup) return QBrush(QColor(0xb4, 0x53, 0x09));
       return {};
     case Qt::TextAlignmentRole:
       if (index.column() == TokensColumn || index.column() == LatencyColumn || index.column() == SeqColumn ||
-          index.column() == IterationColumn)
+          index.column() == IterationColumn || index.column() == CyclesColumn || index.column() == SpeedupColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
       return {};
     case RowRole: return index.row();
@@ -95,6 +103,8 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const {
     case TaskRole: return r.task;
     case VerdictRole: return r.verdict;
     case PassRole: return r.verdict == QLatin1String("pass");
+    case CyclesRole: return r.cycles;
+    case SpeedupRole: return r.speedup;
     case SearchTextRole: return r.task + QLatin1Char(' ') + r.role + QLatin1Char(' ') + r.verdict + QLatin1Char(' ') + r.error;
   }
   return {};
@@ -109,6 +119,8 @@ QVariant TraceModel::headerData(int section, Qt::Orientation o, int role) const 
     case IterationColumn: return tr("Iteration");
     case SampleColumn: return tr("Sample");
     case VerdictColumn: return tr("Verdict");
+    case CyclesColumn: return tr("Cycles");
+    case SpeedupColumn: return tr("Speedup");
     case TokensColumn: return tr("Tokens");
     case LatencyColumn: return tr("Latency (s)");
   }

@@ -14,9 +14,12 @@ namespace sf::widgets {
 class TraceModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { SeqColumn, RoleColumn, TaskColumn, IterationColumn, SampleColumn, VerdictColumn, TokensColumn,
-                LatencyColumn, ColumnCount };
-  enum Role { RowRole = Qt::UserRole + 1, RoleNameRole, TaskRole, VerdictRole, PassRole, SearchTextRole };
+  enum Column { SeqColumn, RoleColumn, TaskColumn, IterationColumn, SampleColumn, VerdictColumn, CyclesColumn,
+                SpeedupColumn, TokensColumn, LatencyColumn, ColumnCount };
+  // Speedups above this are flagged suspicious (docs/cost-model.md §6).
+  static constexpr double kSuspiciousSpeedup = 10.0;
+  enum Role { RowRole = Qt::UserRole + 1, RoleNameRole, TaskRole, VerdictRole, PassRole, SearchTextRole,
+              CyclesRole, SpeedupRole };  // -1 when the verdict has no cost numbers
 
   explicit TraceModel(QObject* parent = nullptr);
 
