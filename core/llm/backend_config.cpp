@@ -65,7 +65,7 @@ std::string key_env_problem(const std::string& name) {
   }
   // Keys look like sk-..., sk-ant-..., or long mixed-case/digit strings; variable names are short words.
   bool looks_like_key = name.rfind("sk-", 0) == 0 || name.rfind("sk_", 0) == 0 ||
-                        (name.size() >= 24 && lower && digit) || !word && name.size() >= 20;
+                        (name.size() >= 24 && lower && digit) || (!word && name.size() >= 20);
   if (looks_like_key)
     return "key_env must name an environment variable (e.g. OPENAI_API_KEY), but its value looks like an API key; "
            "it was not stored: put the key in an environment variable and give that variable's name";
