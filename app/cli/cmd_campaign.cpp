@@ -86,7 +86,12 @@ void print_table(const learn::CampaignState& st, std::ostream& out) {
     out << line;
   }
   out << "tasks solved: " << r["tasks_solved"] << "/" << r["tasks_total"] << "  pass@1 " << fmt(r["pass_at_1"].get<double>())
-      << "  pass@n " << fmt(r["pass_at_n"].get<double>()) << "  tokens " << r["tokens"]["total"] << "  cost $"
+      << "  pass@n " << fmt(r["pass_at_n"].get<double>());
+  if (r.contains("fast_1") && r["fast_1"].is_number())
+    out << "  Fast_1.0 " << fmt(r["fast_1"].get<double>()) << "  median speedup "
+        << (r.contains("median_speedup") && r["median_speedup"].is_number() ? fmt(r["median_speedup"].get<double>(), 2)
+                                                                            : std::string("-"));
+  out << "  tokens " << r["tokens"]["total"] << "  cost $"
       << fmt(r["cost_usd"].get<double>(), 4) << "  stop: " << (r["finished"].is_null() ? "(not finished)" : r["finished"].get<std::string>())
       << "\n";
 }
