@@ -353,18 +353,12 @@ class Builder {
     i64 out_buf = buffer_bytes(out_t.dtype);
     switch (rc.prim) {
       case Prim::Map:
+      case Prim::Scan:  // like Map, plus one state buffer
         u.kind = UnitKind::Elementwise;
         u.c_elem = std::max({pmu_cycles(in_t.dtype), compute_cycles(fn), pmu_cycles(out_t.dtype), i64{1}});
         u.calls_fn = true;
         u.fn_calls = in_count;
-        if (out_buf > 0) onchip_ += (chip_.fifo_depth + 1) * out_buf;
-        break;
-      case Prim::Scan:
-        u.kind = UnitKind::Elementwise;
-        u.c_elem = std::max({pmu_cycles(in_t.dtype), compute_cycles(fn), pmu_cycles(out_t.dtype), i64{1}});
-        u.calls_fn = true;
-        u.fn_calls = in_count;
-        if (out_buf > 0) onchip_ += (chip_.fifo_depth + 2) * out_buf;
+        if (out_buf > 0) onchip_ += (chip_.fifo_depth + (rc.prim == Prim::Scan ? 2 : 1)) * out_buf;
         break;
       case Prim::Accum:
         u.kind = UnitKind::Group;

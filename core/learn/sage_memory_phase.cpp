@@ -134,6 +134,23 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
   }
   for (const auto& t : traces)
     if (!out(LlmCall{episode, ep.task, 0, -1, agent::to_json(t)})) return false;
+  // Adds one experience and logs it; an experience already there (same rule from the same task) adds nothing.
+  auto add = [&](memory::NewExperience ne, const char* kind) {
+    ne.source_episode = episode;
+    ne.source_task = ep.task;
+    auto added = mem.add_experience(ne);
+    if (!added.ok()) return true;
+    const memory::MemoryItem* it = mem.find(*added.value);
+    json b = {{"episode", episode},
+              {"item", it->id},
+              {"rule", it->rule},
+              {"evidence", it->evidence},
+              {"pattern", it->pattern.value_or("")},
+              {"source_task", ep.task},
+              {"tokens", it->tokens}};
+    if (kind) b["kind"] = kind;
+    return out(GenericEvent{"experience_added", b});
+  };
   for (const auto& x : dr.experiences) {
     memory::NewExperience ne;
     ne.rule = x.rule;
@@ -144,20 +161,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
       ne.pattern = x.pattern;
     else if (pit != patterns.end())
       ne.pattern = pit->second;
-    ne.source_episode = episode;
-    ne.source_task = ep.task;
     ne.id = x.id;
-    auto added = mem.add_experience(ne);
-    if (!added.ok()) continue;  // the same rule from the same task again (duplicate id): nothing new
-    const memory::MemoryItem* it = mem.find(*added.value);
-    json b = {{"episode", episode},
-              {"item", it->id},
-              {"rule", it->rule},
-              {"evidence", it->evidence},
-              {"pattern", it->pattern.value_or("")},
-              {"source_task", ep.task},
-              {"tokens", it->tokens}};
-    if (!out(GenericEvent{"experience_added", b})) return false;
+    if (!add(std::move(ne), nullptr)) return false;
   }
   // The slow→fast experience of an episode whose optimisation rounds found a faster program (no model call).
   if (auto sx = agent::speedup_experience(de)) {
@@ -165,22 +170,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     ne.rule = sx->rule;
     ne.evidence = sx->evidence;
     ne.code_example = sx->code_example;
-    ne.source_episode = episode;
-    ne.source_task = ep.task;
     ne.id = sx->id;
-    auto added = mem.add_experience(ne);
-    if (added.ok()) {
-      const memory::MemoryItem* it = mem.find(*added.value);
-      json b = {{"episode", episode},
-                {"item", it->id},
-                {"rule", it->rule},
-                {"evidence", it->evidence},
-                {"pattern", it->pattern.value_or("")},
-                {"source_task", ep.task},
-                {"tokens", it->tokens},
-                {"kind", "speedup"}};
-      if (!out(GenericEvent{"experience_added", b})) return false;
-    }
+    if (!add(std::move(ne), "speedup")) return false;
   }
   // UGC with the abstractor role.
   traces.clear();
