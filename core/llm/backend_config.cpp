@@ -112,7 +112,8 @@ std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, s
   static const std::set<std::string> known = {
       "kind", "base_url", "model", "key_env", "timeout_s", "max_retries", "backoff_base_s", "backoff_max_s",
       "in_flight", "rpm", "tpm", "anthropic_version", "prompt_caching", "cache_dir", "builtin_provider",
-      "replay_kind", "max_body_bytes", "token_param", "send_temperature", "reasoning_effort", "extra_body"};
+      "replay_kind", "max_body_bytes", "token_param", "send_temperature", "reasoning_effort", "extra_body",
+      "ca_bundle", "proxy"};
   for (const auto& [k, v] : j.items()) {
     if (!known.count(k)) {
       error = "backend config: unknown key '" + k + "'";
@@ -130,7 +131,8 @@ std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, s
             read(j, "prompt_caching", c.prompt_caching, error) && read(j, "cache_dir", c.cache_dir, error) &&
             read(j, "builtin_provider", c.builtin_provider, error) && read_kind(j, "replay_kind", c.replay_kind, error) &&
             read(j, "max_body_bytes", c.max_body_bytes, error) && read(j, "token_param", c.token_param, error) &&
-            read(j, "reasoning_effort", c.reasoning_effort, error);
+            read(j, "reasoning_effort", c.reasoning_effort, error) && read(j, "ca_bundle", c.ca_bundle, error) &&
+            read(j, "proxy", c.proxy, error);
   if (!ok) return std::nullopt;
   if (j.contains("send_temperature")) {
     if (!j["send_temperature"].is_boolean()) {
@@ -173,6 +175,8 @@ nlohmann::json backend_config_to_json(const BackendConfig& c) {
   if (c.send_temperature) j["send_temperature"] = *c.send_temperature;
   if (!c.reasoning_effort.empty()) j["reasoning_effort"] = c.reasoning_effort;
   if (!c.extra_body.empty()) j["extra_body"] = nlohmann::json::parse(c.extra_body);
+  if (!c.ca_bundle.empty()) j["ca_bundle"] = c.ca_bundle;
+  if (!c.proxy.empty()) j["proxy"] = c.proxy;
   return j;
 }
 
@@ -195,6 +199,8 @@ std::string validate(const BackendConfig& c) {
       c.reasoning_effort != "medium" && c.reasoning_effort != "high")
     return "backend config: reasoning_effort must be minimal, low, medium or high";
   if (auto why = key_env_problem(c.key_env); !why.empty()) return "backend config: " + why;
+  if (!c.proxy.empty() && c.proxy.find("://") == std::string::npos)
+    return "backend config: proxy must be a URL such as http://proxy.example:3128";
   return {};
 }
 

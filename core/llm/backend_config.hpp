@@ -39,6 +39,10 @@ struct BackendConfig {
   std::optional<bool> send_temperature;    // unset: automatic
   std::string reasoning_effort;            // "" (not sent), "minimal", "low", "medium" or "high"
   std::string extra_body;                  // "" or the JSON text of an object merged into every request body
+  // TLS and proxies: a CA bundle file for the endpoint's certificate, and a proxy URL ("" = libcurl's own
+  // environment variables, https_proxy / no_proxy, which keep working).
+  std::string ca_bundle;
+  std::string proxy;
 
   // The identity that goes into cache keys: "<kind> <base_url>" (replay uses replay_kind), plus the request
   // shape wherever it differs from the classic one (max_tokens, a temperature, nothing extra), so caches

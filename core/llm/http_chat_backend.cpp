@@ -37,6 +37,8 @@ std::optional<std::vector<std::string>> HttpChatBackend::list_models(const Cance
   HttpRequest h = models_request();
   h.timeout_s = std::min(config_.timeout_s, 30.0);
   h.max_body_bytes = config_.max_body_bytes;
+  h.ca_bundle = config_.ca_bundle;
+  h.proxy = config_.proxy;
   HttpResponse resp = http_post(h, cancel);
   if (resp.outcome != HttpOutcome::Ok) {
     error = scrub(resp.error);
@@ -89,6 +91,8 @@ ChatResult HttpChatBackend::chat(const ChatRequest& request, const CancelToken& 
   HttpRequest http = build_request(request);
   http.timeout_s = config_.timeout_s;
   http.max_body_bytes = config_.max_body_bytes;
+  http.ca_bundle = config_.ca_bundle;
+  http.proxy = config_.proxy;
   auto start = Clock::now();
   ChatResult last = ChatResult::failure("network", "no attempt made");
   for (int attempt = 1; attempt <= config_.max_retries + 1; ++attempt) {

@@ -122,6 +122,8 @@ HttpResponse http_post(const HttpRequest& req, const CancelToken& cancel) {
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(curl, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(req.max_body_bytes));
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (!req.ca_bundle.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, req.ca_bundle.c_str());
+  if (!req.proxy.empty()) curl_easy_setopt(curl, CURLOPT_PROXY, req.proxy.c_str());
 
   CURLcode rc = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &resp.status);

@@ -18,6 +18,8 @@ struct HttpRequest {
   double timeout_s = 60.0;
   std::size_t max_body_bytes = 8u << 20;
   std::size_t max_header_bytes = 64u << 10;
+  std::string ca_bundle;  // CURLOPT_CAINFO when set
+  std::string proxy;      // CURLOPT_PROXY when set (else libcurl reads https_proxy / no_proxy itself)
 };
 
 enum class HttpOutcome { Ok, Timeout, Cancelled, Network, TooLarge };

@@ -644,3 +644,26 @@ TEST(Preflight, EveryInfrastructureFailureHasACauseAndAFix) {
   EXPECT_FALSE(msg("parse", 0, "no choices").infrastructure);  // about the answer: a sample like any other
   EXPECT_FALSE(msg("refused", 0, "no").infrastructure);
 }
+
+TEST(OpenAiBackend, AConfiguredProxyCarriesTheRequest) {
+  LoopbackServer s;
+  auto cfg = fast_config(BackendKind::OpenAi, s);
+  cfg.max_retries = 0;
+  OpenAiBackend direct(cfg, kSecret);
+  ASSERT_TRUE(direct.chat(sample_request(), CancelToken{}).ok());
+  cfg.proxy = "http://127.0.0.1:1";  // nothing listens there: the request must fail through the proxy
+  OpenAiBackend proxied(cfg, kSecret);
+  auto r = proxied.chat(sample_request(), CancelToken{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error.kind, "network");
+  EXPECT_EQ(s.hits(), 1);  // only the direct call reached the server
+  std::string err;
+  auto back = backend_config_from_json(backend_config_to_json(cfg), err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(back->proxy, "http://127.0.0.1:1");
+  EXPECT_FALSE(backend_config_from_json(nlohmann::json{{"proxy", "proxy.example:3128"}}, err));
+  EXPECT_NE(err.find("proxy must be a URL"), std::string::npos) << err;
+  auto ca = backend_config_from_json(nlohmann::json{{"ca_bundle", "/etc/ssl/certs/ca-certificates.crt"}}, err);
+  ASSERT_TRUE(ca) << err;
+  EXPECT_EQ(ca->ca_bundle, "/etc/ssl/certs/ca-certificates.crt");
+}
