@@ -254,9 +254,37 @@ std::optional<bool> ParsedResponse::adopted(const std::string& id) const {
   return std::nullopt;
 }
 
-ParsedResponse parse_response(std::string_view text, const std::vector<std::string>& retrieved_ids,
+namespace {
+
+// Blanks every <think>…</think> span (keeping its newlines, so line numbers stay) and returns its text.
+std::string strip_think(std::string& text) {
+  std::string reasoning;
+  std::size_t pos = 0;
+  while ((pos = text.find("<think>", pos)) != std::string::npos) {
+    std::size_t end = text.find("</think>", pos);
+    std::size_t stop = end == std::string::npos ? text.size() : end + 8;
+    std::size_t inner = pos + 7, inner_end = end == std::string::npos ? text.size() : end;
+    if (!reasoning.empty()) reasoning += "\n";
+    reasoning += text.substr(inner, inner_end - inner);
+    for (std::size_t i = pos; i < stop; ++i)
+      if (text[i] != '\n') text[i] = ' ';
+    pos = stop;
+  }
+  return reasoning;
+}
+
+}  // namespace
+
+ParsedResponse parse_response(std::string_view original, const std::vector<std::string>& retrieved_ids,
                               const ResponseParserLimits& limits) {
   ParsedResponse out;
+  std::string stripped;
+  std::string_view text = original;
+  if (original.size() <= limits.max_bytes && original.find("<think>") != std::string_view::npos) {
+    stripped.assign(original);
+    out.reasoning = strip_think(stripped);
+    text = stripped;
+  }
   if (text.size() > limits.max_bytes) {
     out.diagnostics.push_back(make_error("L-RESPONSE-SIZE",
                                          "the answer has " + std::to_string(text.size()) + " bytes; the limit is " +

@@ -33,6 +33,9 @@ struct ParsedResponse {
   std::vector<std::string> missing_ids; // retrieved ids with no resolved entry, in retrieval order
   std::vector<std::string> unknown_ids; // listed ids that were not retrieved, in answer order
   Diagnostics diagnostics;
+  // The text of <think>…</think> blocks (reasoning models that inline it), removed before parsing; an
+  // unterminated <think> runs to the end of the answer. Line numbers of the rest are unchanged.
+  std::string reasoning;
 
   // True when every retrieved id has a resolved adoption state (evaluation may proceed).
   bool adoption_complete() const { return missing_ids.empty(); }

@@ -93,22 +93,29 @@ ChatResult AnthropicBackend::parse_answer(const std::string& body) const {
   if (j.value("type", std::string()) == "error" || (j.contains("error") && !j["error"].is_null()))
     return ChatResult::failure("http", "provider error: " + error_message_of(body));
   std::string stop = j.contains("stop_reason") && j["stop_reason"].is_string() ? j["stop_reason"].get<std::string>() : "";
-  std::string text;
+  std::string text, reasoning;
   bool any_text = false;
   if (j.contains("content") && j["content"].is_array()) {
     for (const auto& b : j["content"]) {
-      if (b.is_object() && b.value("type", std::string()) == "text" && b.contains("text") && b["text"].is_string()) {
+      if (!b.is_object()) continue;
+      std::string type = b.value("type", std::string());
+      if (type == "text" && b.contains("text") && b["text"].is_string()) {
         text += b["text"].get<std::string>();
         any_text = true;
+      } else if (type == "thinking" && b.contains("thinking") && b["thinking"].is_string()) {
+        reasoning += b["thinking"].get<std::string>();
       }
     }
   }
   if (stop == "refusal") {
     return ChatResult::failure("refused", "the model refused" + (text.empty() ? std::string() : ": " + text.substr(0, 500)));
   }
-  if (!any_text) return ChatResult::failure("parse", "the answer has no text content");
+  if (!any_text || text.find_first_not_of(" \t\r\n") == std::string::npos)
+    return ChatResult::failure("empty-answer", "the model's answer is empty (stop reason: " +
+                                                   (stop.empty() ? std::string("none") : stop) + ")");
   ChatResponse resp;
   resp.text = std::move(text);
+  resp.reasoning = std::move(reasoning);
   if (stop == "end_turn" || stop == "stop_sequence") resp.finish_reason = "stop";
   else if (stop == "max_tokens") resp.finish_reason = "length";
   else resp.finish_reason = stop;

@@ -42,6 +42,7 @@ struct ChatResponse {
   Usage usage;
   double latency_s = 0.0;
   std::string finish_reason;  // provider's reason, normalised: "stop", "length", "refusal", ... or as given
+  std::string reasoning;      // the model's separate reasoning, when the provider returns it (not parsed)
   bool from_cache = false;
   int attempts = 1;           // HTTP attempts it took (0 for cache hits)
 };

@@ -53,6 +53,11 @@ ChatResult OpenAiBackend::parse_answer(const std::string& body) const {
   ChatResponse resp;
   resp.text = m["content"].get<std::string>();
   resp.finish_reason = finish;
+  if (resp.text.find_first_not_of(" \t\r\n") == std::string::npos)
+    return ChatResult::failure("empty-answer", "the model's answer is empty (finish reason: " +
+                                                   (finish.empty() ? std::string("none") : finish) + ")");
+  for (const char* k : {"reasoning_content", "reasoning"})  // DeepSeek, vLLM / OpenRouter
+    if (m.contains(k) && m[k].is_string()) resp.reasoning = m[k].get<std::string>();
   if (j.contains("usage") && j["usage"].is_object()) {
     const auto& u = j["usage"];
     auto num = [](const nlohmann::json& o, const char* k) -> std::int64_t {

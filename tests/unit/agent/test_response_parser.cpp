@@ -125,3 +125,19 @@ TEST(ResponseParser, HostileInputsTerminate) {
   auto r4 = parse_response("impl: \"never closed\n" + std::string(10000, 'a'), {});
   ASSERT_TRUE(r4.impl);
 }
+
+TEST(ResponseParser, ThinkBlocksAreStrippedAndKeptAsReasoning) {
+  // The reasoning mentions an impl of its own; only the answer after </think> counts, at its own line.
+  std::string text =
+      "<think>\nMaybe:\n```yaml\nimpl: |\n  return E9\n```\nno.\n</think>\n```yaml\nimpl: |\n  E1 = step.Map(fn=f).apply(E0)\n"
+      "  return E1\n```\n";
+  auto r = parse_response(text, {});
+  ASSERT_TRUE(r.impl);
+  EXPECT_EQ(*r.impl, "E1 = step.Map(fn=f).apply(E0)\nreturn E1\n");
+  EXPECT_EQ(r.impl_line, 11);
+  EXPECT_NE(r.reasoning.find("return E9"), std::string::npos) << r.reasoning;
+  // Truncated inside the reasoning: nothing to parse.
+  auto cut = parse_response("<think>\nlong thoughts\n```yaml\nimpl: |\n  return E0\n", {});
+  EXPECT_FALSE(cut.impl);
+  EXPECT_NE(cut.reasoning.find("long thoughts"), std::string::npos);
+}

@@ -374,13 +374,14 @@ TEST(AnthropicBackend, RetriesOn429ThenFailsOnRefusal) {
   EXPECT_EQ(s.hits(), 2);
 }
 
-TEST(AnthropicBackend, EmptyContentAndMalformedAreParseErrors) {
+TEST(AnthropicBackend, EmptyContentIsAnEmptyAnswerAndMalformedAParseError) {
   LoopbackServer s;
   s.script({Mode::EmptyChoices, Mode::Malformed});
   AnthropicBackend b(fast_config(BackendKind::Anthropic, s), "");
   auto r1 = b.chat(sample_request(), CancelToken{});
   ASSERT_FALSE(r1.ok());
-  EXPECT_EQ(r1.error.kind, "parse");
+  EXPECT_EQ(r1.error.kind, "empty-answer");
+  EXPECT_EQ(r1.error.message, "the model's answer is empty (stop reason: end_turn)");
   auto r2 = b.chat(sample_request(), CancelToken{});
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error.kind, "parse");
@@ -666,4 +667,24 @@ TEST(OpenAiBackend, AConfiguredProxyCarriesTheRequest) {
   auto ca = backend_config_from_json(nlohmann::json{{"ca_bundle", "/etc/ssl/certs/ca-certificates.crt"}}, err);
   ASSERT_TRUE(ca) << err;
   EXPECT_EQ(ca->ca_bundle, "/etc/ssl/certs/ca-certificates.crt");
+}
+
+TEST(OpenAiBackend, BlankContentIsAnEmptyAnswerAndReasoningIsKeptApart) {
+  LoopbackServer s;
+  OpenAiBackend b(fast_config(BackendKind::OpenAi, s), kSecret);
+  auto empty = b.parse_answer(R"({"choices": [{"message": {"content": "  \n"}, "finish_reason": "length"}]})");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error.kind, "empty-answer");
+  EXPECT_EQ(empty.error.message, "the model's answer is empty (finish reason: length)");
+  auto r = b.parse_answer(R"({"choices": [{"message": {"content": "impl: |\n  return E0\n",
+      "reasoning_content": "first I think"}, "finish_reason": "stop"}]})");
+  ASSERT_TRUE(r.ok()) << r.error.message;
+  EXPECT_EQ(r.response->reasoning, "first I think");
+  EXPECT_EQ(r.response->text.find("think"), std::string::npos);
+  AnthropicBackend a(fast_config(BackendKind::Anthropic, s), kSecret);
+  auto t = a.parse_answer(R"({"content": [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": "x"}],
+      "stop_reason": "end_turn"})");
+  ASSERT_TRUE(t.ok()) << t.error.message;
+  EXPECT_EQ(t.response->text, "x");
+  EXPECT_EQ(t.response->reasoning, "hmm");
 }
