@@ -18,6 +18,7 @@
 #include "core/llm/builtin_backend.hpp"
 #include "core/llm/cached_backend.hpp"
 #include "core/store/workspace.hpp"
+#include "learn_test_util.hpp"
 
 using namespace sf::learn;
 using nlohmann::json;
@@ -69,15 +70,7 @@ CampaignConfig make_config(Mode mode = Mode::Adaptive, Selection sel = Selection
   return c;
 }
 
-std::vector<sf::step::TaskDoc> tasks_for(const CampaignConfig& c) {
-  sf::Diagnostics d;
-  static auto cat = sf::bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  std::string err;
-  auto ts = resolve_tasks(c, cat.tasks(), err);
-  std::vector<sf::step::TaskDoc> out;
-  for (const auto* t : *ts) out.push_back(*t);
-  return out;
-}
+using sf::learn::testing::tasks_for;
 
 fs::path fresh_dir(const std::string& name) {
   fs::path d = fs::temp_directory_path() / ("sf_engine_test_" + name + "_" + std::to_string(::getpid()));

@@ -17,6 +17,7 @@
 #include "core/llm/builtin_backend.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/store/workspace.hpp"
+#include "learn_test_util.hpp"
 
 using namespace sf::learn;
 using nlohmann::json;
@@ -121,15 +122,7 @@ CampaignConfig make_config(std::vector<std::string> tasks = {kA, kB}) {
   return c;
 }
 
-std::vector<sf::step::TaskDoc> tasks_for(const CampaignConfig& c) {
-  sf::Diagnostics d;
-  static auto cat = sf::bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  std::string err;
-  auto ts = resolve_tasks(c, cat.tasks(), err);
-  std::vector<sf::step::TaskDoc> out;
-  for (const auto* t : *ts) out.push_back(*t);
-  return out;
-}
+using sf::learn::testing::tasks_for;
 
 struct Collect : EventSink {
   std::vector<json> events;

@@ -14,24 +14,14 @@
 #include "core/synth/provider.hpp"
 #include "core/synth/synthesizer.hpp"
 #include "core/verify/verifier.hpp"
+#include "synth_test_util.hpp"
 
 namespace sf::synth {
 namespace {
 
-const bench::Catalogue& catalogue() {
-  static bench::Catalogue c = [] {
-    Diagnostics d;
-    return bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  }();
-  return c;
-}
+using testing::catalogue;
 
-// Tests only: reference solutions, never read by the synthesizer.
-std::string solution_impl(const std::string& id) {
-  Diagnostics d;
-  auto any = step::load_any_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml", d);
-  return any.solution ? any.solution->impl : std::string();
-}
+using testing::solution_impl;
 
 // exclusive_cumsum's reference solution with a Bufferize -> Streamify round trip on its output: correct,
 // and slower (the round trip costs a row of cycles).

@@ -11,17 +11,12 @@
 #include "core/llm/builtin_backend.hpp"
 #include "core/synth/provider.hpp"
 #include "core/verify/verifier.hpp"
+#include "synth_test_util.hpp"
 
 namespace sf::synth {
 namespace {
 
-const bench::Catalogue& catalogue() {
-  static bench::Catalogue c = [] {
-    Diagnostics d;
-    return bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  }();
-  return c;
-}
+using testing::catalogue;
 
 agent::PromptInput prompt_for(const step::TaskDoc& t) {
   agent::PromptInput in;

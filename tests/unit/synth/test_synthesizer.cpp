@@ -7,24 +7,14 @@
 #include "core/step/parser.hpp"
 #include "core/synth/synthesizer.hpp"
 #include "core/verify/checker.hpp"
+#include "synth_test_util.hpp"
 
 namespace sf::synth {
 namespace {
 
-const bench::Catalogue& catalogue() {
-  static bench::Catalogue c = [] {
-    Diagnostics d;
-    return bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  }();
-  return c;
-}
+using testing::catalogue;
 
-// Tests only: reference solutions are read here to build demonstrations, never by the synthesizer.
-std::string solution_impl(const std::string& id) {
-  Diagnostics d;
-  auto any = step::load_any_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml", d);
-  return any.solution ? any.solution->impl : std::string();
-}
+using testing::solution_impl;
 
 TEST(Synthesizer, EveryEmittedProgramParsesAndVerifies) {
   verify::Verifier v;
