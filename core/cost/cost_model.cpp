@@ -186,17 +186,11 @@ class Builder {
     return it == p_.flops.end() ? 0 : it->second;
   }
 
-  static i64 product(const std::vector<i64>& v, std::size_t from, std::size_t to) {
-    i64 p = 1;
-    for (std::size_t i = from; i < to && i < v.size(); ++i) p *= v[i];
-    return p;
-  }
-
   std::optional<int> channel(const step::StreamType& t, int line) {
     auto d = dims(t, line);
     if (!d) return std::nullopt;
     Channel c;
-    c.count = product(*d, 0, d->size());
+    c.count = sim::product(*d, 0, d->size());
     c.elem_bytes = elem_bytes(t.dtype);
     chans_.push_back(c);
     chan_dims_.push_back(*d);
@@ -362,7 +356,7 @@ class Builder {
         break;
       case Prim::Accum:
         u.kind = UnitKind::Group;
-        u.group = product(in_dims, 0, static_cast<std::size_t>(rc.b));
+        u.group = sim::product(in_dims, 0, static_cast<std::size_t>(rc.b));
         u.outputs = out_count;
         u.c_elem = std::max({pmu_cycles(in_t.dtype), compute_cycles(fn), i64{1}});
         u.c_emit = pmu_cycles(out_t.dtype);
@@ -372,7 +366,7 @@ class Builder {
         break;
       case Prim::Bufferize:
         u.kind = UnitKind::Group;
-        u.group = product(in_dims, 0, static_cast<std::size_t>(rc.a));
+        u.group = sim::product(in_dims, 0, static_cast<std::size_t>(rc.a));
         u.outputs = out_count;
         u.c_elem = std::max(ceil_div(elem_bytes(in_t.dtype), chip_.pmu_bw), i64{1});
         onchip_ += (chip_.fifo_depth + 1) * elem_bytes(out_t.dtype);
@@ -452,7 +446,7 @@ class Builder {
     const step::StreamType& x = ts.inputs.at(0);
     const step::StreamType& c = ts.inputs.at(1);
     std::size_t p = static_cast<std::size_t>(x.rank() - c.rank());
-    u.group = product(chan_dims_[static_cast<std::size_t>(u.ins[0])], 0, p);
+    u.group = sim::product(chan_dims_[static_cast<std::size_t>(u.ins[0])], 0, p);
     return true;
   }
 
@@ -472,7 +466,7 @@ class Builder {
     u.outs = {out};
     const step::StreamType& lane_t = ts.inputs.at(0);
     const auto& d0 = chan_dims_[static_cast<std::size_t>(lanes.at(0))];
-    u.group = d0.empty() ? 1 : product(d0, 0, d0.size() - 1);
+    u.group = d0.empty() ? 1 : sim::product(d0, 0, d0.size() - 1);
     const step::DType& out_t = ts.outs.at(0).dtype;
     u.c_elem = std::max({pmu_cycles(lane_t.dtype), compute_cycles(ts.call.fn), i64{1}});
     u.c_emit = pmu_cycles(out_t);
