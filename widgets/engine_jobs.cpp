@@ -60,8 +60,8 @@ std::shared_ptr<CheckedProgram> loadAndCheck(std::string_view text, const std::s
                                  Location{1, 1}));
     return nullptr;
   }
-  // `result` refers to p->task (fn declarations), so it is computed in place.
-  p->result = verify::check_program(p->task, p->impl, p->implLineStarts);
+  // `result` refers to p->task (fn declarations), so it is computed in place. The whole document, as `check`.
+  p->result = verify::check_document(p->task, p->impl, p->implLineStarts);
   return p;
 }
 

@@ -17,7 +17,8 @@ class Catalogue;
 namespace sf::widgets {
 
 // Loads `text` (a task document with `impl:`, or a solution file `task:` + `impl:` resolved against `cat`) and
-// runs the static checks. Returns null (with D-* diagnostics) when there is no program to check.
+// runs the static checks of the whole document (verify::check_document, as `stepforge-cli check`: fns and
+// reference under every size binding, then the impl). Returns null (with D-* diagnostics) when there is no program to check.
 std::shared_ptr<CheckedProgram> loadAndCheck(std::string_view text, const std::string& path,
                                              const bench::Catalogue* cat, Diagnostics& diags);
 

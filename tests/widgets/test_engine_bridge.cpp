@@ -197,3 +197,18 @@ TEST(EngineJobs, InsertCopiesFixesAMultipleUse) {
   EXPECT_FALSE(fmt.text.contains(QStringLiteral("# sum over k")));  // the printer drops comments
   EXPECT_TRUE(makeCheckSnapshot(fmt.text.toStdString(), "", nullptr).ok);
 }
+
+TEST(EngineJobs, LiveCheckReportsTheWholeDocumentLikeCheck) {
+  // A reference with an unknown name: the impl is fine, but `stepforge-cli check` reports X-REF-* at the
+  // reference line, and so must the editor's live check.
+  const QString doc = demoWith(QStringLiteral("einsum('nmk,nk->nm', E0, E1)"), QStringLiteral("einsum('nmk,nk->nm', E0, nope)"));
+  auto s = makeCheckSnapshot(doc.toStdString(), "doc.yaml", nullptr);
+  EXPECT_FALSE(s.ok);
+  bool found = false;
+  for (const auto& is : s.issues) {
+    if (!is.code.startsWith(QStringLiteral("X-REF-"))) continue;
+    found = true;
+    EXPECT_EQ(is.line, lineOf(doc, QStringLiteral("einsum('nmk")));
+  }
+  EXPECT_TRUE(found);
+}
