@@ -365,6 +365,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
                 {"round", round},
                 {"item", c.id},
                 {"rank", c.rank},
+                {"relevance_rank", c.relevance_rank},
+                {"pool_rank", c.pool_rank},
                 {"relevance", c.relevance},
                 {"score", c.score},
                 {"utility", c.utility},

@@ -71,7 +71,9 @@ struct AdoptionRecord {
   std::string task;
   int round = 0;
   std::string item_id;
-  int rank = 0;            // retrieval rank after reranking (1-based)
+  int rank = 0;            // shown rank: the position in the prompt (1-based)
+  int relevance_rank = 0;  // rank by relevance alone within the retrieval pool (1-based; 0 = not recorded)
+  int pool_rank = 0;       // rank within the pool after reranking (1-based; 0 = not recorded)
   double relevance = 0.0;  // raw BM25 relevance
   double score = 0.0;      // reranked score
   AdoptionState state = AdoptionState::NotAdopted;

@@ -270,6 +270,8 @@ json adoption_record_to_json(const AdoptionRecord& r) {
          {"round", r.round},
          {"item_id", r.item_id},
          {"rank", r.rank},
+         {"relevance_rank", r.relevance_rank},
+         {"pool_rank", r.pool_rank},
          {"relevance", r.relevance},
          {"score", r.score},
          {"state", adoption_state_name(r.state)},
@@ -295,6 +297,8 @@ std::optional<Diagnostic> adoption_record_from_json(const json& j, AdoptionRecor
   r.integer("round", rec.round, 0, kMaxCount);
   r.str("item_id", rec.item_id, true, true);
   r.integer("rank", rec.rank, 0, kMaxCount);
+  r.integer("relevance_rank", rec.relevance_rank, 0, kMaxCount);  // optional: absent in older records
+  r.integer("pool_rank", rec.pool_rank, 0, kMaxCount);
   r.real("relevance", rec.relevance, 0.0, 1e12);
   r.real("score", rec.score, -1e12, 1e12);
   if (const json* v = r.get("state", true); v && !r.error) {

@@ -85,12 +85,14 @@ std::vector<Candidate> MemoryStore::retrieve(std::string_view query, int k) cons
   for (std::size_t i = 0; i < docs.size(); ++i) {
     if (rel[i] > 0.0) order.push_back(i);
   }
-  // The pool comes from relevance alone.
+  // Late reranking (§4.4): the pool is the top 3k by relevance alone; utility reorders it and the top k
+  // after reranking are shown, in that order.
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     if (rel[a] != rel[b]) return rel[a] > rel[b];
     return docs[a]->id < docs[b]->id;
   });
-  if (order.size() > static_cast<std::size_t>(k)) order.resize(static_cast<std::size_t>(k));
+  const std::size_t pool_size = static_cast<std::size_t>(k) * kPoolFactor;
+  if (order.size() > pool_size) order.resize(pool_size);
   if (order.empty()) return pool;
   const double max_rel = rel[order.front()];
   for (std::size_t i : order) {
@@ -98,6 +100,7 @@ std::vector<Candidate> MemoryStore::retrieve(std::string_view query, int k) cons
     c.id = docs[i]->id;
     c.relevance = rel[i];
     c.relevance_normalised = rel[i] / max_rel;
+    c.relevance_rank = static_cast<int>(pool.size()) + 1;
     c.utility = docs[i]->utility;
     c.score = config_.ranking == RankingMode::Utility
                   ? rerank_score(c.relevance_normalised, c.utility, config_.gamma)
@@ -109,7 +112,8 @@ std::vector<Candidate> MemoryStore::retrieve(std::string_view query, int k) cons
     if (a.relevance != b.relevance) return a.relevance > b.relevance;
     return a.id < b.id;
   });
-  for (std::size_t i = 0; i < pool.size(); ++i) pool[i].rank = static_cast<int>(i) + 1;
+  for (std::size_t i = 0; i < pool.size(); ++i) pool[i].pool_rank = pool[i].rank = static_cast<int>(i) + 1;
+  if (pool.size() > static_cast<std::size_t>(k)) pool.resize(static_cast<std::size_t>(k));
   return pool;
 }
 

@@ -37,10 +37,14 @@ struct NewExperience {
   std::optional<std::string> id;  // default: "mem-000001", "mem-000002", ...
 };
 
-// One retrieved item, in reranked order.
+// One retrieved item, in reranked order (late reranking, §4.4: the pool is the top kPoolFactor·k items by
+// relevance, utility reorders it, the top k are shown).
+inline constexpr std::size_t kPoolFactor = 3;
 struct Candidate {
   std::string id;
-  int rank = 0;                       // 1-based, after reranking
+  int rank = 0;                       // 1-based shown rank (the position in the prompt)
+  int relevance_rank = 0;             // 1-based rank by relevance alone within the pool
+  int pool_rank = 0;                  // 1-based rank within the pool after reranking (= rank when shown)
   double relevance = 0.0;             // raw BM25 score
   double relevance_normalised = 0.0;  // relevance / the largest relevance in the pool, in (0, 1]
   double utility = 0.0;               // U at retrieval time

@@ -98,6 +98,10 @@ std::optional<AdoptionEntry> adoption_entry_from_json(const json& j, std::string
       !get_bool(j, "reasked", a.reasked, error) || !get_str(j, "before", a.before, error) ||
       !get_str(j, "after", a.after, error))
     return std::nullopt;
+  // Late-reranking ranks (issue 19); absent in older workspaces.
+  if ((j.contains("relevance_rank") && !get_int(j, "relevance_rank", a.relevance_rank, error)) ||
+      (j.contains("pool_rank") && !get_int(j, "pool_rank", a.pool_rank, error)))
+    return std::nullopt;
   return a;
 }
 

@@ -45,7 +45,9 @@ struct AdoptionEntry {
   std::string task;
   int round = 0;
   std::string item;
-  int rank = 0;
+  int rank = 0;            // shown rank (position in the prompt)
+  int relevance_rank = 0;  // rank by relevance in the retrieval pool (0: not logged, older workspaces)
+  int pool_rank = 0;       // rank in the pool after reranking (0: not logged)
   double relevance = 0.0, score = 0.0, utility = 0.0;
   bool adopted = false;
   std::string rationale;

@@ -272,7 +272,8 @@ TEST(Sage, EventsFollowTheContractAndResultsPrecedeMemoryUpdates) {
   EXPECT_EQ(ra["reasked"], false);
   EXPECT_EQ(ra["before"], "");
   EXPECT_EQ(ra["after"], "");
-  for (const char* k : {"rank", "relevance", "score", "utility"}) EXPECT_TRUE(ra[k].is_number()) << k;
+  for (const char* k : {"rank", "relevance_rank", "pool_rank", "relevance", "score", "utility"})
+    EXPECT_TRUE(ra[k].is_number()) << k;
   json rb = ev_of(r.events, "adoption_record", 0, "m-b", 0);
   EXPECT_EQ(ra["rank"].get<int>() + rb["rank"].get<int>(), 3);  // ranks 1 and 2
   json r1 = ev_of(r.events, "adoption_record", 0, "m-a", 1);

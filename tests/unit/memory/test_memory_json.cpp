@@ -187,6 +187,8 @@ TEST(MemoryJson, AdoptionRecordRoundTrip) {
   r.round = 2;
   r.item_id = "mem-000001";
   r.rank = 1;
+  r.relevance_rank = 3;
+  r.pool_rank = 1;
   r.relevance = 2.5;
   r.score = 1.1;
   r.state = AdoptionState::Adopted;
@@ -198,6 +200,14 @@ TEST(MemoryJson, AdoptionRecordRoundTrip) {
   ASSERT_FALSE(adoption_record_from_json(adoption_record_to_json(r), back).has_value());
   EXPECT_EQ(back, r);
   json j = adoption_record_to_json(r);
+  // A record written before late reranking (no relevance_rank / pool_rank) still loads, ranks 0.
+  json old = j;
+  old.erase("relevance_rank");
+  old.erase("pool_rank");
+  ASSERT_FALSE(adoption_record_from_json(old, back).has_value());
+  EXPECT_EQ(back.relevance_rank, 0);
+  EXPECT_EQ(back.pool_rank, 0);
+  EXPECT_EQ(back.rank, 1);
   j["state"] = "maybe";
   auto e = adoption_record_from_json(j, back);
   ASSERT_TRUE(e);

@@ -82,6 +82,37 @@ TEST(MemoryStore, UtilityReordersEqualRelevanceButRelevanceModeDoesNot) {
   EXPECT_EQ(m.retrieve("tile reduction")[0].id, "mem-000001");
 }
 
+TEST(MemoryStore, LateRerankingShowsTheTopKOfAPoolOfThreeK) {
+  MemoryConfig cfg;
+  MemoryStore m(cfg);
+  for (int i = 0; i < 4; ++i) m.add_experience(exp_of("tile the reduction axis"));  // equal relevance
+  // mem-000003 and mem-000004 adopted in a successful episode: positive utility.
+  ASSERT_TRUE(m.end_episode({1, "t1", 1.0, {{"mem-000003", true}, {"mem-000004", true}}, {}}).ok());
+  // k = 1: the pool is the 3 most relevant (ties by id: items 1-3); utility lifts item 3 to the top.
+  auto one = m.retrieve("tile reduction", 1);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].id, "mem-000003");
+  EXPECT_EQ(one[0].relevance_rank, 3);
+  EXPECT_EQ(one[0].pool_rank, 1);
+  EXPECT_EQ(one[0].rank, 1);
+  // Item 4 is outside the relevance pool, so its utility cannot make it shown.
+  // k = 2: pool of 6 (all 4 items): the two useful ones first, in relevance order.
+  auto two = m.retrieve("tile reduction", 2);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].id, "mem-000003");
+  EXPECT_EQ(two[1].id, "mem-000004");
+  EXPECT_EQ(two[1].relevance_rank, 4);
+  EXPECT_EQ(two[1].pool_rank, 2);
+  // Relevance-only ranking: the pool order is the shown order.
+  cfg.ranking = RankingMode::Relevance;
+  m.set_config(cfg);
+  auto rel = m.retrieve("tile reduction", 1);
+  ASSERT_EQ(rel.size(), 1u);
+  EXPECT_EQ(rel[0].id, "mem-000001");
+  EXPECT_EQ(rel[0].relevance_rank, 1);
+  EXPECT_EQ(rel[0].pool_rank, 1);
+}
+
 TEST(MemoryStore, EndEpisodeAppliesAtuAndCounts) {
   MemoryStore m = three_items();
   // Episode 1 (task t1, s = 1): items 1 and 2 adopted (item 1 reported in two rounds), item 3 not.
