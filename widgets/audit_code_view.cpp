@@ -6,18 +6,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/common/text_diff.hpp"
 #include "widgets/step_lexer.hpp"
 
 namespace sf::widgets {
 
 namespace {
-
-QStringList splitLines(const QString& s) {
-  if (s.isEmpty()) return {};
-  QStringList l = s.split(QLatin1Char('\n'));
-  if (s.endsWith(QLatin1Char('\n'))) l.removeLast();
-  return l;
-}
 
 // A StepLexer that colours a document without an `impl:` key as one impl block (the records carry bare
 // programs; a whole task document keeps the YAML styling).
@@ -61,33 +55,17 @@ class ProgramLexer : public StepLexer {
 }  // namespace
 
 LineDiff diffLines(const QString& before, const QString& after) {
-  const QStringList a = splitLines(before), b = splitLines(after);
-  const int n = static_cast<int>(a.size()), m = static_cast<int>(b.size());
   LineDiff d;
-  if (n > kMaxDiffLines || m > kMaxDiffLines) {
-    for (int i = 0; i < n; ++i) d.removed << i;
-    for (int j = 0; j < m; ++j) d.added << j;
+  const auto a = text::split_lines(before.toStdString()), b = text::split_lines(after.toStdString());
+  if (static_cast<int>(a.size()) > kMaxDiffLines || static_cast<int>(b.size()) > kMaxDiffLines) {
+    for (int i = 0; i < static_cast<int>(a.size()); ++i) d.removed << i;
+    for (int j = 0; j < static_cast<int>(b.size()); ++j) d.added << j;
     return d;
   }
-  // lcs[i][j] = LCS length of a[i..] and b[j..].
-  std::vector<int> lcs(static_cast<std::size_t>((n + 1) * (m + 1)), 0);
-  auto at = [&](int i, int j) -> int& { return lcs[static_cast<std::size_t>(i * (m + 1) + j)]; };
-  for (int i = n - 1; i >= 0; --i)
-    for (int j = m - 1; j >= 0; --j)
-      at(i, j) = a[i] == b[j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
-  int i = 0, j = 0;
-  while (i < n && j < m) {
-    if (a[i] == b[j]) {
-      ++i;
-      ++j;
-    } else if (at(i + 1, j) >= at(i, j + 1)) {
-      d.removed << i++;
-    } else {
-      d.added << j++;
-    }
+  for (const auto& l : text::diff_lines(a, b)) {
+    if (l.op == text::DiffOp::Delete) d.removed << l.old_line - 1;
+    if (l.op == text::DiffOp::Insert) d.added << l.new_line - 1;
   }
-  for (; i < n; ++i) d.removed << i;
-  for (; j < m; ++j) d.added << j;
   return d;
 }
 

@@ -12,9 +12,9 @@ namespace sf::widgets {
 
 class StepLexer;
 
-// Lines (0-based) of `before` and of `after` that are not part of a longest common subsequence of lines:
-// removed lines on the left, added lines on the right. Texts above kMaxDiffLines lines on either side mark
-// every line changed (the quadratic table stays small).
+// Lines (0-based) of `before` and of `after` that are not part of a longest common subsequence of lines
+// (core/common/text_diff): removed lines on the left, added lines on the right. Texts above kMaxDiffLines
+// lines on either side mark every line changed.
 struct LineDiff {
   QVector<int> removed;  // in `before`
   QVector<int> added;    // in `after`

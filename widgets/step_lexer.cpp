@@ -245,7 +245,7 @@ void StepLexer::styleText(int start, int end) {
       static_cast<int>(ed->SendScintilla(QsciScintillaBase::SCI_LINEFROMPOSITION, static_cast<unsigned long>(end)));
   LineState st = line > 0 ? LineState::decode(static_cast<int>(
                                 ed->SendScintilla(QsciScintillaBase::SCI_GETLINESTATE, static_cast<unsigned long>(line - 1))))
-                          : LineState{};
+                          : initial_;
   const long lineStartPos = ed->SendScintilla(QsciScintillaBase::SCI_POSITIONFROMLINE, static_cast<unsigned long>(line));
   startStyling(static_cast<int>(lineStartPos));
   bool carry = false;  // the state after the last line changed: keep going

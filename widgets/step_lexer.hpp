@@ -60,6 +60,10 @@ class StepLexer : public QsciLexerCustom {
   // Colours for a dark or a light background.
   void setDark(bool dark);
   bool dark() const { return dark_; }
+  // The state before the first line: Yaml for a document (default); {Impl, -1} styles a bare program
+  // (the body of an impl block, e.g. in the program diff view) as STeP.
+  void setInitialState(LineState st) { initial_ = st; }
+  LineState initialState() const { return initial_; }
 
   // Styles one line (no line terminator): one style per byte; `st` is the state before the line and becomes
   // the state after it.
@@ -75,6 +79,7 @@ class StepLexer : public QsciLexerCustom {
 
   Names names_;
   bool dark_ = false;
+  LineState initial_;
 };
 
 }  // namespace sf::widgets

@@ -1,5 +1,6 @@
 #include "core/agent/guardian.hpp"
 
+#include "core/common/text_diff.hpp"
 #include "core/step/copy_insert.hpp"
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
@@ -7,22 +8,10 @@
 #include "core/verify/checker.hpp"
 
 #include <set>
-#include <sstream>
 
 namespace sf::agent {
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream ss(s);
-  std::string l;
-  while (std::getline(ss, l)) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    out.push_back(l);
-  }
-  return out;
-}
 
 bool has_multi(const Diagnostics& ds) {
   for (const auto& d : ds)
@@ -55,30 +44,7 @@ std::optional<GuardianMode> parse_guardian_mode(const std::string& s) {
 }
 
 std::string line_diff(const std::string& before, const std::string& after) {
-  if (before == after) return "";
-  auto a = lines_of(before), b = lines_of(after);
-  std::string out;
-  constexpr std::size_t kMaxCells = 4'000'000;  // programs are capped far below this; be safe anyway
-  if ((a.size() + 1) * (b.size() + 1) > kMaxCells) {
-    for (const auto& l : a) out += "- " + l + "\n";
-    for (const auto& l : b) out += "+ " + l + "\n";
-    return out;
-  }
-  std::vector<std::vector<int>> lcs(a.size() + 1, std::vector<int>(b.size() + 1, 0));
-  for (std::size_t i = a.size(); i-- > 0;)
-    for (std::size_t j = b.size(); j-- > 0;)
-      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-  std::size_t i = 0, j = 0;
-  while (i < a.size() || j < b.size()) {
-    if (i < a.size() && j < b.size() && a[i] == b[j]) {
-      ++i, ++j;
-    } else if (j < b.size() && (i == a.size() || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      out += "+ " + b[j++] + "\n";
-    } else {
-      out += "- " + a[i++] + "\n";
-    }
-  }
-  return out;
+  return text::compact_diff(before, after);
 }
 
 std::optional<std::string> copy_rewrite(const step::TaskDoc& task, const std::string& impl) {

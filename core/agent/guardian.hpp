@@ -24,7 +24,7 @@ struct GuardResult {
   std::optional<double> cost_usd;
 };
 
-// A compact line diff: "- old" / "+ new" lines for changed lines (LCS over lines), "" if equal.
+// A compact line diff: "- old" / "+ new" lines for changed lines (core/common/text_diff: Myers), "" if equal.
 std::string line_diff(const std::string& before, const std::string& after);
 
 // The deterministic corrector: parse, insert_copies, print. nullopt when the impl does not parse or

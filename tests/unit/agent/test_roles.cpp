@@ -166,7 +166,7 @@ TEST(LineDiff, MarksRemovedAndAddedLines) {
   EXPECT_EQ(line_diff("a\nb\nc\n", "a\nb\nc\n"), "");
   EXPECT_EQ(line_diff("a\nb\nc", "a\nx\nb\nc"), "+ x\n");
   EXPECT_EQ(line_diff("a\nb\nc", "a\nc"), "- b\n");
-  EXPECT_EQ(line_diff("a\nb", "a\nB"), "+ B\n- b\n");
+  EXPECT_EQ(line_diff("a\nb", "a\nB"), "- b\n+ B\n");
 }
 
 TEST(Proposer, ParsesImplAndAdoptionAndRecordsUsageAndCost) {
