@@ -257,9 +257,20 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
   return c;
 }
 
+std::string_view memory_mode_name(MemoryMode m) {
+  return m == MemoryMode::FullContext ? "full-context" : "retrieval";
+}
+
+std::optional<MemoryMode> parse_memory_mode(std::string_view s) {
+  for (MemoryMode m : {MemoryMode::Retrieval, MemoryMode::FullContext})
+    if (memory_mode_name(m) == s) return m;
+  return std::nullopt;
+}
+
 nlohmann::json sage_memory_to_json(const SageMemoryConfig& m) {
   nlohmann::json j = memory::config_to_json(m.params);
   j["enabled"] = m.enabled;
+  j["mode"] = memory_mode_name(m.mode);
   j["episodes"] = m.episodes;
   j["import"] = m.import;
   return j;
@@ -288,6 +299,15 @@ std::optional<SageMemoryConfig> sage_memory_from_json(const nlohmann::json& j, s
     m.episodes = it->get<int>();
     rest.erase(it);
   }
+  if (auto it = rest.find("mode"); it != rest.end()) {
+    auto mm = it->is_string() ? parse_memory_mode(it->get<std::string>()) : std::nullopt;
+    if (!mm) {
+      error = "config key 'memory.mode': expected \"retrieval\" or \"full-context\", got " + it->dump();
+      return std::nullopt;
+    }
+    m.mode = *mm;
+    rest.erase(it);
+  }
   if (auto it = rest.find("import"); it != rest.end()) {
     if (!it->is_string()) {
       error = "config key 'memory.import': expected a file name (string), got " + it->dump();
@@ -297,7 +317,7 @@ std::optional<SageMemoryConfig> sage_memory_from_json(const nlohmann::json& j, s
     rest.erase(it);
   }
   if (auto d = memory::config_from_json(rest, m.params)) {
-    error = "config key 'memory': " + d->message + " (known: enabled, episodes, import, k, rounds, delta, beta, "
+    error = "config key 'memory': " + d->message + " (known: enabled, mode, episodes, import, k, rounds, delta, beta, "
             "eta_min, gamma, k_ado, k_op, mu, budget, credit, ranking, ugc, frozen, seed)";
     return std::nullopt;
   }

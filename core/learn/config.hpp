@@ -45,8 +45,16 @@ struct Budget {
 // The `memory` object of a sage campaign (algorithms §4, issue 7): the memory's hyper-parameters and ablations
 // (memory::MemoryConfig: k, rounds = T, delta, beta, eta_min, gamma, k_ado, k_op, mu, budget, credit, ranking,
 // ugc, frozen, seed) plus the engine's switches.
+// How the proposer sees the memory: `retrieval` (top k of the reranked pool + resident rules, §4.4) or
+// `full-context` (the ablation "show everything": every distilled experience, newest first, up to the
+// resident budget B, no retrieval, no resident rules, no consolidation).
+enum class MemoryMode { Retrieval, FullContext };
+std::string_view memory_mode_name(MemoryMode m);  // "retrieval", "full-context"
+std::optional<MemoryMode> parse_memory_mode(std::string_view s);
+
 struct SageMemoryConfig {
   bool enabled = true;   // false: the memory-off ablation (refinement episodes without retrieval or rules)
+  MemoryMode mode = MemoryMode::Retrieval;
   int episodes = 1;      // episodes per task (pass@k over episodes when > 1)
   std::string import;    // a memory file (stepforge-memory JSON) the campaign starts from; "" = empty memory
   memory::MemoryConfig params;

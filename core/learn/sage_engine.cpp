@@ -177,7 +177,9 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     // Retrieval: query = task description + current diagnostics; hot items are never retrieved.
     std::vector<memory::Candidate> cands;
     std::vector<memory::HotRule> hot;
-    if (mem) {
+    if (mem && cfg_.memory.mode == MemoryMode::FullContext) {
+      cands = mem->full_context(mem->config().budget);  // the ablation: everything, newest first
+    } else if (mem) {
       cands = mem->retrieve(task.title + "\n" + task.description + "\n" +
                             (first_correct >= 0 ? perf_feedback : prev_diags));
       hot = mem->hot_context();
@@ -359,7 +361,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     for (const auto& c : cands) {
       auto it = resolved.find(c.id);
       const bool adopted = it != resolved.end() && *it->second.adopted;
-      std::string rationale = it != resolved.end() ? it->second.rationale : "unresolved";
+      const bool is_resolved = it != resolved.end();
+      std::string rationale = is_resolved ? it->second.rationale : "unresolved";
       json b = {{"episode", episode},
                 {"task", task.id},
                 {"round", round},
@@ -373,6 +376,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
                 {"adopted", adopted},
                 {"rationale", rationale},
                 {"reasked", reasked.count(c.id) > 0},
+                {"resolved", is_resolved},
                 {"before", first_correct >= 0 ? best_impl : prev_impl},
                 {"after", impl}};
       if (!emit(GenericEvent{"adoption_record", b}, error)) return false;

@@ -80,8 +80,10 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
   res.score = ep.score;
   std::set<std::string> hot_used;
   for (const auto& rd : ep.rounds) {
+    // An adoption state still unresolved after the re-ask gets no credit either way (older logs have no
+    // `resolved` field: every record counts, as they were credited then).
     for (const auto& a : rd.adoption)
-      res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
+      if (a.value("resolved", true)) res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
     for (const auto& id : rd.adopted_ids) {
       const memory::MemoryItem* it = mem.find(id);
       if (it && it->state == memory::ItemState::Hot) hot_used.insert(id);
@@ -173,7 +175,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     ne.id = sx->id;
     if (!add(std::move(ne), "speedup")) return false;
   }
-  // UGC with the abstractor role.
+  // UGC with the abstractor role (none in the full-context ablation: everything is shown anyway).
+  if (cfg_.memory.mode == MemoryMode::FullContext) return true;
   traces.clear();
   agent::Abstractor abstractor(*deps_.backend, ctx);
   auto abstract = [&](const memory::MemoryItem& item) -> std::optional<memory::AbstractedRule> {

@@ -117,6 +117,21 @@ std::vector<Candidate> MemoryStore::retrieve(std::string_view query, int k) cons
   return pool;
 }
 
+std::vector<Candidate> MemoryStore::full_context(int budget) const {
+  std::vector<Candidate> out;
+  long long total = 0;
+  for (auto it = items_.rbegin(); it != items_.rend(); ++it) {
+    if (total + it->tokens > budget) continue;
+    total += it->tokens;
+    Candidate c;
+    c.id = it->id;
+    c.utility = it->utility;
+    c.rank = static_cast<int>(out.size()) + 1;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 Outcome<EpisodeUpdate> MemoryStore::end_episode(const EpisodeResult& result) {
   Outcome<EpisodeUpdate> out;
   if (!std::isfinite(result.score) || result.score < 0.0 || result.score > 1.0) {

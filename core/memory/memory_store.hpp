@@ -136,11 +136,18 @@ class MemoryStore {
   // Adds an experience to cold memory; returns its id. Errors: M-FROZEN, M-ITEM (empty rule, duplicate id).
   Outcome<std::string> add_experience(NewExperience e);
 
-  // Top-k retrievable (non-hot) items by BM25 relevance over rule text + evidence (ties: id), items with
-  // zero relevance excluded, then reordered by the reranked score (ranking = utility; ties: relevance,
-  // then id). k defaults to config().k. Does not change the store.
+  // Late reranking (§4.4): the pool is the top kPoolFactor·k retrievable (non-hot) items by BM25 relevance
+  // over rule text + evidence (ties: id), items with zero relevance excluded; it is reordered by the
+  // reranked score (ranking = utility; ties: relevance, then id) and the top k are returned. k defaults to
+  // config().k. Does not change the store.
   std::vector<Candidate> retrieve(std::string_view query) const { return retrieve(query, config_.k); }
   std::vector<Candidate> retrieve(std::string_view query, int k) const;
+
+  // The full-context ablation (memory.mode = full-context): every item (any state), newest first (the
+  // reverse of insertion order), packed greedily under `budget` tokens (an item that does not fit is
+  // skipped). No relevance and no utility: score and relevance are 0, relevance_rank and pool_rank 0,
+  // rank = the position. Does not change the store.
+  std::vector<Candidate> full_context(int budget) const;
 
   // ATU (or uniform credit) for the episode's retrieved items, retrieval/adoption counts, adopting
   // operators, eligible-episode counts, hot access estimates. Frozen: no change, applied = false.

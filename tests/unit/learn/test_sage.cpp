@@ -318,15 +318,65 @@ TEST(Sage, AMissingIdIsReaskedOnceThenUnresolved) {
   EXPECT_EQ(rb["adopted"], false);
   EXPECT_EQ(rb["rationale"], "unresolved");
   EXPECT_EQ(rb["reasked"], true);
+  EXPECT_EQ(rb["resolved"], false);
+  EXPECT_EQ(ra["resolved"], true);
   // Both proposer calls are logged before the records; the re-ask carries the first answer and names m-b.
   auto calls = of_type(r.events, "llm_call");
   ASSERT_GE(calls.size(), 2u);
   ASSERT_EQ(calls[1]["trace"]["prompt"].size(), 4u);
   EXPECT_EQ(calls[1]["trace"]["prompt"][2]["role"], "assistant");
   EXPECT_NE(calls[1]["trace"]["prompt"][3]["content"].get<std::string>().find("m-b"), std::string::npos);
-  // ATU: m-a adopted, m-b not: 0.8 and -0.2.
+  // ATU: m-a adopted: 0.8; m-b stayed unresolved: no credit either way.
   EXPECT_DOUBLE_EQ(ev_of(r.events, "credit", 0, "m-a")["credit"].get<double>(), 0.8);
-  EXPECT_DOUBLE_EQ(ev_of(r.events, "credit", 0, "m-b")["credit"].get<double>(), -0.2);
+  EXPECT_EQ(of_type(r.events, "credit").size(), 1u);
+}
+
+TEST(Sage, AnUnresolvedAdoptionStateGetsNoCredit) {
+  g_script = [](const Req& q) -> Answer {
+    if (!q.reask) return {true, {yes("m-a")}};  // m-b missing
+    return {true, {}};                          // and still missing after the re-ask; the round passes
+  };
+  SageRun r = run_sage(make_config({kA}));
+  EXPECT_EQ(ev_of(r.events, "adoption_record", 0, "m-b", 0)["resolved"], false);
+  auto credits = of_type(r.events, "credit");
+  ASSERT_EQ(credits.size(), 1u);  // m-b: neither -δ nor a share
+  EXPECT_EQ(credits[0]["item"], "m-a");
+  EXPECT_DOUBLE_EQ(credits[0]["credit"].get<double>(), 0.8);
+}
+
+TEST(Sage, FullContextShowsEveryItemNewestFirstWithoutRetrievalOrConsolidation) {
+  g_script = two_episode_script;
+  CampaignConfig c = make_config({kA});
+  c.memory.mode = MemoryMode::FullContext;
+  {
+    std::lock_guard lock(g_prompts_mu);
+    g_prompts.clear();
+  }
+  SageRun r = run_sage(c);
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  // Every item (the hot one too), newest first: m-h, m-b, m-a; no relevance pool.
+  json h = ev_of(r.events, "adoption_record", 0, "m-h", 0), b = ev_of(r.events, "adoption_record", 0, "m-b", 0),
+       a = ev_of(r.events, "adoption_record", 0, "m-a", 0);
+  EXPECT_EQ(h["rank"], 1);
+  EXPECT_EQ(b["rank"], 2);
+  EXPECT_EQ(a["rank"], 3);
+  EXPECT_EQ(a["pool_rank"], 0);
+  ASSERT_FALSE(g_prompts.empty());
+  EXPECT_EQ(g_prompts[0].find("## Resident rules"), std::string::npos) << g_prompts[0];
+  EXPECT_NE(g_prompts[0].find("- id: m-h"), std::string::npos);
+  EXPECT_TRUE(of_type(r.events, "consolidation").empty());
+  EXPECT_FALSE(of_type(r.events, "credit").empty());
+  std::string err;
+  json j = config_to_json(make_config());
+  EXPECT_EQ(j["memory"]["mode"], "retrieval");
+  ASSERT_TRUE(apply_override(j, "memory.mode=full-context", err)) << err;
+  auto back = config_from_json(j, err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(back->memory.mode, MemoryMode::FullContext);
+  EXPECT_EQ(config_to_json(*back)["memory"]["mode"], "full-context");
+  ASSERT_TRUE(apply_override(j, "memory.mode=everything", err));
+  EXPECT_FALSE(config_from_json(j, err));
+  EXPECT_NE(err.find("memory.mode"), std::string::npos) << err;
 }
 
 TEST(Sage, TheReaskAnswerResolvesTheMissingId) {

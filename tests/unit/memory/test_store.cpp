@@ -113,6 +113,21 @@ TEST(MemoryStore, LateRerankingShowsTheTopKOfAPoolOfThreeK) {
   EXPECT_EQ(rel[0].pool_rank, 1);
 }
 
+TEST(MemoryStore, FullContextIsEveryItemNewestFirstWithinTheBudget) {
+  MemoryStore m = three_items();  // tokens: 12, 7, 10
+  auto all = m.full_context(10000);
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].id, "mem-000003");
+  EXPECT_EQ(all[2].id, "mem-000001");
+  EXPECT_EQ(all[2].rank, 3);
+  EXPECT_EQ(all[0].pool_rank, 0);
+  // 21 tokens: item 3 (10) fits, item 2 (7) fits, item 1 (12) is skipped.
+  auto some = m.full_context(21);
+  ASSERT_EQ(some.size(), 2u);
+  EXPECT_EQ(some[1].id, "mem-000002");
+  EXPECT_TRUE(m.full_context(0).empty());
+}
+
 TEST(MemoryStore, EndEpisodeAppliesAtuAndCounts) {
   MemoryStore m = three_items();
   // Episode 1 (task t1, s = 1): items 1 and 2 adopted (item 1 reported in two rounds), item 3 not.
