@@ -192,18 +192,31 @@ bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
 
 bool CampaignEngine::emit(EventBody body, std::string& error) {
   std::lock_guard lock(emit_mu_);
-  Event e;
-  e.seq = state_.next_seq;
-  e.t = now_epoch();
-  e.body = std::move(body);
-  if (!state_.apply(e, error)) {
-    error = "internal: " + error;
-    return false;
-  }
-  json j = to_json(e);
-  if (ws_ && !ws_->append(j, error)) return false;
-  if (sink_) sink_->on_event(e);
-  return true;
+  // A model call that hit a wall-clock limit (the builtin synthesizer's safety net, an HTTP timeout) is a
+  // `timeout` verdict followed by a warning event: the result depended on time, never silently.
+  std::optional<GenericEvent> warning;
+  if (const auto* v = std::get_if<Verdict>(&body); v && v->stage == "llm" && v->code == "timeout")
+    warning = GenericEvent{"warning",
+                           {{"kind", "timeout"},
+                            {"task", v->task},
+                            {"iteration", v->iteration},
+                            {"sample_index", v->sample_index},
+                            {"message", v->error}}};
+  auto one = [&](EventBody b) {
+    Event e;
+    e.seq = state_.next_seq;
+    e.t = now_epoch();
+    e.body = std::move(b);
+    if (!state_.apply(e, error)) {
+      error = "internal: " + error;
+      return false;
+    }
+    json j = to_json(e);
+    if (ws_ && !ws_->append(j, error)) return false;
+    if (sink_) sink_->on_event(e);
+    return true;
+  };
+  return one(std::move(body)) && (!warning || one(std::move(*warning)));
 }
 
 void CampaignEngine::start() {

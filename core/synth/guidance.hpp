@@ -48,7 +48,9 @@ struct Guidance {
   std::map<std::string, int> param_counts;  // "Bufferize(a=1)" -> n (fn-free keys)
   int statements = 0;                       // primitive statements seen
   std::vector<MemoryPattern> memory;       // retrieved experiences (steer the search, reported in adoption)
-  std::vector<std::string> rule_patterns;  // resident rules' patterns (steer the search only)
+  std::vector<std::string> rule_patterns;  // resident rules' patterns (steer the search; tried before the
+                                           // retrieved experiences, in the order given)
+  std::vector<std::string> rule_ids;       // the rule id of each pattern ("" unknown; may be shorter)
   int demos_used = 0;                      // demonstrations mined (after relevance selection)
   bool empty() const { return statements == 0 && memory.empty() && rule_patterns.empty(); }
 };

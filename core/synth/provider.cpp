@@ -97,18 +97,26 @@ std::string pattern_in(std::string_view line) {
   return std::string(rest.substr(0, e));
 }
 
-// Every `pattern:` of the resident rules (their text or an extra line; rules are not reported in adoption).
-std::vector<std::string> rule_patterns(const std::string& text) {
-  std::vector<std::string> out;
+// Every `pattern:` of the resident rules (their text or an extra line) with the id of the rule it belongs
+// to (the `- [id] text` line it is in or follows; "" before the first). Rules are reported in `rules_used`.
+void rule_patterns(const std::string& text, std::vector<std::string>& patterns, std::vector<std::string>& ids) {
   std::size_t pos = 0;
+  std::string cur;
   while (pos < text.size()) {
     std::size_t e = text.find('\n', pos);
     if (e == std::string::npos) e = text.size();
-    std::string p = pattern_in(std::string_view(text.data() + pos, e - pos));
-    if (!p.empty() && out.size() < 64) out.push_back(std::move(p));
+    std::string_view line(text.data() + pos, e - pos);
+    if (line.starts_with("- [")) {
+      std::size_t close = line.find(']');
+      cur = close == std::string_view::npos ? std::string() : std::string(trim(line.substr(3, close - 3)));
+    }
+    std::string p = pattern_in(line);
+    if (!p.empty() && patterns.size() < 64) {
+      patterns.push_back(std::move(p));
+      ids.push_back(cur);
+    }
     pos = e + 1;
   }
-  return out;
 }
 
 std::vector<MemoryPattern> experiences(const std::string& text) {
@@ -142,6 +150,11 @@ PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
   for (const auto& m : messages) {
     if (m.role != "user") continue;
     for (const auto& [title, body] : sections(m.content)) {
+      // Performance objective: the prompt states the reference cycles or asks for a faster program.
+      if ((title == "Task" && body.find("The reference solution takes") != std::string::npos) ||
+          (title == "Previous attempt" &&
+           body.find("Your previous program is correct. Make it faster") != std::string::npos))
+        pc.performance = true;
       if (title == "Task") {
         auto b = yaml_blocks(body);
         if (!b.empty()) pc.task_text = b.front();
@@ -150,7 +163,7 @@ PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
       } else if (title == "Retrieved experiences") {
         pc.memory = experiences(body);
       } else if (title == "Resident rules") {
-        pc.rule_patterns = rule_patterns(body);
+        rule_patterns(body, pc.rule_patterns, pc.rule_ids);
       } else if (title == "Previous attempt" &&
                  body.find("Your previous program is correct. Make it faster") != std::string::npos) {
         pc.previous_impl = first_block(body);  // the program; the Performance block follows it
@@ -164,6 +177,10 @@ SynthOptions options_for(const llm::ChatRequest& request) {
   SynthOptions o;
   o.temperature = request.temperature > 0 ? request.temperature : 0.0;
   o.seed = mix64(request.seed.value_or(0) ^ mix64(static_cast<std::uint64_t>(request.sample_index)));
+  // Deterministic: the evaluation budget is the only limit; the wall clock is a safety net that turns the
+  // answer into a `timeout` error (never a silently different program).
+  o.time_limit_s = 0;
+  o.wall_limit_s = kWallSafetyNetS;
   return o;
 }
 
@@ -194,12 +211,19 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   }
   Guidance g = mine_guidance(demos, pc.memory, &*task);  // the most relevant demonstrations
   g.rule_patterns = pc.rule_patterns;
+  g.rule_ids = pc.rule_ids;
   verify::Verifier verifier;
   Synthesizer syn(verifier);
   SynthOptions so = options_for(request);
   so.previous_impl = pc.previous_impl;  // an optimisation round starts from the correct program
+  so.optimise = pc.performance;         // correctness: stop at the first verified program
   SynthResult r = syn.run(*task, g, so);
   if (cancel.cancelled()) return llm::ChatResult::failure("cancelled", "request cancelled");
+  if (r.timed_out)
+    return llm::ChatResult::failure(
+        "timeout", "synth: the wall-clock safety net (" + std::to_string(static_cast<int>(kWallSafetyNetS)) +
+                       " s) ended the search after " + std::to_string(r.stats.candidates) +
+                       " candidate evaluations (the result would depend on the machine's load)");
   llm::ChatResponse resp;
   if (r.found) {
     resp.text = r.response;

@@ -14,13 +14,17 @@
 namespace sf::synth {
 
 inline constexpr const char* kProviderName = "synth";
+// Wall-clock safety net of one builtin answer: hitting it is a `timeout` error, never a different program.
+inline constexpr double kWallSafetyNetS = 120.0;
 
 // What the provider found in a prompt.
 struct PromptContents {
   std::string task_text;                // the ```yaml block of `## Task` ("" if absent)
   std::vector<std::string> demo_texts;  // each demonstration's ```yaml block (task text + impl)
   std::vector<MemoryPattern> memory;    // one per retrieved experience id (pattern "" when none)
-  std::vector<std::string> rule_patterns;  // `pattern:` of the `## Resident rules` (steer the search only)
+  std::vector<std::string> rule_patterns;  // `pattern:` of the `## Resident rules` (steer the search)
+  std::vector<std::string> rule_ids;       // the id of the rule each pattern belongs to ("" unknown)
+  bool performance = false;  // the prompt shows reference cycles or asks for a faster program
   // `## Previous attempt` of an optimisation round ("Your previous program is correct. Make it faster…"):
   // the program of its first ``` block ("" otherwise, e.g. for a repair round).
   std::string previous_impl;

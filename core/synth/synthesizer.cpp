@@ -37,6 +37,7 @@ struct Node {
 };
 
 constexpr std::size_t kMaxMacros = 16;
+constexpr double kDefaultWallLimitS = 60.0;  // safety net when there is no CPU limit
 
 struct WeightedOp {
   Op op;
@@ -129,15 +130,22 @@ class Search {
   }
   void build_ops();
   bool budget_left() {
-    if (stats_.candidates >= opt_.max_evaluations) return false;
-    if (result_.found) {  // optimising: only the evaluation budget ends the search now
+    if (timed_out_ || stats_.candidates >= opt_.max_evaluations) return false;
+    if (result_.found) {  // optimising: only the evaluation budget (and the wall safety net) ends it now
       if (!opt_.optimise) return false;
-      return opt_.optimise_evaluations < 0 || stats_.candidates < found_at_ + opt_.optimise_evaluations;
+      if (opt_.optimise_evaluations >= 0 && stats_.candidates >= found_at_ + opt_.optimise_evaluations)
+        return false;
     }
-    if ((stats_.candidates & 15) == 0 && (thread_cpu_seconds() >= cpu_deadline_ || Clock::now() >= deadline_))
-      timed_out_ = true;
+    if ((stats_.candidates & 15) == 0) {
+      if (Clock::now() >= deadline_) {
+        timed_out_ = wall_timed_out_ = true;  // the safety net: reported, never a silent difference
+      } else if (!result_.found && opt_.time_limit_s > 0 && thread_cpu_seconds() >= cpu_deadline_) {
+        timed_out_ = true;
+      }
+    }
     return !timed_out_;
   }
+  bool wall_timed_out() const { return wall_timed_out_; }
   // Types, evaluates and keeps one application; returns the node id or -1. hidden: not added to the pool.
   int try_apply(const Op& op, const std::vector<int>& args, int cost, bool hidden = false);
   void check_outputs(int id);
@@ -191,6 +199,7 @@ class Search {
   Clock::time_point deadline_;  // wall-clock safety cap (10 x the limit + 1 s)
   double cpu_deadline_ = 0;     // thread CPU seconds: the per-sample limit
   bool timed_out_ = false;
+  bool wall_timed_out_ = false;
   SynthStats stats_;
   SynthResult result_;
 };
@@ -203,8 +212,9 @@ void Search::build_ops() {
     patterns.push_back(*p);
     for (Prim q : *p) pattern_prims_.insert(std::string(step::prim_name(q)));
   };
-  for (const auto& m : g_.memory) add_pattern(m.pattern);
+  // The order the proposer was given: resident rules first, then the retrieved experiences by rank.
   for (const auto& r : g_.rule_patterns) add_pattern(r);
+  for (const auto& m : g_.memory) add_pattern(m.pattern);
   std::vector<step::Dim> syms;
   for (const auto& [name, v] : task_.sizes) syms.push_back(step::Dim::symbol(name));
   for (int a = 1; a <= 3; ++a) {
@@ -255,9 +265,12 @@ void Search::build_ops() {
     macros_.push_back({&f, false, weight(c, "")});
     macros_.push_back({&f, true, weight(c, "")});
   }
+  // The budget is spent in that order: the i-th pattern macro costs i more, so the first one is tried first
+  // at every cost level (pattern macros go before the ordinary ops) and from the most levels (the largest
+  // share of the evaluations); a low-ranked pattern is reached only when the ones before it did not solve it.
   for (auto& p : patterns) {
     if (p.size() < 2) continue;  // a single primitive is steered by its weight bonus only
-    int c = std::max(2, static_cast<int>(p.size()) - 1);
+    int c = std::max(2, static_cast<int>(p.size()) - 1) + static_cast<int>(pmacros_.size());
     pmacros_.push_back({std::move(p), weight(c, "")});
   }
 }
@@ -686,8 +699,10 @@ SynthResult Search::run() {
   auto t0 = Clock::now();
   const double cpu0 = thread_cpu_seconds();
   cpu_deadline_ = cpu0 + opt_.time_limit_s;
-  deadline_ = t0 + std::chrono::duration_cast<Clock::duration>(
-                       std::chrono::duration<double>(10.0 * opt_.time_limit_s + 1.0));
+  const double wall = opt_.wall_limit_s >= 0   ? opt_.wall_limit_s
+                     : opt_.time_limit_s > 0 ? 10.0 * opt_.time_limit_s + 1.0
+                                             : kDefaultWallLimitS;
+  deadline_ = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(wall));
   budget_.deadline = deadline_;
   budget_.max_stream_scalars = opt_.max_value_scalars;
   Diagnostics ds;
@@ -699,6 +714,7 @@ SynthResult Search::run() {
     prep_ = ver_.prepare(task_, task_.sizes, seed0, ds);
   }
   auto finish = [&] {
+    result_.timed_out = wall_timed_out_;
     stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     stats_.cpu_seconds = thread_cpu_seconds() - cpu0;
     result_.stats = stats_;
@@ -732,6 +748,11 @@ SynthResult Search::run() {
   for (int c = 2; c <= opt_.max_cost && budget_left(); ++c) {
     stats_.cost = c;
     std::size_t kept = nodes_.size();
+    for (const auto& m : pmacros_) {  // memory first, in the order given (see build_ops)
+      if (m.cost >= c) continue;
+      const auto& bucket = by_cost_[static_cast<std::size_t>(c - m.cost)];
+      for (std::size_t i = 0; i < bucket.size() && budget_left(); ++i) apply_pattern(m, bucket[i], c);
+    }
     for (const auto& w : unary_) {
       if (w.cost >= c) continue;
       const auto& bucket = by_cost_[static_cast<std::size_t>(c - w.cost)];
@@ -741,11 +762,6 @@ SynthResult Search::run() {
       if (m.cost >= c) continue;
       const auto& bucket = by_cost_[static_cast<std::size_t>(c - m.cost)];
       for (std::size_t i = 0; i < bucket.size() && budget_left(); ++i) apply_macro(m, bucket[i], c);
-    }
-    for (const auto& m : pmacros_) {
-      if (m.cost >= c) continue;
-      const auto& bucket = by_cost_[static_cast<std::size_t>(c - m.cost)];
-      for (std::size_t i = 0; i < bucket.size() && budget_left(); ++i) apply_pattern(m, bucket[i], c);
     }
     for (const auto& w : multi_) {
       const auto& fields = w.op.fn->input.fields;
@@ -794,7 +810,8 @@ SynthResult Search::run() {
 
 }  // namespace
 
-std::string format_response(const std::string& impl, const std::vector<AdoptionRecord>& adoption) {
+std::string format_response(const std::string& impl, const std::vector<AdoptionRecord>& adoption,
+                            const std::vector<std::string>* rules_used) {
   std::string s = "```yaml\nimpl: |\n";
   std::size_t p = 0;
   while (p < impl.size()) {
@@ -809,6 +826,11 @@ std::string format_response(const std::string& impl, const std::vector<AdoptionR
       s += "  - {id: " + a.id + ", adopted: " + (a.adopted ? "yes" : "no") + ", rationale: \"" + a.rationale +
            "\"}\n";
     }
+  }
+  if (rules_used) {
+    s += "rules_used: [";
+    for (std::size_t i = 0; i < rules_used->size(); ++i) s += (i ? ", " : "") + (*rules_used)[i];
+    s += "]\n";
   }
   return s + "```\n";
 }
@@ -833,8 +855,12 @@ SynthResult Synthesizer::run(const step::TaskDoc& task, const Guidance& guidance
       rps.push_back(std::move(*rp));
     }
   }
-  for (const auto& t : guidance.rule_patterns) {
-    if (auto rp = parse_rewrite_pattern(t)) rps.push_back(std::move(*rp));
+  auto rule_id = [&](std::size_t i) { return i < guidance.rule_ids.size() ? guidance.rule_ids[i] : std::string(); };
+  for (std::size_t i = 0; i < guidance.rule_patterns.size(); ++i) {
+    if (auto rp = parse_rewrite_pattern(guidance.rule_patterns[i])) {
+      rp->id = rule_id(i);
+      rps.push_back(std::move(*rp));
+    }
   }
   RewriteOptions ro;
   ro.max_evaluations = opt.rewrite_evaluations;
@@ -888,7 +914,20 @@ SynthResult Synthesizer::run(const step::TaskDoc& task, const Guidance& guidance
                           : used ? "the program contains the chain " + m.pattern
                                : "the chain " + m.pattern + " does not occur in the program"});
   }
-  r.response = format_response(r.raw_impl.empty() ? r.impl : r.raw_impl, r.adoption);
+  // Resident rules used (truthfully, as adoption): the pattern occurs in the program or its rewrite was applied.
+  bool rules_have_ids = false;
+  for (std::size_t i = 0; i < guidance.rule_patterns.size(); ++i) {
+    const std::string id = rule_id(i);
+    if (id.empty()) continue;
+    rules_have_ids = true;
+    const std::string& pat = guidance.rule_patterns[i];
+    bool used = (prog && pattern_occurs(*prog, pat)) ||
+                std::find(r.applied_patterns.begin(), r.applied_patterns.end(), id) != r.applied_patterns.end();
+    if (used && std::find(r.rules_used.begin(), r.rules_used.end(), id) == r.rules_used.end())
+      r.rules_used.push_back(id);
+  }
+  r.response = format_response(r.raw_impl.empty() ? r.impl : r.raw_impl, r.adoption,
+                               rules_have_ids ? &r.rules_used : nullptr);
   return r;
 }
 

@@ -20,8 +20,10 @@ namespace sf::synth {
 
 struct SynthOptions {
   std::int64_t max_evaluations = 40000;        // candidate evaluations per sample
-  double time_limit_s = 1.0;                   // CPU seconds (of the searching thread) per sample; the wall
-                                               // clock is capped at 10 x this + 1 s
+  double time_limit_s = 1.0;                   // CPU seconds (of the searching thread) per sample before the
+                                               // first find; <= 0: none (only the evaluation budget counts)
+  double wall_limit_s = -1;                    // wall-clock safety net (-1: 10 x time_limit_s + 1 s); when
+                                               // it ends the search, SynthResult::timed_out is set
   int max_cost = 40;                           // highest weighted cost enumerated
   double temperature = 0.0;                    // Gumbel noise scale on the op weights (0: deterministic)
   std::uint64_t seed = 0;                      // the sample's seed (noise only)
@@ -70,6 +72,9 @@ struct SynthResult {
                                          // optimisation round's program unchanged), "previous+rewrite"
   std::vector<std::string> moves;        // rewrite moves applied to reach the returned program
   std::vector<std::string> applied_patterns;  // ids of memory rewrite patterns (A>B=>C) used
+  std::vector<std::string> rules_used;  // ids of resident rules whose pattern occurs in (or whose rewrite
+                                        // led to) the returned program
+  bool timed_out = false;               // the wall-clock safety net ended the search (not the budget)
 };
 
 class Synthesizer {
@@ -84,7 +89,9 @@ class Synthesizer {
   cost::CostModel* model_;
 };
 
-// The response text for an impl and its adoption records.
-std::string format_response(const std::string& impl, const std::vector<AdoptionRecord>& adoption);
+// The response text for an impl and its adoption records; with `rules` (the prompt had resident rules
+// with ids) a `rules_used: [id, ...]` line lists the ones used.
+std::string format_response(const std::string& impl, const std::vector<AdoptionRecord>& adoption,
+                            const std::vector<std::string>* rules_used = nullptr);
 
 }  // namespace sf::synth

@@ -64,7 +64,11 @@ TEST(SynthProvider, ReadsResidentRulePatterns) {
   ASSERT_EQ(pc.rule_patterns.size(), 2u);
   EXPECT_EQ(pc.rule_patterns[0], "Promote>Accum>Streamify>Flatten");
   EXPECT_EQ(pc.rule_patterns[1], "Scan>Map");
+  EXPECT_EQ(pc.rule_ids, (std::vector<std::string>{"r1", "r2"}));
   EXPECT_TRUE(pc.memory.empty());
+  EXPECT_FALSE(pc.performance);
+  in.baseline_cycles = 1234;  // the performance objective's prompt
+  EXPECT_TRUE(parse_prompt(agent::build_messages(in)).performance);
 }
 
 TEST(SynthProvider, AnswersLikeAnLlmThroughTheBuiltinBackend) {

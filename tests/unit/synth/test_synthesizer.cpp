@@ -198,6 +198,47 @@ TEST(Synthesizer, ARetrievedPatternSteersTheSearchToATaskTheBudgetOtherwiseMisse
   auto by_rule = s.run(*t, rg, o);
   EXPECT_TRUE(by_rule.found);
   EXPECT_TRUE(by_rule.adoption.empty());
+  EXPECT_EQ(by_rule.response.find("rules_used"), std::string::npos);  // no rule ids: no rules_used line
+  // with rule ids, the rules used are reported truthfully (pattern occurs in the program)
+  rg.rule_patterns = {"Reshape>Reshape", "Promote>Accum>Streamify>Flatten"};
+  rg.rule_ids = {"rule-x", "rule-r"};
+  auto with_ids = s.run(*t, rg, o);
+  ASSERT_TRUE(with_ids.found);
+  EXPECT_EQ(with_ids.rules_used, (std::vector<std::string>{"rule-r"}));
+  EXPECT_NE(with_ids.response.find("rules_used: [rule-r]"), std::string::npos) << with_ids.response;
+}
+
+// The budget is spent in the order of the experiences given (resident rules first, then retrieved items by
+// rank): the useful pattern ranked first is found sooner than the same pattern ranked behind three others.
+TEST(Synthesizer, TheFirstRankedPatternGetsTheBudgetFirst) {
+  const auto* t = catalogue().find("gemm_easy/outer_k_reduce_scalar");
+  ASSERT_NE(t, nullptr);
+  SynthOptions o;
+  o.time_limit_s = 0;  // only the evaluation budget
+  o.optimise = false;
+  verify::Verifier v;
+  Synthesizer s(v);
+  const MemoryPattern good{"exp-reduce", "Promote>Accum>Streamify>Flatten"};
+  std::vector<MemoryPattern> others{{"o1", "Reshape>Reshape"}, {"o2", "Bufferize>Streamify"}, {"o3", "Scan>Map"}};
+  std::vector<MemoryPattern> first{good}, last = others;
+  first.insert(first.end(), others.begin(), others.end());
+  last.push_back(good);
+  auto a = s.run(*t, mine_guidance({}, first), o);
+  auto b = s.run(*t, mine_guidance({}, last), o);
+  ASSERT_TRUE(a.found);
+  EXPECT_TRUE(a.adoption[0].adopted);
+  EXPECT_FALSE(a.timed_out);
+  EXPECT_LT(a.stats.candidates, b.found ? b.stats.candidates : o.max_evaluations + 1);
+  // resident rules come before the retrieved items: the same pattern as a rule is found as soon as first
+  Guidance rg = mine_guidance({}, others);
+  rg.rule_patterns = {good.pattern};
+  auto r = s.run(*t, rg, o);
+  ASSERT_TRUE(r.found);
+  EXPECT_EQ(r.stats.candidates, a.stats.candidates);
+  // deterministic: the same run gives the same program and count
+  auto a2 = s.run(*t, mine_guidance({}, first), o);
+  EXPECT_EQ(a2.impl, a.impl);
+  EXPECT_EQ(a2.stats.candidates, a.stats.candidates);
 }
 
 TEST(Synthesizer, ParsesOnlyChainPatterns) {
