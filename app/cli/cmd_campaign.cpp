@@ -16,7 +16,9 @@
 #include "app/cli/commands.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
+#include "core/learn/sweep.hpp"
 #include "core/llm/builtin_backend.hpp"
+#include "core/store/event_log.hpp"
 #include "core/store/workspace.hpp"
 #if __has_include("core/synth/provider.hpp")
 #include "core/synth/provider.hpp"
@@ -97,7 +99,7 @@ void print_table(const learn::CampaignState& st, std::ostream& out) {
 }
 
 // Runs (or continues) the campaign of an open workspace with a progress bar on stderr.
-int execute(store::Workspace& ws, bool quiet) {
+int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
   std::string err;
   auto cfg = learn::config_from_json(ws.config(), err);
   if (!cfg) {
@@ -136,7 +138,7 @@ int execute(store::Workspace& ws, bool quiet) {
   }
   auto r = engine.wait();
   if (bar) bar->finish();
-  print_table(engine.state(), std::cout);
+  if (print_result) print_table(engine.state(), std::cout);
   if (r.status == learn::RunStatus::Failed) {
     std::cerr << "error: " << r.error << "\n";
     return 1;
@@ -197,6 +199,18 @@ int cmd_resume(const std::string& dir, bool quiet) {
   return execute(*ws, quiet);
 }
 
+// The state folded from a workspace's log; false with a message naming the file and event.
+bool load_state(const store::Workspace& ws, learn::CampaignState& st, std::string& err) {
+  for (std::size_t i = 0; i < ws.loaded_events().size(); ++i) {
+    auto e = learn::event_from_json(ws.loaded_events()[i], err);
+    if (!e || !st.apply(*e, err)) {
+      err = (ws.dir() / "events.jsonl").string() + ": event " + std::to_string(i + 1) + ": " + err;
+      return false;
+    }
+  }
+  return true;
+}
+
 int cmd_report(const std::string& dir, bool csv, bool as_json) {
   std::string err;
   auto ws = store::Workspace::open_read_only(dir, err);
@@ -205,12 +219,9 @@ int cmd_report(const std::string& dir, bool csv, bool as_json) {
     return 2;
   }
   learn::CampaignState st;
-  for (std::size_t i = 0; i < ws->loaded_events().size(); ++i) {
-    auto e = learn::event_from_json(ws->loaded_events()[i], err);
-    if (!e || !st.apply(*e, err)) {
-      std::cerr << "error: " << (ws->dir() / "events.jsonl").string() << ": event " << i + 1 << ": " << err << "\n";
-      return 2;
-    }
+  if (!load_state(*ws, st, err)) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
   }
   if (as_json) {
     std::cout << learn::report_json(st).dump(2) << "\n";
@@ -255,6 +266,223 @@ int cmd_report(const std::string& dir, bool csv, bool as_json) {
   for (const auto& [k, v] : r["pass_at_k"].items()) std::cout << "  @" << k << " " << fmt(v.get<double>());
   std::cout << "\n\n";
   print_table(st, std::cout);
+  return 0;
+}
+
+// ---- campaign sweep / sweep-report (docs/learn.md "Sweeps") ----
+
+struct SweepOpts {
+  std::string config, out, seeds;
+  std::vector<std::string> vary, ablate, sets;
+};
+
+// The config JSON of a file with --set overrides applied; nullopt after printing the error.
+std::optional<json> read_config(const std::string& path, const std::vector<std::string>& sets) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "error: cannot read " << path << "\n";
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json j = json::parse(ss.str(), nullptr, false, true);
+  if (j.is_discarded()) {
+    std::cerr << "error: " << path << ": not valid JSON\n";
+    return std::nullopt;
+  }
+  std::string err;
+  for (const auto& s : sets) {
+    if (!learn::apply_override(j, s, err)) {
+      std::cerr << "error: --set " << s << ": " << err << "\n";
+      return std::nullopt;
+    }
+  }
+  return j;
+}
+
+fs::path cell_dir(const fs::path& root, const std::string& variant, std::int64_t seed) {
+  return root / "cells" / variant / ("seed-" + std::to_string(seed));
+}
+
+// The config of one cell: the sweep's base config, the variant's overrides, seed = the cell's seed.
+std::optional<learn::CampaignConfig> cell_config(const json& base, const learn::SweepVariant& v, std::int64_t seed,
+                                                 std::string& err) {
+  json j = base;
+  for (const auto& o : v.overrides)
+    if (!learn::apply_override(j, o, err)) return err = v.name + ": " + o + ": " + err, std::nullopt;
+  j["seed"] = seed;
+  auto cfg = learn::config_from_json(j, err);
+  if (!cfg) err = v.name + " (" + std::to_string(seed) + "): " + err;
+  return cfg;
+}
+
+std::optional<json> read_sweep(const fs::path& dir, std::string& err) {
+  std::ifstream in(dir / "sweep.json", std::ios::binary);
+  if (!in) return err = (dir / "sweep.json").string() + ": not a sweep folder", std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  json j = json::parse(ss.str(), nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "stepforge-sweep" || !j.contains("config") ||
+      !j["seeds"].is_array() || !j["variants"].is_array())
+    return err = (dir / "sweep.json").string() + ": corrupted (expected format stepforge-sweep)", std::nullopt;
+  return j;
+}
+
+std::vector<learn::SweepVariant> variants_of(const json& sweep) {
+  std::vector<learn::SweepVariant> out;
+  for (const auto& v : sweep["variants"])
+    out.push_back({v.value("name", ""), v.value("overrides", std::vector<std::string>{})});
+  return out;
+}
+
+int cmd_sweep(const SweepOpts& o) {
+  std::string err;
+  auto seeds = learn::parse_seed_list(o.seeds, err);
+  auto variants = seeds ? learn::sweep_variants(o.vary, o.ablate, err) : std::nullopt;
+  if (!seeds || !variants) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  auto base = read_config(o.config, o.sets);
+  if (!base) return 2;
+  // Every cell's config must parse before anything runs.
+  for (const auto& v : *variants)
+    if (!cell_config(*base, v, seeds->front(), err)) {
+      std::cerr << "error: " << err << "\n";
+      return 2;
+    }
+  json vj = json::array();
+  for (const auto& v : *variants) vj.push_back({{"name", v.name}, {"overrides", v.overrides}});
+  json sweep = {{"format", "stepforge-sweep"}, {"version", 1}, {"config", *base}, {"seeds", *seeds}, {"variants", vj}};
+  const fs::path root = o.out;
+  if (fs::exists(root / "sweep.json")) {  // resume: the same sweep or nothing
+    auto old = read_sweep(root, err);
+    if (!old) {
+      std::cerr << "error: " << err << "\n";
+      return 2;
+    }
+    if ((*old)["config"] != sweep["config"] || (*old)["seeds"] != sweep["seeds"] ||
+        (*old)["variants"] != sweep["variants"]) {
+      std::cerr << "error: " << root.string()
+                << " holds a different sweep (config, seeds or variants differ); use another --out\n";
+      return 2;
+    }
+  } else {
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    if (!store::write_file_atomic(root / "sweep.json", sweep.dump(2) + "\n", err)) {
+      std::cerr << "error: " << err << "\n";
+      return 1;
+    }
+  }
+  register_providers();
+  const std::size_t total = variants->size() * seeds->size();
+  std::size_t done = 0, ran = 0;
+  double spent = 0;
+  int failures = 0;
+  for (std::int64_t seed : *seeds) {  // seeds outermost: a partial sweep is balanced over variants
+    for (const auto& v : *variants) {
+      auto cfg = cell_config(*base, v, seed, err);
+      if (!cfg) {
+        std::cerr << "error: " << err << "\n";
+        return 2;
+      }
+      const fs::path dir = cell_dir(root, v.name, seed);
+      std::unique_ptr<store::Workspace> ws;
+      if (fs::exists(dir / "campaign.json")) {
+        ws = store::Workspace::open(dir, err);
+        if (ws && ws->config() != learn::config_to_json(*cfg)) {
+          std::cerr << "error: " << dir.string() << ": its campaign.json is not this cell's config\n";
+          return 2;
+        }
+        learn::CampaignState st;
+        if (ws && load_state(*ws, st, err) && st.finished) {
+          ++done;
+          continue;
+        }
+      } else {
+        fs::create_directories(dir.parent_path());
+        ws = store::Workspace::create(dir, learn::config_to_json(*cfg), err);
+      }
+      if (!ws) {
+        std::cerr << "error: " << err << "\n";
+        return 2;
+      }
+      auto t0 = std::chrono::steady_clock::now();
+      std::cerr << "cell " << done + 1 << "/" << total << ": " << v.name << " seed " << seed;
+      for (const auto& ov : v.overrides) std::cerr << " " << ov;
+      std::cerr << "\n";
+      if (execute(*ws, true, false) != 0) ++failures;
+      spent += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++done;
+      ++ran;
+      const double eta = spent / static_cast<double>(ran) * static_cast<double>(total - done);
+      std::cerr << "  done " << done << "/" << total << " (" << fmt(spent, 0) << " s elapsed, ETA " << fmt(eta, 0)
+                << " s)\n";
+    }
+  }
+  std::cerr << "sweep: " << total << " cells in " << root.string()
+            << (failures ? " (" + std::to_string(failures) + " failed: resume with the same command)" : "") << "\n";
+  return failures ? 1 : 0;
+}
+
+int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
+  std::string err;
+  auto sweep = read_sweep(dir, err);
+  if (!sweep) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  const auto variants = variants_of(*sweep);
+  const auto seeds = (*sweep)["seeds"].get<std::vector<std::int64_t>>();
+  std::vector<std::map<std::int64_t, learn::CellMetrics>> cells(variants.size());
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    for (std::int64_t seed : seeds) {
+      const fs::path cd = cell_dir(dir, variants[v].name, seed);
+      if (!fs::exists(cd / "campaign.json")) continue;
+      auto ws = store::Workspace::open_read_only(cd, err);
+      learn::CampaignState st;
+      if (!ws || !load_state(*ws, st, err)) {
+        std::cerr << "error: " << err << "\n";
+        return 2;
+      }
+      if (!st.finished) continue;  // unfinished cells are not reported
+      const bool cost_on = ws->config().value("objective", "") == "performance";
+      cells[v][seed] = learn::cell_metrics(learn::report_json(st), cost_on);
+    }
+  }
+  json r = learn::sweep_report_json(variants, seeds, cells);
+  if (as_json) {
+    std::cout << r.dump(2) << "\n";
+    return 0;
+  }
+  if (md) {
+    std::cout << learn::sweep_report_markdown(r);
+    return 0;
+  }
+  std::cout << "sweep " << dir << ": seeds";
+  for (auto s : seeds) std::cout << " " << s;
+  std::cout << "; reference " << r["reference"].get<std::string>()
+            << "; differences: mean over paired seeds, 95% bootstrap interval (10000 resamples)\n\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-4s %5s %7s %-30s %8s %8s %8s  %s\n", "var", "seeds", "ER", "dER [95% CI]",
+                "rounds", "samples", "fast_1", "overrides");
+  std::cout << line;
+  for (const auto& row : r["variants"]) {
+    auto num = [](const json& j, int p) { return j.is_number() ? fmt(j.get<double>(), p) : std::string("-"); };
+    std::string d = "-";
+    if (row.contains("vs_reference") && row["vs_reference"].contains("er")) {
+      const json& e = row["vs_reference"]["er"];
+      d = fmt(e["mean_diff"].get<double>()) + " [" + fmt(e["lo"].get<double>()) + ", " + fmt(e["hi"].get<double>()) + "]";
+    }
+    std::string ov;
+    for (const auto& o : row["overrides"]) ov += (ov.empty() ? "" : " ") + o.get<std::string>();
+    std::snprintf(line, sizeof line, "%-4s %5d %7s %-30s %8s %8s %8s  %s\n", row["name"].get<std::string>().c_str(),
+                  row["seeds_done"].get<int>(), num(row["er"], 3).c_str(), d.c_str(),
+                  num(row["rounds_to_first_correct"], 2).c_str(), num(row["samples_to_first_correct"], 2).c_str(),
+                  num(row["fast_1"], 3).c_str(), ov.empty() ? "(reference)" : ov.c_str());
+    std::cout << line;
+  }
   return 0;
 }
 
@@ -336,6 +564,38 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   auto* f2 = rep->add_flag("--json", *js, "the full report as JSON");
   f1->excludes(f2);
   rep->callback([rdir, csv, js, &exit_code] { exit_code = guarded([&] { return cmd_report(*rdir, *csv, *js); }); });
+
+  auto so = std::make_shared<SweepOpts>();
+  auto* sw = c->add_subcommand("sweep",
+                               "run a grid of config variants x campaign seeds, one workspace per cell "
+                               "(resumable: rerun the same command)");
+  sw->add_option("config", so->config, "campaign config (JSON)")->required();
+  sw->add_option("--seeds", so->seeds, "campaign seeds: 1-5, 1,3,7 or 1-3,9")->required();
+  sw->add_option("--vary", so->vary, "key=a,b,...: one grid axis (repeatable; the first values are the reference)")
+      ->take_all()
+      ->expected(1, 1)
+      ->allow_extra_args(false);
+  sw->add_option("--ablate", so->ablate, "key=value: one more variant, the reference with this override (repeatable)")
+      ->take_all()
+      ->expected(1, 1)
+      ->allow_extra_args(false);
+  sw->add_option("--set", so->sets, "override a field of the base config: key=value")
+      ->take_all()
+      ->expected(1, 1)
+      ->allow_extra_args(false);
+  sw->add_option("--out", so->out, "sweep folder (sweep.json + cells/<variant>/seed-<s>/)")->required();
+  sw->callback([so, &exit_code] { exit_code = guarded([&] { return cmd_sweep(*so); }); });
+
+  auto sdir = std::make_shared<std::string>();
+  auto sjs = std::make_shared<bool>(false), smd = std::make_shared<bool>(false);
+  auto* sr = c->add_subcommand("sweep-report",
+                               "per variant ER, rounds and samples to first correct, Fast_1.0; vs the reference: "
+                               "mean paired difference with a 95% bootstrap interval over seeds");
+  sr->add_option("dir", *sdir, "sweep folder")->required();
+  auto* g1 = sr->add_flag("--json", *sjs, "as JSON");
+  auto* g2 = sr->add_flag("--md", *smd, "as a Markdown table");
+  g1->excludes(g2);
+  sr->callback([sdir, sjs, smd, &exit_code] { exit_code = guarded([&] { return cmd_sweep_report(*sdir, *sjs, *smd); }); });
 
   auto bt = std::make_shared<int>(26), bn = std::make_shared<int>(64), bth = std::make_shared<int>(2);
   auto* bench = c->add_subcommand("bench", "engine overhead per sample with an instant backend (no model)");

@@ -1,0 +1,226 @@
+#include "core/learn/sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "core/sim/datagen.hpp"
+
+namespace sf::learn {
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> split_commas(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t p = 0;
+  while (true) {
+    std::size_t e = s.find(',', p);
+    out.emplace_back(s.substr(p, e == std::string_view::npos ? std::string_view::npos : e - p));
+    if (e == std::string_view::npos) break;
+    p = e + 1;
+  }
+  return out;
+}
+
+std::optional<std::int64_t> parse_int(std::string_view s) {
+  if (s.empty() || s.size() > 12) return std::nullopt;
+  std::int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+std::optional<double> mean_of(const std::vector<double>& v) {
+  if (v.empty()) return std::nullopt;
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+using Getter = std::optional<double> (*)(const CellMetrics&);
+struct MetricDef {
+  const char* name;
+  Getter get;
+};
+const MetricDef kMetrics[] = {
+    {"er", [](const CellMetrics& m) -> std::optional<double> { return m.er; }},
+    {"rounds_to_first_correct", [](const CellMetrics& m) { return m.rounds_to_first_correct; }},
+    {"samples_to_first_correct", [](const CellMetrics& m) { return m.samples_to_first_correct; }},
+    {"fast_1", [](const CellMetrics& m) { return m.fast_1; }},
+};
+
+}  // namespace
+
+std::optional<std::vector<std::int64_t>> parse_seed_list(std::string_view text, std::string& error) {
+  std::vector<std::int64_t> out;
+  if (text.empty()) return error = "--seeds: empty", std::nullopt;
+  for (const auto& part : split_commas(text)) {
+    std::size_t dash = part.find('-');
+    auto lo = parse_int(std::string_view(part).substr(0, dash));
+    auto hi = dash == std::string::npos ? lo : parse_int(std::string_view(part).substr(dash + 1));
+    if (!lo || !hi) return error = "--seeds: '" + part + "' is not a seed or a range a-b", std::nullopt;
+    if (*hi < *lo) return error = "--seeds: descending range '" + part + "'", std::nullopt;
+    if (*hi - *lo >= 1000) return error = "--seeds: more than 1000 seeds", std::nullopt;
+    for (std::int64_t s = *lo; s <= *hi; ++s) {
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+      if (out.size() > 1000) return error = "--seeds: more than 1000 seeds", std::nullopt;
+    }
+  }
+  return out;
+}
+
+std::optional<std::vector<SweepVariant>> sweep_variants(const std::vector<std::string>& vary,
+                                                        const std::vector<std::string>& ablate,
+                                                        std::string& error) {
+  std::vector<std::vector<std::string>> axes;  // per --vary: "key=value" for each value
+  for (const auto& v : vary) {
+    std::size_t eq = v.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
+      return error = "--vary '" + v + "': expected key=a,b,...", std::nullopt;
+    std::vector<std::string> axis;
+    for (const auto& value : split_commas(std::string_view(v).substr(eq + 1))) {
+      if (value.empty()) return error = "--vary '" + v + "': an empty value", std::nullopt;
+      axis.push_back(v.substr(0, eq) + "=" + value);
+    }
+    axes.push_back(std::move(axis));
+  }
+  std::vector<std::vector<std::string>> grid{{}};
+  for (const auto& axis : axes) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& cell : grid)
+      for (const auto& kv : axis) {
+        next.push_back(cell);
+        next.back().push_back(kv);
+      }
+    grid = std::move(next);
+    if (grid.size() > 1000) return error = "--vary: more than 1000 variants", std::nullopt;
+  }
+  for (const auto& a : ablate) {
+    std::size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
+      return error = "--ablate '" + a + "': expected key=value", std::nullopt;
+    grid.push_back(grid.front());
+    grid.back().push_back(a);
+  }
+  std::vector<SweepVariant> out;
+  for (std::size_t i = 0; i < grid.size(); ++i) out.push_back({"v" + std::to_string(i), grid[i]});
+  return out;
+}
+
+BootstrapInterval paired_bootstrap(const std::vector<double>& diffs, int resamples, std::uint64_t seed) {
+  BootstrapInterval b;
+  b.n = static_cast<int>(diffs.size());
+  if (diffs.empty() || resamples < 1) return b;
+  b.mean = *mean_of(diffs);
+  sim::Rng rng(seed, "bootstrap");
+  std::vector<double> means(static_cast<std::size_t>(resamples));
+  for (auto& m : means) {
+    double s = 0;
+    for (std::size_t i = 0; i < diffs.size(); ++i) s += diffs[rng.bounded(diffs.size())];
+    m = s / static_cast<double>(diffs.size());
+  }
+  std::sort(means.begin(), means.end());
+  const auto R = static_cast<double>(resamples);
+  b.lo = means[static_cast<std::size_t>(std::floor(0.025 * R))];
+  b.hi = means[static_cast<std::size_t>(std::max(0.0, std::ceil(0.975 * R) - 1))];
+  return b;
+}
+
+CellMetrics cell_metrics(const json& report, bool cost_model_on) {
+  CellMetrics m;
+  if (report.contains("er") && report["er"].is_number()) {
+    m.er = report["er"].get<double>();
+  } else {
+    const double total = report.value("tasks_total", 0);
+    m.er = total > 0 ? report.value("tasks_solved", 0) / total : 0.0;
+  }
+  if (report.contains("rounds_to_first_correct") && report["rounds_to_first_correct"].is_number())
+    m.rounds_to_first_correct = report["rounds_to_first_correct"].get<double>();
+  if (report.contains("episodes") && report["episodes"].is_array()) {
+    // Per task: the rounds of its episodes up to and including the first correct round.
+    std::map<std::string, std::int64_t> spent, first;
+    for (const auto& e : report["episodes"]) {
+      const std::string task = e.value("task", "");
+      if (first.count(task)) continue;
+      if (e.value("solved", false)) {
+        first[task] = spent[task] + e.value("first_correct_round", 0) + 1;
+      } else {
+        spent[task] += e.value("rounds", 0);
+      }
+    }
+    std::vector<double> v;
+    for (const auto& [t, n] : first) v.push_back(static_cast<double>(n));
+    m.samples_to_first_correct = mean_of(v);
+  }
+  if (cost_model_on && report.contains("fast_1") && report["fast_1"].is_number())
+    m.fast_1 = report["fast_1"].get<double>();
+  return m;
+}
+
+json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vector<std::int64_t>& seeds,
+                       const std::vector<std::map<std::int64_t, CellMetrics>>& cells) {
+  json out = {{"seeds", seeds},
+              {"reference", variants.empty() ? "" : variants.front().name},
+              {"bootstrap", {{"resamples", kBootstrapResamples}, {"seed", kBootstrapSeed}, {"level", 0.95}}}};
+  json vs = json::array();
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    const auto& mine = v < cells.size() ? cells[v] : std::map<std::int64_t, CellMetrics>{};
+    json row = {{"name", variants[v].name}, {"overrides", variants[v].overrides}, {"seeds_done", mine.size()}};
+    for (const auto& def : kMetrics) {
+      std::vector<double> vals;
+      for (const auto& [s, m] : mine)
+        if (auto x = def.get(m)) vals.push_back(*x);
+      auto mean = mean_of(vals);
+      row[def.name] = mean ? json(*mean) : json(nullptr);
+      if (v == 0 || cells.empty()) continue;
+      std::vector<double> diffs;  // paired: seeds where both have the metric
+      for (const auto& [s, m] : mine) {
+        auto it = cells[0].find(s);
+        if (it == cells[0].end()) continue;
+        auto a = def.get(m), b = def.get(it->second);
+        if (a && b) diffs.push_back(*a - *b);
+      }
+      if (diffs.empty()) continue;
+      BootstrapInterval bi = paired_bootstrap(diffs);
+      row["vs_reference"][def.name] = {{"mean_diff", bi.mean}, {"lo", bi.lo}, {"hi", bi.hi}, {"n", bi.n}};
+    }
+    vs.push_back(std::move(row));
+  }
+  out["variants"] = std::move(vs);
+  return out;
+}
+
+std::string sweep_report_markdown(const json& report) {
+  auto num = [](const json& j, int prec) {
+    if (!j.is_number()) return std::string("–");
+    char b[64];
+    std::snprintf(b, sizeof b, "%.*f", prec, j.get<double>());
+    return std::string(b);
+  };
+  auto diff = [&](const json& row, const char* key) {
+    if (!row.contains("vs_reference") || !row["vs_reference"].contains(key)) return std::string("–");
+    const json& d = row["vs_reference"][key];
+    char b[128];
+    std::snprintf(b, sizeof b, "%+.3f [%+.3f, %+.3f]", d["mean_diff"].get<double>(), d["lo"].get<double>(),
+                  d["hi"].get<double>());
+    return std::string(b);
+  };
+  std::string s =
+      "| variant | overrides | seeds | ER | ΔER vs " + report.value("reference", std::string("v0")) +
+      " (95% CI) | rounds to first correct | samples to first correct | Fast_1.0 |\n|---|---|---|---|---|---|---|---|\n";
+  for (const auto& row : report["variants"]) {
+    std::string ov;
+    for (const auto& o : row["overrides"]) ov += (ov.empty() ? "" : ", ") + o.get<std::string>();
+    s += "| " + row["name"].get<std::string>() + " | " + (ov.empty() ? "(reference)" : "`" + ov + "`") + " | " +
+         std::to_string(row["seeds_done"].get<int>()) + " | " + num(row["er"], 3) + " | " + diff(row, "er") +
+         " | " + num(row["rounds_to_first_correct"], 2) + " | " + num(row["samples_to_first_correct"], 2) +
+         " | " + num(row["fast_1"], 3) + " |\n";
+  }
+  return s;
+}
+
+}  // namespace sf::learn

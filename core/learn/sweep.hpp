@@ -1,0 +1,67 @@
+// Campaign sweeps (issue 19 item 6): a grid of config variants × campaign seeds, one workspace per cell, and
+// the statistics a comparison needs (per-variant means and, against the reference variant, the mean paired
+// difference with a 95% bootstrap interval over seeds). Pure functions; the CLI runs the cells.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sf::learn {
+
+// "1-5", "1,3,7", "1-3,9" → the seeds in the order written (duplicates dropped). Error: empty, not a
+// number, a descending range, more than 1000 seeds.
+std::optional<std::vector<std::int64_t>> parse_seed_list(std::string_view text, std::string& error);
+
+struct SweepVariant {
+  std::string name;                    // "v0", "v1", ...
+  std::vector<std::string> overrides;  // key=value, applied with apply_override in this order
+};
+
+// The variants: the grid of every `vary` ("key=a,b,c"; the product in the order given, the first key
+// varying slowest), then one variant per `ablate` ("key=value") applied to the grid's first cell. The first
+// variant (every first value, no ablation) is the reference. No vary and no ablate: one variant.
+std::optional<std::vector<SweepVariant>> sweep_variants(const std::vector<std::string>& vary,
+                                                        const std::vector<std::string>& ablate,
+                                                        std::string& error);
+
+struct BootstrapInterval {
+  double mean = 0.0;  // mean of the differences
+  double lo = 0.0;    // 2.5th percentile of the resampled means
+  double hi = 0.0;    // 97.5th percentile
+  int n = 0;          // paired seeds
+};
+inline constexpr int kBootstrapResamples = 10000;
+inline constexpr std::uint64_t kBootstrapSeed = 19;
+
+// 95% paired bootstrap over seeds: `resamples` times draw n differences with replacement (sim::Rng(seed,
+// "bootstrap")), take the mean; the interval is [m(floor(0.025 R)), m(ceil(0.975 R) − 1)] of the sorted
+// means. Empty input: n = 0 and zeros.
+BootstrapInterval paired_bootstrap(const std::vector<double>& diffs, int resamples = kBootstrapResamples,
+                                   std::uint64_t seed = kBootstrapSeed);
+
+// Per-cell figures from a campaign report (report_json): er (sage: `er`; other modes: tasks solved / tasks),
+// rounds_to_first_correct (sage), samples_to_first_correct (mean over solved tasks of the samples spent on
+// the task up to and including its first correct one: sage from the episodes, other modes null), fast_1
+// (only when the campaign's objective is performance).
+struct CellMetrics {
+  double er = 0.0;
+  std::optional<double> rounds_to_first_correct;
+  std::optional<double> samples_to_first_correct;
+  std::optional<double> fast_1;
+};
+CellMetrics cell_metrics(const nlohmann::json& report, bool cost_model_on);
+
+// The sweep report: per variant the means over its finished seeds and, against the reference (variant 0),
+// the mean paired difference with its bootstrap interval for every metric both have on common seeds.
+// cells[variant index][seed] = metrics of a finished cell.
+nlohmann::json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vector<std::int64_t>& seeds,
+                                 const std::vector<std::map<std::int64_t, CellMetrics>>& cells);
+// The same as a Markdown table (one row per variant).
+std::string sweep_report_markdown(const nlohmann::json& report);
+
+}  // namespace sf::learn
