@@ -58,7 +58,18 @@ struct VerifyConfig {
   std::vector<std::uint64_t> seeds{42, 43};
   double atol = 1e-5, rtol = 1.3e-6;
   std::optional<SizeBinding> alt_sizes;  // complete binding: the task's sizes with the listed symbols replaced
+  // §15.11: a third binding chosen to be unfriendly to literal factors (complete, like alt_sizes). Every static
+  // check runs under it; `tasks validate` runs every reference solution on it; `verify` does not simulate it.
+  std::optional<SizeBinding> general_sizes;
 };
+
+// A size binding with the name diagnostics use for it ("sizes", "verify.alt_sizes", ...).
+struct NamedBinding {
+  std::string name;
+  SizeBinding sizes;
+};
+// "M=4, N=6": a binding as messages print it.
+std::string binding_text(const SizeBinding& b);
 
 struct TaskMeta {
   bool present = false;
@@ -92,6 +103,9 @@ struct TaskDoc {
   const FnDecl* find_fn(std::string_view func_name) const;
   // The size bindings a program is verified under: sizes, then alt_sizes if present.
   std::vector<SizeBinding> bindings() const;
+  // Every binding the static checks run under (§15.2, §15.11): sizes, verify.alt_sizes, verify.general_sizes,
+  // perf_sizes, each when present (a binding equal to an earlier one is left out).
+  std::vector<NamedBinding> static_bindings() const;
   // The binding for performance estimates: perf_sizes if present, else sizes.
   SizeBinding perf_binding() const;
 };

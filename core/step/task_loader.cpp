@@ -663,12 +663,6 @@ class TaskWalker : public Walker {
   }
   std::vector<std::pair<std::string, Location>> pending_multihot;  // checked once alt_sizes is known
 
-  // Every binding the task is checked under: sizes, alt_sizes, then perf_sizes when present.
-  std::vector<SizeBinding> all_bindings() const {
-    auto out = doc.bindings();
-    if (doc.perf_sizes) out.push_back(*doc.perf_sizes);
-    return out;
-  }
 
   void check_multihot_lanes() {
     for (const auto& [name, l] : pending_multihot) {
@@ -676,7 +670,7 @@ class TaskWalker : public Walker {
       for (const auto& x : doc.inputs)
         if (x.name == name) in = &x;
       if (!in) continue;
-      for (const auto& b : all_bindings()) {
+      for (const auto& [bname, b] : doc.static_bindings()) {
         auto lanes = in->dtype.scalar().lanes.eval(b);
         if (lanes && in->mh_max > *lanes) {
           error("D-VALUE", "max " + std::to_string(in->mh_max) + " of input " + name + " exceeds the lane count " +
@@ -789,7 +783,7 @@ class TaskWalker : public Walker {
   }
 
   void verify(const YNode& n, const YNode* key) {
-    auto f = fields(n, "verify", {"seeds", "atol", "rtol", "alt_sizes"}, {}, key);
+    auto f = fields(n, "verify", {"seeds", "atol", "rtol", "alt_sizes", "general_sizes"}, {}, key);
     if (!f) return;
     if (const YNode* s = seq(*f, "seeds", "verify")) {
       std::vector<std::uint64_t> seeds;
@@ -819,6 +813,9 @@ class TaskWalker : public Walker {
     if (const YNode* a = f->get("alt_sizes"))
       if (auto alt = size_override(*a, f->key("alt_sizes"), "verify.alt_sizes", "alt size"))
         doc.verify.alt_sizes = alt;
+    if (const YNode* a = f->get("general_sizes"))
+      if (auto g = size_override(*a, f->key("general_sizes"), "verify.general_sizes", "general size"))
+        doc.verify.general_sizes = g;
   }
 
   // A second size binding (verify.alt_sizes, perf_sizes): a mapping of some of the task's size symbols to
@@ -1080,6 +1077,26 @@ std::vector<SizeBinding> TaskDoc::bindings() const {
   std::vector<SizeBinding> out{sizes};
   if (verify.alt_sizes) out.push_back(*verify.alt_sizes);
   return out;
+}
+
+std::vector<NamedBinding> TaskDoc::static_bindings() const {
+  std::vector<NamedBinding> out{{"sizes", sizes}};
+  auto add = [&](const char* name, const std::optional<SizeBinding>& b) {
+    if (!b) return;
+    for (const auto& o : out)
+      if (o.sizes == *b) return;
+    out.push_back({name, *b});
+  };
+  add("verify.alt_sizes", verify.alt_sizes);
+  add("verify.general_sizes", verify.general_sizes);
+  add("perf_sizes", perf_sizes);
+  return out;
+}
+
+std::string binding_text(const SizeBinding& b) {
+  std::string s;
+  for (const auto& [k, v] : b) s += (s.empty() ? "" : ", ") + k + "=" + std::to_string(v);
+  return s;
 }
 
 SizeBinding TaskDoc::perf_binding() const { return perf_sizes ? *perf_sizes : sizes; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <set>
+#include <tuple>
 
 #include "core/step/task.hpp"
 
@@ -77,8 +78,10 @@ struct Value {
 
 class Checker {
  public:
-  Checker(const Program& prog, const TaskDoc& task, Diagnostics& diags, const TypecheckOptions& opt)
-      : prog_(prog), task_(task), diags_(diags), opt_(opt) {
+  // Types the program under one size binding (§15.11: the driver runs one Checker per binding).
+  Checker(const Program& prog, const TaskDoc& task, Diagnostics& diags, const TypecheckOptions& opt,
+          const NamedBinding& binding)
+      : prog_(prog), task_(task), diags_(diags), opt_(opt), binding_name_(binding.name) {
     for (const auto& f : task.fns) fns_[f.func_name] = &f;
     for (const auto& in : task.inputs) {
       Value v;
@@ -86,12 +89,7 @@ class Checker {
       v.st = StreamType{in.dtype, in.dims};
       env_[in.name] = v;
     }
-    bindings_.push_back(task.sizes);
-    if (task.verify.alt_sizes) {
-      SizeBinding alt = task.sizes;
-      for (const auto& [k, v] : *task.verify.alt_sizes) alt[k] = v;
-      bindings_.push_back(alt);
-    }
+    bindings_.push_back(binding.sizes);
     totals_.assign(bindings_.size(), 0);
     extended_ = bindings_;
   }
@@ -388,14 +386,14 @@ class Checker {
       totals_[bi] = sat_add(totals_[bi], n);
       if (n > opt_.max_stream_scalars) {
         error("L-ELEMENTS", loc,
-              "stream '" + name + "' would hold " + big_str(n) + " scalars under sizes " + binding_str(bindings_[bi]) +
+              "stream '" + name + "' would hold " + big_str(n) + " scalars under " + binding_name_ + " " + binding_str(bindings_[bi]) +
                   ", over the limit of " + std::to_string(opt_.max_stream_scalars) + " per stream");
         limit_reported_ = true;
         return;
       }
       if (totals_[bi] > opt_.max_total_scalars) {
         error("L-ELEMENTS", loc,
-              "the program's streams would hold " + big_str(totals_[bi]) + " scalars in total under sizes " +
+              "the program's streams would hold " + big_str(totals_[bi]) + " scalars in total under " + binding_name_ + " " +
                   binding_str(bindings_[bi]) + " (after stream '" + name + "'), over the limit of " +
                   std::to_string(opt_.max_total_scalars));
         limit_reported_ = true;
@@ -918,9 +916,9 @@ class Checker {
       if (v.kind == KwVal::Kind::Int && v.integer > 0) {
         n = v.integer;
       } else if (v.kind == KwVal::Kind::Name && is_size_symbol(v.name)) {
-        n = task_.sizes.at(v.name);
+        n = bindings_[0].at(v.name);
       } else if (v.kind == KwVal::Kind::Name && is_size_value(v.name)) {
-        n = task_.sizes.at(v.name.substr(0, v.name.size() - 6));
+        n = bindings_[0].at(v.name.substr(0, v.name.size() - 6));
       } else {
         param_value(Prim::Partition, *it->second, "N must be a positive integer, a size symbol or X_value");
         return false;
@@ -1245,6 +1243,7 @@ class Checker {
   TypecheckOptions opt_;
   std::map<std::string, const FnDecl*, std::less<>> fns_;
   std::map<std::string, Value, std::less<>> env_;
+  std::string binding_name_;
   std::vector<SizeBinding> bindings_;
   std::vector<SizeBinding> extended_;
   std::vector<std::int64_t> totals_;
@@ -1281,7 +1280,28 @@ std::optional<std::int64_t> element_scalars(const DType& t, const SizeBinding& b
 
 std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, Diagnostics& diags,
                                       const TypecheckOptions& opt) {
-  return Checker(prog, task, diags, opt).run();
+  if (opt.only_binding) return Checker(prog, task, diags, opt, {"sizes", *opt.only_binding}).run();
+  // Every size-dependent rule (Partition N, Merge lanes, list lengths, Reshape divisibility, element limits) under
+  // every binding: one run per binding; a later run adds only errors at a new location or with a new code, with
+  // the binding named. The typed program is the one of `sizes`.
+  auto all = task.static_bindings();
+  Diagnostics first;
+  auto typed = Checker(prog, task, first, opt, all[0]).run();
+  std::set<std::tuple<std::string, int, int>> seen;
+  for (const auto& d : first)
+    if (d.is_error()) seen.emplace(d.code, d.loc.line, d.loc.column);
+  diags.insert(diags.end(), first.begin(), first.end());
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    Diagnostics local;
+    if (Checker(prog, task, local, opt, all[i]).run()) continue;
+    for (auto& d : local) {
+      if (!d.is_error() || !seen.emplace(d.code, d.loc.line, d.loc.column).second) continue;
+      d.message += " (under " + all[i].name + ": " + binding_text(all[i].sizes) + ")";
+      diags.push_back(std::move(d));
+      typed.reset();
+    }
+  }
+  return typed;
 }
 
 }  // namespace sf::step

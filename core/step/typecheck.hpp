@@ -62,10 +62,14 @@ struct TypedProgram {
 struct TypecheckOptions {
   std::int64_t max_stream_scalars = 4'000'000;
   std::int64_t max_total_scalars = 64'000'000;
-  bool check_limits = true;                // §15.2: element counts under sizes and alt_sizes
+  bool check_limits = true;                // §15.2: element counts under every binding
+  // Null: every static binding of the task (TaskDoc::static_bindings), the typed program being the one of
+  // `sizes`. Set: this binding alone (the verifier's runs under another binding: Partition N and list lengths
+  // follow the binding).
+  const SizeBinding* only_binding = nullptr;
 };
 
-// Types every statement of a name-clean program. Appends T-*, O-*, W-*, L-ELEMENTS diagnostics; returns the
+// Types every statement of a name-clean program under every size binding (§15.11). Appends T-*, O-*, W-*, L-ELEMENTS diagnostics; returns the
 // typed program when no error was added by this call.
 std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, Diagnostics& diags,
                                       const TypecheckOptions& opt = {});

@@ -76,21 +76,14 @@ CheckResult check_program(const step::TaskDoc& task, std::string_view impl, cons
 
 CheckResult check_document(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
                            const CheckOptions& opt) {
-  std::vector<std::pair<std::string, step::SizeBinding>> bindings{{"sizes", task.sizes}};
-  if (task.verify.alt_sizes) bindings.emplace_back("verify.alt_sizes", *task.verify.alt_sizes);
-  if (task.perf_sizes) bindings.emplace_back("perf_sizes", *task.perf_sizes);
   Diagnostics task_diags;
   std::set<std::tuple<std::string, int, int>> seen;
-  for (const auto& [name, sizes] : bindings) {
+  for (const auto& [name, sizes] : task.static_bindings()) {
     Diagnostics local;
     step::compile_task(task, sizes, local);
     for (auto& d : local) {
       if (!seen.emplace(d.code, d.loc.line, d.loc.column).second) continue;
-      if (name != "sizes") {
-        std::string b;
-        for (const auto& [k, v] : sizes) b += (b.empty() ? "" : ", ") + k + "=" + std::to_string(v);
-        d.message += " (under " + name + ": " + b + ")";
-      }
+      if (name != "sizes") d.message += " (under " + name + ": " + step::binding_text(sizes) + ")";
       task_diags.push_back(std::move(d));
     }
   }

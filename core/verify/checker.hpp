@@ -31,7 +31,8 @@ CheckResult check_program(const step::TaskDoc& task, std::string_view impl, cons
                           const CheckOptions& opt = {});
 
 // The whole document, every static stage of `verify` without running anything: the task's fns and reference
-// compile under every size binding (sizes, verify.alt_sizes, perf_sizes; X-* diagnostics at their file
+// compile under every size binding (TaskDoc::static_bindings: sizes, verify.alt_sizes,
+// verify.general_sizes, perf_sizes; X-* diagnostics at their file
 // locations, the binding named when it is not `sizes`; one diagnostic per location and code), then the impl's
 // static pipeline as check_program. `typed` is set only when neither has an error.
 CheckResult check_document(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,

@@ -1,6 +1,8 @@
 // Type checker: typing of every primitive on hand-worked examples (step-dialect §7) and each error path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
 #include "core/step/task.hpp"
@@ -227,4 +229,87 @@ TEST_F(TypecheckTest, StaticElementLimit) {
       "return d\n");
   ASSERT_EQ(first_code(c), "L-ELEMENTS");
   EXPECT_EQ(c.diags[0].loc.line, 2);  // 1000*1000*560 > 4e6 at the second Repeat
+}
+
+// §15.11: every size-dependent rule under every binding, the binding named in the message.
+TEST(TypecheckBindings, SizeDependentRulesRunUnderEveryBinding) {
+  std::string text = kTask;
+  text.replace(text.find("verify: {alt_sizes: {M: 4, N: 6, K: 5, D: 8}}"), 46,
+               "verify: {alt_sizes: {M: 4, N: 6, K: 5, D: 8}, general_sizes: {D: 6, E: 3}}");
+  Diagnostics ds;
+  auto task = load_task_text(text, "t.yaml", ds);
+  ASSERT_TRUE(task) << (ds.empty() ? "" : ds[0].message);
+  ASSERT_TRUE(task->verify.general_sizes);
+  EXPECT_EQ(task->verify.general_sizes->at("E"), 3);
+  EXPECT_EQ(task->verify.general_sizes->at("M"), 5);  // completed from sizes
+  ASSERT_EQ(task->static_bindings().size(), 3u);
+  EXPECT_EQ(task->static_bindings()[2].name, "verify.general_sizes");
+  auto run = [&](const std::string& impl, Diagnostics& d) {
+    auto prog = parse_impl(impl, {}, d);
+    EXPECT_TRUE(prog);
+    EXPECT_TRUE(check_names(*prog, task_names(*task), d, &task->sizes));
+    return typecheck(*prog, *task, d).has_value();
+  };
+  // N=E is general; a literal N=2 matches `sizes` only.
+  Diagnostics good;
+  EXPECT_TRUE(run("C0, C1 = step.Copy().apply(C)\n"
+                  "P = step.Partition(N=E).apply((B, C0))\n"
+                  "F = [step.Map(fn=fn_id).apply(s) for s in P]\n"
+                  "Y = step.Merge(fn=fn_bsum).apply((F, C1))\n"
+                  "S = step.Streamify().apply(Y)\n"
+                  "r = step.Accum(fn=fn_sum, b=1).apply(S)\n"
+                  "return r\n",
+                  good))
+      << (good.empty() ? "" : good[0].message);
+  Diagnostics lit;
+  EXPECT_FALSE(run("C0, C1 = step.Copy().apply(C)\n"
+                   "P = step.Partition(N=2).apply((B, C0))\n"
+                   "F = [step.Map(fn=fn_id).apply(s) for s in P]\n"
+                   "Y = step.Merge(fn=fn_bsum).apply((F, C1))\n"
+                   "S = step.Streamify().apply(Y)\n"
+                   "r = step.Accum(fn=fn_sum, b=1).apply(S)\n"
+                   "return r\n",
+                   lit));
+  ASSERT_FALSE(lit.empty());
+  EXPECT_EQ(lit[0].code, "T-SEL-N");
+  EXPECT_EQ(lit[0].loc.line, 2);
+  EXPECT_NE(lit[0].message.find("under verify.general_sizes: D=6, E=3"), std::string::npos) << lit[0].message;
+  // Two names for the list: the lane count is baked in.
+  Diagnostics two;
+  EXPECT_FALSE(run("C0, C1 = step.Copy().apply(C)\n"
+                   "P0, P1 = step.Partition(N=E).apply((B, C0))\n"
+                   "Y = step.Merge(fn=fn_bsum).apply(([P0, P1], C1))\n"
+                   "S = step.Streamify().apply(Y)\n"
+                   "r = step.Accum(fn=fn_sum, b=1).apply(S)\n"
+                   "return r\n",
+                   two));
+  ASSERT_FALSE(two.empty());
+  EXPECT_EQ(two[0].code, "T-TARGETS");
+  EXPECT_NE(two[0].message.find("verify.general_sizes"), std::string::npos);
+  // S=8 divides D under sizes (16) and alt_sizes (8) but not under general_sizes (6).
+  Diagnostics div;
+  EXPECT_FALSE(run("a = step.Reshape(L=[0], S=8).apply(X)\nreturn a\n", div));
+  auto it = std::find_if(div.begin(), div.end(), [](const Diagnostic& d) { return d.code == "T-RESHAPE-DIV"; });
+  ASSERT_NE(it, div.end());
+  EXPECT_NE(it->message.find("under verify.general_sizes"), std::string::npos) << it->message;
+  // Under one binding alone (the verifier's runs), the Partition follows that binding.
+  Diagnostics one;
+  auto prog = parse_impl(
+      "C0, C1 = step.Copy().apply(C)\n"
+      "P = step.Partition(N=E).apply((B, C0))\n"
+      "F = [step.Map(fn=fn_id).apply(s) for s in P]\n"
+      "Y = step.Merge(fn=fn_bsum).apply((F, C1))\n"
+      "S = step.Streamify().apply(Y)\n"
+      "r = step.Accum(fn=fn_sum, b=1).apply(S)\n"
+      "return r\n",
+      {}, one);
+  ASSERT_TRUE(prog);
+  TypecheckOptions to;
+  to.only_binding = &*task->verify.general_sizes;
+  auto typed = typecheck(*prog, *task, one, to);
+  ASSERT_TRUE(typed) << (one.empty() ? "" : one[0].message);
+  ASSERT_EQ(typed->stmts.size(), 7u);
+  typed->stmts[0] = typed->stmts[1];
+  EXPECT_EQ(typed->stmts[0].call.N, 3);
+  EXPECT_EQ(typed->stmts[0].outs.size(), 3u);
 }
