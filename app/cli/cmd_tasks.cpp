@@ -17,7 +17,7 @@ namespace sf::cli {
 namespace {
 
 struct TaskOpts {
-  std::string group, id, resources, solutions, mutants, manual;
+  std::string group, id, resources, solutions, mutants, hacks, manual;
   bool json = false;
 };
 
@@ -105,6 +105,7 @@ int cmd_validate(const TaskOpts& o) {
   paths.solutions_dir = !o.solutions.empty() ? o.solutions : res + "/solutions";
   paths.mutants_dir = !o.mutants.empty() ? o.mutants : (src.empty() ? "" : src + "/tests/data/mutants");
   paths.manual_dir = !o.manual.empty() ? o.manual : res + "/manual";
+  paths.hacks_dir = !o.hacks.empty() ? o.hacks : (src.empty() ? "" : src + "/tests/data/hacks");
   verify::Verifier v;
   Progress bar("validate");
   auto sum = verify::validate_benchmark(*cat, paths, v, [&](const std::string& what, int d, int t) {
@@ -138,6 +139,7 @@ int cmd_validate(const TaskOpts& o) {
   std::printf("solutions: %d/%d pass on every size binding (%d task(s) without a passing solution)\n",
               sum.solutions_ok, sum.solutions, sum.tasks_without_solution);
   std::printf("mutants: %d/%d rejected at their annotated stage\n", sum.mutants_ok, sum.mutants);
+  std::printf("reward hacks: %d/%d rejected with their annotated verdict\n", sum.hacks_ok, sum.hacks);
   std::printf("manual examples: %d/%d verify\n", sum.manual_ok, sum.manual_examples);
   std::printf("baselines: %d/%zu reference solutions timed and feasible (chip %s, perf_sizes; %lld to %lld cycles)\n",
               timed, cat->tasks().size(), model.chip().name.c_str(), static_cast<long long>(timed ? lo : 0),
@@ -164,6 +166,7 @@ void add_task_commands(CLI::App& app, int& exit_code) {
       "validate", "Check every task, reference solution, mutant and manual example (non-zero exit on any problem)");
   val->add_option("--solutions", o->solutions, "reference solutions directory (default: <resources>/solutions)");
   val->add_option("--mutants", o->mutants, "mutants directory (default: tests/data/mutants of the source)");
+  val->add_option("--hacks", o->hacks, "reward-hack corpus directory (default: tests/data/hacks of the source)");
   val->add_option("--manual", o->manual, "manual directory (default: resources/manual)");
   val->callback([o, &exit_code] { exit_code = cmd_validate(*o); });
 }

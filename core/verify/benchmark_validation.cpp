@@ -5,9 +5,11 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "core/bench/catalogue.hpp"
 #include "core/verify/program_file.hpp"
+#include "core/verify/task_audit.hpp"
 
 namespace fs = std::filesystem;
 
@@ -34,6 +36,57 @@ std::string first_error(const Diagnostics& ds, const std::string& file) {
 }
 
 }  // namespace
+
+RejectionSummary check_rejected_files(const bench::Catalogue& cat, const std::vector<std::string>& files,
+                                      const std::string& kind, Verifier& v, const std::function<void(const std::string&)>& tick) {
+  RejectionSummary out;
+  int& count = out.programs;
+  int& count_ok = out.rejected_as_annotated;
+  std::vector<std::string>& problems = out.problems;
+  for (const auto& f : files) {
+    Diagnostics ds;
+    step::AnyDoc any = step::load_any_file(f, ds);
+    if (!any.mutants) {
+      problems.push_back(kind + "s " + first_error(ds, f));
+      if (tick) tick(f);
+      continue;
+    }
+    const step::TaskDoc* task = cat.find(any.mutants->task_id);
+    if (!task) {
+      problems.push_back(f + ": " + kind + "s name unknown task '" + any.mutants->task_id + "'");
+      if (tick) tick(f);
+      continue;
+    }
+    for (const auto& m : any.mutants->mutants) {
+      ++count;
+      Report r = v.verify(*task, m.impl, m.impl_line_starts);
+      std::string where = f + ":" + std::to_string(m.loc.line) + ": " + kind + " '" + m.name + "'";
+      Stage want{};
+      if (!parse_stage(m.stage, want)) {
+        problems.push_back(where + ": unknown stage '" + m.stage + "'");
+        continue;
+      }
+      if (r.pass) {
+        problems.push_back(where + " passes verification but must fail at stage " + m.stage);
+      } else if (*r.stage != want) {
+        problems.push_back(where + " fails at stage " + std::string(stage_name(*r.stage)) + " (" + r.code +
+                           ") instead of " + m.stage + ": " + first_error(r.diags, ""));
+      } else if (!m.code.empty() && r.code != m.code) {
+        problems.push_back(where + " fails with " + r.code + " instead of " + m.code + ": " + first_error(r.diags, ""));
+      } else {
+        ++count_ok;
+      }
+    }
+    if (tick) tick(f);
+  }
+  return out;
+}
+
+RejectionSummary check_rejected_dir(const bench::Catalogue& cat, const std::string& dir, const std::string& kind,
+                                    Verifier& v) {
+  return check_rejected_files(cat, yaml_files(dir), kind, v, {});
+}
+
 
 std::vector<MarkdownExample> yaml_examples(const std::string& markdown) {
   std::vector<MarkdownExample> out;
@@ -68,8 +121,9 @@ ValidationSummary validate_benchmark(const bench::Catalogue& cat, const Validati
   ValidationSummary sum;
   auto solutions = yaml_files(paths.solutions_dir);
   auto mutant_files = yaml_files(paths.mutants_dir);
+  auto hack_files = yaml_files(paths.hacks_dir);
   auto manual = yaml_files(paths.manual_dir, ".md");
-  int total = static_cast<int>(cat.tasks().size() + solutions.size() + mutant_files.size() + manual.size());
+  int total = static_cast<int>(cat.tasks().size() + solutions.size() + mutant_files.size() + hack_files.size() + manual.size());
   int done = 0;
   auto tick = [&](const std::string& what) {
     ++done;
@@ -80,7 +134,7 @@ ValidationSummary validate_benchmark(const bench::Catalogue& cat, const Validati
   for (const auto& t : cat.tasks()) {
     ++sum.tasks;
     Diagnostics ds;
-    if (validate_task(v, t, ds)) {
+    if (validate_task(v, t, ds) && audit_task(v, t, ds)) {
       ++sum.tasks_ok;
     } else {
       sum.problems.push_back("task " + t.id + ": " + first_error(ds, t.path));
@@ -89,6 +143,9 @@ ValidationSummary validate_benchmark(const bench::Catalogue& cat, const Validati
   }
 
   // Solutions: every task needs one, and each passes on every binding.
+  VerifyOptions strict_opt;
+  strict_opt.use_general_sizes = true;
+  Verifier strict(strict_opt);
   std::set<std::string> solved;
   for (const auto& f : solutions) {
     ++sum.solutions;
@@ -99,14 +156,18 @@ ValidationSummary validate_benchmark(const bench::Catalogue& cat, const Validati
       tick(f);
       continue;
     }
-    Report r = v.verify(pf->task, pf->impl, pf->impl_line_starts);
-    bool both = std::count_if(r.sets.begin(), r.sets.end(), [](const InputSetReport& s) { return s.alt; }) > 0 ||
-                !pf->task.verify.alt_sizes;
-    if (r.pass && both) {
+    // 16 seeds on every binding, general_sizes included (§15.11).
+    Report r = strict.verify(pf->task, pf->impl, pf->impl_line_starts, validation_extra_seeds(pf->task));
+    auto all = pf->task.static_bindings();
+    auto want = static_cast<std::size_t>(
+        std::count_if(all.begin(), all.end(), [](const step::NamedBinding& b) { return b.name != "perf_sizes"; }));
+    std::set<std::string> ran;
+    for (const auto& s : r.sets) ran.insert(s.binding);
+    if (r.pass && ran.size() == want) {
       ++sum.solutions_ok;
       solved.insert(pf->task.id);
     } else {
-      sum.problems.push_back("solution " + (r.pass ? f + ": not verified under the alternative sizes"
+      sum.problems.push_back("solution " + (r.pass ? f + ": not verified under every size binding"
                                                    : first_error(r.diags, f)));
     }
     tick(f);
@@ -120,43 +181,13 @@ ValidationSummary validate_benchmark(const bench::Catalogue& cat, const Validati
     }
   }
 
-  // Mutants: each must fail at its annotated stage (and code, when annotated).
-  for (const auto& f : mutant_files) {
-    Diagnostics ds;
-    step::AnyDoc any = step::load_any_file(f, ds);
-    if (!any.mutants) {
-      sum.problems.push_back("mutants " + first_error(ds, f));
-      tick(f);
-      continue;
-    }
-    const step::TaskDoc* task = cat.find(any.mutants->task_id);
-    if (!task) {
-      sum.problems.push_back(f + ": mutants name unknown task '" + any.mutants->task_id + "'");
-      tick(f);
-      continue;
-    }
-    for (const auto& m : any.mutants->mutants) {
-      ++sum.mutants;
-      Report r = v.verify(*task, m.impl, m.impl_line_starts);
-      std::string where = f + ":" + std::to_string(m.loc.line) + ": mutant '" + m.name + "'";
-      Stage want{};
-      if (!parse_stage(m.stage, want)) {
-        sum.problems.push_back(where + ": unknown stage '" + m.stage + "'");
-        continue;
-      }
-      if (r.pass) {
-        sum.problems.push_back(where + " passes verification but must fail at stage " + m.stage);
-      } else if (*r.stage != want) {
-        sum.problems.push_back(where + " fails at stage " + std::string(stage_name(*r.stage)) + " (" + r.code +
-                               ") instead of " + m.stage + ": " + first_error(r.diags, ""));
-      } else if (!m.code.empty() && r.code != m.code) {
-        sum.problems.push_back(where + " fails with " + r.code + " instead of " + m.code + ": " +
-                               first_error(r.diags, ""));
-      } else {
-        ++sum.mutants_ok;
-      }
-    }
-    tick(f);
+  // Mutants and reward hacks: each must fail at its annotated stage (and code, when annotated).
+  for (auto [files, kind, count, ok] : {std::tuple{&mutant_files, "mutant", &sum.mutants, &sum.mutants_ok},
+                                        std::tuple{&hack_files, "hack", &sum.hacks, &sum.hacks_ok}}) {
+    RejectionSummary r = check_rejected_files(cat, *files, kind, v, tick);
+    *count = r.programs;
+    *ok = r.rejected_as_annotated;
+    sum.problems.insert(sum.problems.end(), r.problems.begin(), r.problems.end());
   }
 
   // Manual examples.

@@ -1,9 +1,12 @@
 #include "core/verify/verifier.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <map>
 
+#include "core/sim/datagen.hpp"
 #include "core/step/printer.hpp"
 
 namespace sf::verify {
@@ -33,8 +36,27 @@ std::vector<OutputField> output_fields(const step::TaskDoc& task) {
 
 }  // namespace
 
+std::vector<std::uint64_t> derive_extra_seeds(std::uint64_t campaign_seed, std::string_view task_id,
+                                              std::int64_t sample, int k, const std::vector<std::uint64_t>& avoid) {
+  std::vector<std::uint64_t> out;
+  std::uint64_t state = sim::mix64(campaign_seed ^ sim::fnv1a64(task_id)) ^ sim::mix64(static_cast<std::uint64_t>(sample));
+  while (static_cast<int>(out.size()) < k) {
+    state += 0x9E3779B97F4A7C15ULL;
+    // Seeds below 2^32 print and read back everywhere (JSON numbers, YAML).
+    std::uint64_t s = sim::mix64(state) >> 32;
+    if (std::find(avoid.begin(), avoid.end(), s) == avoid.end() && std::find(out.begin(), out.end(), s) == out.end())
+      out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> validation_extra_seeds(const step::TaskDoc& task, int n) {
+  int k = n - static_cast<int>(task.verify.seeds.size());
+  return k > 0 ? derive_extra_seeds(0, task.id, -1, k, task.verify.seeds) : std::vector<std::uint64_t>{};
+}
+
 std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc& task, const step::SizeBinding& sizes,
-                                                            std::uint64_t seed, Diagnostics& diags) {
+                                                            std::uint64_t seed, Diagnostics& diags, bool cache) {
   std::string key = task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) + "\n" +
                     task.path + "\n" + binding_key(sizes) + "\n" + std::to_string(seed);
   {
@@ -88,12 +110,14 @@ std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc&
     }
   }
   std::shared_ptr<const Prepared> result = p;
+  if (!cache) return result;
   std::lock_guard<std::mutex> lock(mu_);
   cache_.emplace(key, result);
   return result;
 }
 
-Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts) {
+Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
+                        const std::vector<std::uint64_t>& extra_seeds) {
   auto t0 = std::chrono::steady_clock::now();
   Report rep;
   auto finish = [&]() -> Report {
@@ -118,33 +142,60 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
   }
   if (!cr.ok()) return finish();
 
-  std::vector<std::pair<step::SizeBinding, bool>> bindings{{task.sizes, false}};
-  if (opt_.use_alt_sizes) {
-    auto all = task.bindings();
-    for (std::size_t i = 1; i < all.size(); ++i) bindings.emplace_back(all[i], true);
+  std::vector<step::NamedBinding> bindings{{"sizes", task.sizes}};
+  for (const auto& nb : task.static_bindings()) {
+    if ((nb.name == "verify.alt_sizes" && opt_.use_alt_sizes) ||
+        (nb.name == "verify.general_sizes" && opt_.use_general_sizes))
+      bindings.push_back(nb);
   }
+  // The fixed seeds (cached), then the caller's fresh ones (not cached).
+  std::vector<std::pair<std::uint64_t, bool>> seeds;
+  for (auto s : task.verify.seeds) seeds.emplace_back(s, true);
+  for (auto s : extra_seeds) seeds.emplace_back(s, false);
   auto fields = output_fields(task);
   // The location of each returned stream, for numeric diagnostics.
   const step::Statement* ret = nullptr;
   for (const auto& s : cr.program->stmts)
     if (s.kind == step::Statement::Kind::Return) ret = &s;
 
+  // A Partition's N and the list lengths that follow it are bound per binding: under another binding the program
+  // is typed again with that binding alone (cheap; only programs with a Partition need it).
+  bool has_partition = std::any_of(cr.typed->stmts.begin(), cr.typed->stmts.end(),
+                                   [](const step::TypedStatement& t) { return t.call.prim == step::Prim::Partition; });
+  std::map<std::string, step::TypedProgram> retyped;
+  auto typed_for = [&](const step::SizeBinding& sizes) -> const step::TypedProgram& {
+    if (!has_partition || sizes == task.sizes) return *cr.typed;
+    auto key = binding_key(sizes);
+    auto it = retyped.find(key);
+    if (it != retyped.end()) return it->second;
+    step::TypecheckOptions to;
+    to.max_stream_scalars = opt_.check.max_stream_scalars;
+    to.max_total_scalars = opt_.check.max_total_scalars;
+    to.only_binding = &sizes;
+    Diagnostics ignored;  // every binding was checked statically above
+    auto t = step::typecheck(*cr.program, task, ignored, to);
+    return t ? retyped.emplace(key, std::move(*t)).first->second : *cr.typed;
+  };
+
   sim::RunOptions ro;
   ro.time_limit_s = opt_.time_limit_s;
   ro.max_stream_scalars = opt_.check.max_stream_scalars;
   ro.max_total_scalars = opt_.check.max_total_scalars;
-  for (const auto& [sizes, alt] : bindings) {
-    for (std::uint64_t seed : task.verify.seeds) {
-      auto prep = prepare(task, sizes, seed, rep.diags);
+  for (const auto& [bname, sizes] : bindings) {
+    const bool alt = bname != "sizes";
+    for (const auto& [seed, cached] : seeds) {
+      auto prep = prepare(task, sizes, seed, rep.diags, cached);
       if (!prep) return finish();
       InputSetReport isr;
       isr.sizes = sizes;
       isr.seed = seed;
       isr.alt = alt;
-      sim::RunResult rr = sim::run_program(*cr.program, *cr.typed, prep->compiled, prep->inputs, ro, prep->fns.get());
+      isr.binding = bname;
+      sim::RunResult rr = sim::run_program(*cr.program, typed_for(sizes), prep->compiled, prep->inputs, ro,
+                                           prep->fns.get());
       if (rr.error) {
         Diagnostic d = *rr.error;
-        std::string where = " (seed " + std::to_string(seed) + (alt ? ", alternative sizes)" : ")");
+        std::string where = " (seed " + std::to_string(seed) + (alt ? ", " + bname + ")" : ")");
         d.message += where;
         rep.diags.push_back(std::move(d));
         rep.sets.push_back(std::move(isr));
@@ -180,7 +231,7 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
           std::string msg = sim::mismatch_message(fname, orp.stats, out.dims, step::dims_str(decl.dims), of.esh,
                                                   task.verify.atol, task.verify.rtol, of.data.data(), ref.data());
           msg = "line " + std::to_string(loc.line) + ": " + msg + " (seed " + std::to_string(seed) +
-                (alt ? ", alternative sizes " + binding_key(sizes) + ")" : ")");
+                (alt ? ", " + bname + " " + binding_key(sizes) + ")" : ")");
           rep.diags.push_back(make_error(std::string(sim::mismatch_code(orp.stats)), msg, loc));
           set_ok = false;
         }
@@ -196,7 +247,8 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
 
 bool validate_task(Verifier& v, const step::TaskDoc& task, Diagnostics& diags) {
   bool ok = true;
-  for (const auto& sizes : task.bindings()) {
+  for (const auto& [name, sizes] : task.static_bindings()) {
+    if (name == "perf_sizes") continue;  // the cost model's binding: never simulated
     for (std::uint64_t seed : task.verify.seeds) {
       auto p = v.prepare(task, sizes, seed, diags);
       if (!p) {

@@ -1,7 +1,9 @@
 // The verifier (algorithms §2, step-dialect §8, §12): r(task, impl) = 1 iff the program passes every static
 // check, runs within the limits and matches the reference on every input set (seeds × {sizes, alt_sizes}).
 // Compiled tasks, input data and reference outputs are cached per task, binding and seed, so repeated
-// verifications of one task only pay for the simulation and the comparison. Thread-safe.
+// verifications of one task only pay for the simulation and the comparison. Thread-safe. Every static check runs
+// under every binding of the task (§15.11, TaskDoc::static_bindings); the simulation runs under sizes and
+// alt_sizes (and general_sizes when asked).
 #pragma once
 
 #include <memory>
@@ -27,7 +29,8 @@ struct OutputReport {
 struct InputSetReport {
   step::SizeBinding sizes;
   std::uint64_t seed = 0;
-  bool alt = false;
+  bool alt = false;             // any binding but `sizes`
+  std::string binding = "sizes";  // "sizes", "verify.alt_sizes" or "verify.general_sizes"
   bool pass = false;
   std::vector<OutputReport> outputs;
 };
@@ -49,14 +52,26 @@ struct VerifyOptions {
   CheckOptions check;
   double time_limit_s = 10.0;  // L-TIME per input set
   bool use_alt_sizes = true;   // also verify under verify.alt_sizes when the task declares them
+  // Also simulate under verify.general_sizes (§15.11; `tasks validate`). Every static check runs under it anyway.
+  bool use_general_sizes = false;
 };
+
+// `verify.extra_seeds` of a campaign: k fresh seeds for one candidate, derived from the campaign seed, the task and
+// the sample index (so reruns see the same input sets), none equal to the task's own seeds.
+std::vector<std::uint64_t> derive_extra_seeds(std::uint64_t campaign_seed, std::string_view task_id,
+                                              std::int64_t sample, int k, const std::vector<std::uint64_t>& avoid);
+
+// The seeds `tasks validate` runs reference solutions on beyond the task's own: derived ones up to n in all.
+std::vector<std::uint64_t> validation_extra_seeds(const step::TaskDoc& task, int n = 16);
 
 class Verifier {
  public:
   explicit Verifier(VerifyOptions opt = {}) : opt_(std::move(opt)) {}
 
-  // Verifies `impl` (located by line_starts in its file) against `task`.
-  Report verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts = {});
+  // Verifies `impl` (located by line_starts in its file) against `task`. `extra_seeds` (a campaign's
+  // verify.extra_seeds) add input sets on every verified binding after the fixed ones; they are not cached.
+  Report verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts = {},
+                const std::vector<std::uint64_t>& extra_seeds = {});
 
   // The data of one input set (cached): compiled task, inputs, reference. Task-definition problems (X-*) are
   // appended to diags and give nullptr.
@@ -69,7 +84,7 @@ class Verifier {
     std::shared_ptr<sim::FnCache> fns = std::make_shared<sim::FnCache>();
   };
   std::shared_ptr<const Prepared> prepare(const step::TaskDoc& task, const step::SizeBinding& sizes,
-                                          std::uint64_t seed, Diagnostics& diags);
+                                          std::uint64_t seed, Diagnostics& diags, bool cache = true);
 
  private:
   VerifyOptions opt_;
@@ -77,8 +92,9 @@ class Verifier {
   std::map<std::string, std::shared_ptr<const Prepared>> cache_;
 };
 
-// Task self-check for the validator: compiles every binding, generates every input set, evaluates the
-// reference, reports X-REF-NAN and X-FRAGILE (as errors). Returns true when the task is sound.
+// Task self-check for the validator: compiles every binding (sizes, alt_sizes, general_sizes), generates every
+// input set, evaluates the reference, reports X-REF-NAN and X-FRAGILE (as errors). Returns true when the task
+// is sound.
 bool validate_task(Verifier& v, const step::TaskDoc& task, Diagnostics& diags);
 
 }  // namespace sf::verify
