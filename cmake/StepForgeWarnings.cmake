@@ -2,6 +2,11 @@
 function(sf_target_defaults target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wshadow=local -Wnon-virtual-dtor -Wno-missing-field-initializers)
+  # Unity builds include each .cpp into a generated file, so GCC takes a test fixture in an anonymous
+  # namespace for one "defined in a header" and warns about every TEST_F deriving from it.
+  if(CMAKE_UNITY_BUILD AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
+  endif()
   target_compile_features(${target} PUBLIC cxx_std_20)
 endfunction()
 
@@ -23,4 +28,11 @@ function(sf_unit_test name)
     SF_SOURCE_DIR="${PROJECT_SOURCE_DIR}" SF_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
   sf_target_defaults(${name})
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+  sf_register_test(${name})
+endfunction()
+
+# sf_register_test(TARGET): TARGET runs under ctest; the target `sf_tests` (tests/CMakeLists.txt) builds every
+# registered test executable and nothing else (what scripts/test.sh builds for the ASan run).
+function(sf_register_test target)
+  set_property(GLOBAL APPEND PROPERTY SF_TEST_TARGETS ${target})
 endfunction()

@@ -32,23 +32,28 @@ bash packaging/check-package.sh build/default
 stage "package check"
 
 if [ "${STEPFORGE_SKIP_ASAN:-0}" != "1" ]; then
-  echo "== ASan + UBSan build"
+  echo "== ASan + UBSan build (the test executables only)"
   cmake --preset asan
-  cmake --build --preset asan -j "$JOBS"
+  cmake --build --preset asan -j "$JOBS" --target sf_tests
   stage "ASan + UBSan build"
   ctest --preset asan
   stage "ASan + UBSan tests"
 fi
 
 if [ "${STEPFORGE_SKIP_FUZZ:-0}" != "1" ] && command -v clang++ >/dev/null 2>&1; then
-  echo "== fuzzing smoke run"
+  echo "== fuzzing smoke run (every target in build/fuzz/tests/fuzz/fuzzers.txt)"
   cmake --preset fuzz
-  cmake --build --preset fuzz -j "$JOBS" --target fuzz_impl_parser fuzz_fnlang
-  for pair in impl_parser:impl fnlang:fnlang; do
-    f="${pair%%:*}" seeds="tests/fuzz/corpus/${pair##*:}"
+  cmake --build --preset fuzz -j "$JOBS" --target sf_fuzzers
+  mapfile -t fuzzers < build/fuzz/tests/fuzz/fuzzers.txt
+  [ "${#fuzzers[@]}" -gt 0 ] || { echo "test.sh: no fuzz targets listed"; exit 1; }
+  # FUZZ_SECONDS is the total smoke time, split evenly between the targets (at least 5 s each).
+  per=$(( ${FUZZ_SECONDS:-40} / ${#fuzzers[@]} ))
+  [ "$per" -ge 5 ] || per=5
+  for line in "${fuzzers[@]}"; do
+    read -r f seeds <<<"$line"
     mkdir -p "build/fuzz/corpus-$f"
-    "./build/fuzz/tests/fuzz/fuzz_$f" -max_total_time="${FUZZ_SECONDS:-20}" -rss_limit_mb=2048 \
-      "build/fuzz/corpus-$f" "$seeds"
+    echo "-- $f (${per} s)"
+    "./build/fuzz/tests/fuzz/$f" -max_total_time="$per" -rss_limit_mb=2048 "build/fuzz/corpus-$f" $seeds
   done
   stage "fuzzing (build + smoke run)"
 fi

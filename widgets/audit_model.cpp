@@ -1,4 +1,5 @@
 #include "widgets/audit_model.hpp"
+#include "widgets/qt_text.hpp"
 
 #include <QColor>
 #include <QDateTime>
@@ -9,12 +10,6 @@
 #include <string>
 
 namespace sf::widgets {
-
-namespace {
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
-}  // namespace
 
 AuditModel::AuditModel(QObject* parent) : QAbstractTableModel(parent) {
   auditor_ = qEnvironmentVariable("USER");

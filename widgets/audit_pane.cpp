@@ -1,4 +1,5 @@
 #include "widgets/audit_pane.hpp"
+#include "widgets/qt_text.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -25,12 +26,6 @@
 #include "widgets/audit_model.hpp"
 
 namespace sf::widgets {
-
-namespace {
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
-}  // namespace
 
 AuditPane::AuditPane(QWidget* parent)
     : QWidget(parent), model_(new AuditModel(this)), filter_(new AuditFilterModel(this)) {

@@ -1,4 +1,5 @@
 #include "widgets/memory_inspector.hpp"
+#include "widgets/qt_text.hpp"
 
 #include <QChart>
 #include <QChartView>
@@ -23,12 +24,6 @@
 #include "widgets/memory_inspector_model.hpp"
 
 namespace sf::widgets {
-
-namespace {
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
-}  // namespace
 
 MemoryInspector::MemoryInspector(QWidget* parent)
     : QWidget(parent), model_(new MemoryInspectorModel(this)), proxy_(new QSortFilterProxyModel(this)) {

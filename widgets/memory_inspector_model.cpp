@@ -1,4 +1,5 @@
 #include "widgets/memory_inspector_model.hpp"
+#include "widgets/qt_text.hpp"
 
 #include <QColor>
 #include <QFont>
@@ -20,9 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 QString diagText(const Diagnostic& d) {
   return qs(d.message) + QStringLiteral(" [") + qs(d.code) + QLatin1Char(']');

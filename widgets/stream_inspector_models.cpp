@@ -1,4 +1,5 @@
 #include "widgets/stream_inspector_models.hpp"
+#include "widgets/qt_text.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -10,9 +11,6 @@ namespace sf::widgets {
 
 namespace {
 
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 QString dims_text(const std::vector<std::int64_t>& dims) {
   return qs(sim::format_ints(dims));

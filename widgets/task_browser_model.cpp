@@ -1,4 +1,5 @@
 #include "widgets/task_browser_model.hpp"
+#include "widgets/qt_text.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -15,9 +16,6 @@ namespace {
 // Internal ids: 0 for group rows, group index + 1 for task rows (their parent).
 constexpr quintptr kGroupId = 0;
 
-QString qs(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 QString percent(double rate) {
   return QString::number(std::lround(rate * 100)) + QStringLiteral("%");

@@ -131,4 +131,10 @@ std::string source_dir() {
   return "";
 }
 
+std::string fmt(double x, int prec) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", prec, x);
+  return buf;
+}
+
 }  // namespace sf::cli

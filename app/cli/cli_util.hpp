@@ -70,4 +70,7 @@ const bench::Catalogue& cli_catalogue();
 // The source tree (for tests/data defaults), empty when not available.
 std::string source_dir();
 
+// x with `prec` decimals ("%.*f").
+std::string fmt(double x, int prec = 3);
+
 }  // namespace sf::cli

@@ -38,12 +38,6 @@ void register_providers() {
 #endif
 }
 
-std::string fmt(double x, int prec = 3) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", prec, x);
-  return buf;
-}
-
 // Mode sage: one line per episode, then ER, rounds to first correct and the memory's activity.
 void print_sage_table(const json& r, std::ostream& out) {
   char line[256];

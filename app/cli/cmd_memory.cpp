@@ -48,12 +48,6 @@ std::optional<memory::MemoryStore> load(const std::string& path) {
   return std::move(*o.value);
 }
 
-std::string fmt(double x, int prec = 3) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", prec, x);
-  return buf;
-}
-
 int cmd_show(const std::string& dir, const std::string& state, bool as_json) {
   std::optional<memory::ItemState> filter;
   if (!state.empty()) {

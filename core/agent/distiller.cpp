@@ -175,7 +175,7 @@ std::string counted(const std::vector<std::string>& names) {
   return s.empty() ? "none" : s;
 }
 
-std::vector<std::string> lines_of(const std::string& s) {
+std::vector<std::string> trimmed_lines(const std::string& s) {
   std::vector<std::string> out;
   std::size_t b = 0;
   while (b < s.size()) {
@@ -204,8 +204,8 @@ std::optional<Experience> speedup_experience(const Episode& ep, const DistillLim
   // What changed: the primitives, and the lines only one of the two programs has (multiset difference).
   const auto pb = primitives(slow->impl), pa = primitives(fast->impl);
   std::map<std::string, int> diff;
-  for (const auto& l : lines_of(slow->impl)) --diff[l];
-  for (const auto& l : lines_of(fast->impl)) ++diff[l];
+  for (const auto& l : trimmed_lines(slow->impl)) --diff[l];
+  for (const auto& l : trimmed_lines(fast->impl)) ++diff[l];
   int removed = 0, added = 0;
   for (const auto& [l, d] : diff) (d < 0 ? removed : added) += d < 0 ? -d : d;
   char ratio[32];

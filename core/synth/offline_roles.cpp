@@ -41,7 +41,7 @@ std::vector<std::string_view> lines_of(std::string_view text) {
   return out;
 }
 
-std::string trim(std::string_view s) {
+std::string trim_spaces(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return std::string(s);
@@ -85,7 +85,7 @@ DistillPrompt parse_distill_prompt(const std::string& text) {
       continue;
     }
     if (l.starts_with("## Task ")) {
-      p.task_id = trim(l.substr(8));
+      p.task_id = trim_spaces(l.substr(8));
       want = Want::TaskYaml;
     } else if (l.starts_with("### Attempt ")) {
       Attempt a;
@@ -158,7 +158,7 @@ std::string fragment_lines(const std::string& impl, const std::string& pattern) 
     bool found = false;
     for (std::size_t i = from; i < ls.size(); ++i) {
       if (ls[i].find(call) != std::string_view::npos) {
-        out += trim(ls[i]) + "\n";
+        out += trim_spaces(ls[i]) + "\n";
         from = i + 1;
         found = true;
         break;
@@ -170,7 +170,7 @@ std::string fragment_lines(const std::string& impl, const std::string& pattern) 
 }
 
 std::string first_sentence(std::string_view s, std::size_t max_chars) {
-  std::string t = trim(s);
+  std::string t = trim_spaces(s);
   auto dot = t.find(". ");
   if (dot != std::string::npos) t = t.substr(0, dot + 1);
   if (t.size() > max_chars) t = t.substr(0, max_chars);
@@ -284,14 +284,14 @@ std::string offline_abstract_answer(const std::vector<llm::ChatMessage>& message
   if (text && text->size() <= kMaxPromptBytes) {
     bool in_fence = false, in_example = false;
     for (auto l : lines_of(*text)) {
-      if (l.starts_with("rule: ") && rule.empty()) rule = trim(l.substr(6));
+      if (l.starts_with("rule: ") && rule.empty()) rule = trim_spaces(l.substr(6));
       if (l.starts_with("example:")) in_example = true;
       if (l.starts_with("```")) {
         if (in_fence) in_example = false;
         in_fence = !in_fence;
         continue;
       }
-      if (in_fence && in_example && !l.empty()) example += trim(l) + "\n";
+      if (in_fence && in_example && !l.empty()) example += trim_spaces(l) + "\n";
     }
   }
   std::string out = "```yaml\n";

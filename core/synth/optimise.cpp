@@ -25,7 +25,7 @@ std::optional<PerfKey> program_perf(cost::CostModel& model, const step::TaskDoc&
 
 namespace {
 
-std::string trim(std::string s) {
+std::string trim_ticks(std::string s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '`')) s.erase(s.begin());
   while (!s.empty() && (s.back() == ' ' || s.back() == '`')) s.pop_back();
   return s;
@@ -43,7 +43,7 @@ bool chain_prim(Prim p) {
 
 std::optional<std::vector<Prim>> prim_chain(const std::string& text, bool allow_empty) {
   std::vector<Prim> out;
-  std::string t = trim(text);
+  std::string t = trim_ticks(text);
   if (t.empty()) {
     if (allow_empty) return out;
     return std::nullopt;
@@ -52,7 +52,7 @@ std::optional<std::vector<Prim>> prim_chain(const std::string& text, bool allow_
   while (pos <= t.size()) {
     std::size_t e = t.find('>', pos);
     if (e == std::string::npos) e = t.size();
-    auto p = step::prim_from_name(trim(t.substr(pos, e - pos)));
+    auto p = step::prim_from_name(trim_ticks(t.substr(pos, e - pos)));
     if (!p || !chain_prim(*p)) return std::nullopt;
     out.push_back(*p);
     pos = e + 1;

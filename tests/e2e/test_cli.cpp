@@ -12,28 +12,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/e2e/cli_test_util.hpp"
+
 namespace fs = std::filesystem;
 
+using sf::e2e::cli;
+using sf::e2e::CliRun;
+
 namespace {
-
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-
-// Runs the CLI with a hard time limit; stderr is merged into stdout unless `json` output is wanted.
-CliRun cli(const std::string& args, bool merge_stderr = true) {
-  std::string cmd = "timeout 60 " + std::string(SF_CLI) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
 
 std::string data(const std::string& rel) { return std::string(SF_TEST_DATA_DIR) + "/" + rel; }
 std::string src(const std::string& rel) { return std::string(SF_SOURCE_DIR) + "/" + rel; }

@@ -13,29 +13,15 @@
 #include <sstream>
 #include <string>
 
+#include "tests/e2e/cli_test_util.hpp"
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+using sf::e2e::cli;
+using sf::e2e::CliRun;
+
 namespace {
-
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-
-CliRun cli(const std::string& args, bool merge_stderr = true) {
-  std::string cmd =
-      "timeout 120 " + std::string(SF_CLI) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
 
 std::vector<json> events(const fs::path& dir) {
   std::vector<json> out;

@@ -10,6 +10,9 @@
 
 namespace sf::fnlang::test {
 
+// The benchmark sizes (benchmark.md).
+inline constexpr std::int64_t D = 16, K = 9, M = 5, N = 7;
+
 struct In {
   std::string name;
   Shape shape;

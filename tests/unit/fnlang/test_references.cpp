@@ -7,8 +7,6 @@
 namespace sf::fnlang::test {
 namespace {
 
-constexpr std::int64_t D = 16, K = 9, M = 5, N = 7;
-
 struct Ref {
   const char* id;
   std::string body;

@@ -16,40 +16,33 @@
 #include "learn_test_util.hpp"
 
 using namespace sf::learn;
+using sf::learn::testing::kA;
+using sf::learn::testing::kB;
 using nlohmann::json;
 
 namespace {
 
-const std::string kA = "rope/gptj_interleaved", kB = "rope/neox_halves";
 
-std::string solution(const std::string& id) {
-  std::ifstream in(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  return s.substr(s.find("impl: |"));
-}
-
-std::mutex g_mu;
-std::vector<std::string> g_prompts;
+std::mutex g_cost_mu;
+std::vector<std::string> g_cost_prompts;
 
 // Solves kA always and kB never; records every user message.
 sf::llm::ChatResult model(const sf::llm::ChatRequest& req, const sf::llm::CancelToken&) {
   const std::string& user = req.messages.back().content;
   {
-    std::lock_guard lock(g_mu);
-    g_prompts.push_back(user);
+    std::lock_guard lock(g_cost_mu);
+    g_cost_prompts.push_back(user);
   }
   auto idp = user.find("id: ", user.find("## Task"));
   std::string id = user.substr(idp + 4, user.find('\n', idp) - idp - 4);
   sf::llm::ChatResponse r;
-  r.text = id == kA ? "```yaml\n" + solution(id) + "```\n" : "no idea";
+  r.text = id == kA ? "```yaml\n" + sf::learn::testing::solution_text(id) + "```\n" : "no idea";
   r.usage.input_tokens = 10;
   r.usage.output_tokens = 5;
   return sf::llm::ChatResult::success(r);
 }
 
-CampaignConfig make_config() {
+CampaignConfig cost_config() {
   CampaignConfig c;
   c.mode = Mode::Agent;
   c.n = 2;
@@ -63,7 +56,7 @@ CampaignConfig make_config() {
 
 using sf::learn::testing::tasks_for;
 
-struct Collect : EventSink {
+struct CostCollect : EventSink {
   std::vector<Event> events;
   void on_event(const Event& e) override { events.push_back(e); }
 };
@@ -76,15 +69,15 @@ struct CostRun {
 
 CostRun run(const CampaignConfig& cfg) {
   {
-    std::lock_guard lock(g_mu);
-    g_prompts.clear();
+    std::lock_guard lock(g_cost_mu);
+    g_cost_prompts.clear();
   }
   sf::llm::BuiltinBackend backend(model, "cost-fake");
   EngineDeps deps;
   deps.backend = &backend;
   deps.manual_text = "manual";
   deps.tasks = tasks_for(cfg);
-  Collect sink;
+  CostCollect sink;
   CampaignEngine engine(cfg, std::move(deps), nullptr, &sink);
   CostRun r;
   r.result = engine.run();
@@ -243,7 +236,7 @@ TEST(CostCampaign, FilterPrefersTheFasterFeasibleProgram) {
 }
 
 TEST(CostCampaign, EveryPassGetsItsCostAndTheReportAgreesWithAReplay) {
-  CampaignConfig cfg = make_config();
+  CampaignConfig cfg = cost_config();
   CostRun r = run(cfg);
   ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
   int passes = 0;
@@ -290,13 +283,13 @@ TEST(CostCampaign, EveryPassGetsItsCostAndTheReportAgreesWithAReplay) {
   EXPECT_EQ(a, b);
   EXPECT_NE(report_csv(replay).find(",fast_1,fast_1_5,median_speedup\n"), std::string::npos);
   // Objective correctness: the prompt does not mention the baseline.
-  std::lock_guard lock(g_mu);
-  ASSERT_FALSE(g_prompts.empty());
-  for (const auto& p : g_prompts) EXPECT_EQ(p.find("The reference solution takes"), std::string::npos);
+  std::lock_guard lock(g_cost_mu);
+  ASSERT_FALSE(g_cost_prompts.empty());
+  for (const auto& p : g_cost_prompts) EXPECT_EQ(p.find("The reference solution takes"), std::string::npos);
 }
 
 TEST(CostCampaign, PerformanceObjectiveShowsTheBaselineInTheProposerPrompt) {
-  CampaignConfig cfg = make_config();
+  CampaignConfig cfg = cost_config();
   cfg.objective = Objective::Performance;
   CostRun r = run(cfg);
   ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
@@ -304,9 +297,9 @@ TEST(CostCampaign, PerformanceObjectiveShowsTheBaselineInTheProposerPrompt) {
   for (const auto& e : r.events)
     if (const auto* v = std::get_if<Verdict>(&e.body); v && v->pass) cycles = *v->cycles;
   ASSERT_GT(cycles, 0);
-  std::lock_guard lock(g_mu);
+  std::lock_guard lock(g_cost_mu);
   int with_a = 0;
-  for (const auto& p : g_prompts) {
+  for (const auto& p : g_cost_prompts) {
     EXPECT_NE(p.find("The reference solution takes "), std::string::npos);
     if (p.find("id: " + kA) != std::string::npos) {
       ++with_a;
@@ -317,7 +310,7 @@ TEST(CostCampaign, PerformanceObjectiveShowsTheBaselineInTheProposerPrompt) {
 }
 
 TEST(CostCampaign, AnUnknownChipFailsBeforeTheCampaignStarts) {
-  CampaignConfig cfg = make_config();
+  CampaignConfig cfg = cost_config();
   cfg.chip = "no-such-chip";
   CostRun r = run(cfg);
   EXPECT_EQ(r.result.status, RunStatus::Failed);

@@ -29,14 +29,6 @@ namespace {
 const std::vector<std::string> kTasks = {"rope/gptj_interleaved", "rope/neox_halves", "bmm/row_wise",
                                          "norm/rmsnorm_streaming"};
 
-std::string solution(const std::string& id) {
-  std::ifstream in(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  return s.substr(s.find("impl: |"));
-}
-
 std::atomic<int> g_calls{0};
 std::atomic<int> g_delay_ms{0};
 
@@ -51,7 +43,7 @@ sf::llm::ChatResult fake_model(const sf::llm::ChatRequest& req, const sf::llm::C
   bool demos = user.find("## Demonstrations") != std::string::npos;
   bool ok = id == kTasks[0] || (id == kTasks[1] && req.sample_index % 2 == 0) || (id == kTasks[2] && demos);
   sf::llm::ChatResponse r;
-  r.text = ok ? "```yaml\n" + solution(id) + "```\n" : "I cannot solve " + id;
+  r.text = ok ? "```yaml\n" + sf::learn::testing::solution_text(id) + "```\n" : "I cannot solve " + id;
   r.usage.input_tokens = 100;
   r.usage.output_tokens = 50;
   return sf::llm::ChatResult::success(r);

@@ -20,20 +20,13 @@
 #include "learn_test_util.hpp"
 
 using namespace sf::learn;
+using sf::learn::testing::kA;
+using sf::learn::testing::kB;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kA = "rope/gptj_interleaved", kB = "rope/neox_halves";
-
-std::string solution(const std::string& id) {
-  std::ifstream in(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  return s.substr(s.find("impl: |"));
-}
 
 struct Req {
   std::string task;
@@ -71,7 +64,7 @@ sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::Can
     g_prompts.push_back(user);
   }
   Answer a = g_script(q);
-  std::string body = a.pass ? solution(q.task) : "";
+  std::string body = a.pass ? sf::learn::testing::solution_text(q.task) : "";
   r.text = "```yaml\n" + body;
   if (!a.adoption.empty()) {
     r.text += "adoption:\n";
@@ -110,7 +103,7 @@ fs::path memory_file() {
   return p;
 }
 
-CampaignConfig make_config(std::vector<std::string> tasks = {kA, kB}) {
+CampaignConfig sage_config(std::vector<std::string> tasks = {kA, kB}) {
   CampaignConfig c;
   c.mode = Mode::Sage;
   c.tasks = std::move(tasks);
@@ -124,7 +117,7 @@ CampaignConfig make_config(std::vector<std::string> tasks = {kA, kB}) {
 
 using sf::learn::testing::tasks_for;
 
-struct Collect : EventSink {
+struct SageCollect : EventSink {
   std::vector<json> events;
   void on_event(const Event& e) override { events.push_back(to_json(e)); }
 };
@@ -150,7 +143,7 @@ SageRun run_sage(const CampaignConfig& cfg, const fs::path& ws_dir = {}) {
   deps.backend = &backend;
   deps.manual_text = "manual";
   deps.tasks = tasks_for(cfg);
-  Collect sink;
+  SageCollect sink;
   CampaignEngine engine(cfg, std::move(deps), ws.get(), &sink);
   if (ws) {
     EXPECT_TRUE(engine.load(ws->loaded_events(), err)) << err;
@@ -199,7 +192,7 @@ fs::path fresh(const std::string& name) {
 
 TEST(Sage, AtuCreditsOfHandComputedEpisodesThroughTheEngine) {
   g_script = two_episode_script;
-  SageRun r = run_sage(make_config());
+  SageRun r = run_sage(sage_config());
   ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
   const auto& ev = r.events;
   ASSERT_EQ(of_type(ev, "credit").size(), 4u);
@@ -240,7 +233,7 @@ TEST(Sage, AtuCreditsOfHandComputedEpisodesThroughTheEngine) {
 
 TEST(Sage, UniformCreditGivesEveryRetrievedItemSMinusBeta) {
   g_script = two_episode_script;
-  CampaignConfig c = make_config({kA});
+  CampaignConfig c = sage_config({kA});
   c.memory.params.credit = sf::memory::CreditMode::Uniform;
   SageRun r = run_sage(c);
   ASSERT_EQ(of_type(r.events, "credit").size(), 2u);
@@ -250,7 +243,7 @@ TEST(Sage, UniformCreditGivesEveryRetrievedItemSMinusBeta) {
 
 TEST(Sage, EventsFollowTheContractAndResultsPrecedeMemoryUpdates) {
   g_script = two_episode_script;
-  SageRun r = run_sage(make_config({kA}));
+  SageRun r = run_sage(sage_config({kA}));
   std::vector<std::string> types;
   for (const auto& e : r.events) types.push_back(e["type"]);
   // Round 0: proposer + verifier calls (no impl: no guardian/verifier), 2 adoption records, verdict; round 1
@@ -308,7 +301,7 @@ TEST(Sage, AMissingIdIsReaskedOnceThenUnresolved) {
     if (q.round == 0) return {true, {}};                        // the re-ask still leaves m-b open
     return {true, {no("m-a"), no("m-b")}};
   };
-  SageRun r = run_sage(make_config({kA}));
+  SageRun r = run_sage(sage_config({kA}));
   EXPECT_EQ(reasks, 1);
   ASSERT_EQ(of_type(r.events, "adoption_record").size(), 2u);
   json ra = ev_of(r.events, "adoption_record", 0, "m-a", 0),
@@ -384,7 +377,7 @@ TEST(Sage, TheReaskAnswerResolvesTheMissingId) {
     if (!q.reask) return {true, {yes("m-a")}};
     return {true, {yes("m-a"), yes("m-b")}};
   };
-  SageRun r = run_sage(make_config({kA}));
+  SageRun r = run_sage(sage_config({kA}));
   json rb = ev_of(r.events, "adoption_record", 0, "m-b", 0);
   EXPECT_EQ(rb["adopted"], true);
   EXPECT_EQ(rb["reasked"], true);
@@ -393,7 +386,7 @@ TEST(Sage, TheReaskAnswerResolvesTheMissingId) {
 
 TEST(Sage, MemoryOffRetrievesNothingAndUpdatesNothing) {
   g_script = two_episode_script;
-  CampaignConfig c = make_config();
+  CampaignConfig c = sage_config();
   c.memory.enabled = false;
   SageRun r = run_sage(c);
   EXPECT_TRUE(of_type(r.events, "adoption_record").empty());
@@ -410,10 +403,10 @@ TEST(Sage, MemoryOffRetrievesNothingAndUpdatesNothing) {
 TEST(Sage, ResumeAfterAnInterruptionGivesTheSameResult) {
   g_script = two_episode_script;
   fs::path full = fresh("full");
-  SageRun f = run_sage(make_config(), full);
+  SageRun f = run_sage(sage_config(), full);
   ASSERT_EQ(f.result.status, RunStatus::Finished);
   fs::path first = fresh("first");
-  run_sage(make_config({kA}), first);
+  run_sage(sage_config({kA}), first);
   auto strip = [](json e) {
     e.erase("seq");
     e.erase("t");
@@ -441,7 +434,7 @@ TEST(Sage, ResumeAfterAnInterruptionGivesTheSameResult) {
                .dump()
         << "\n";
     }
-    SageRun r = run_sage(make_config(), ws);
+    SageRun r = run_sage(sage_config(), ws);
     ASSERT_EQ(r.result.status, RunStatus::Finished) << cut_after << ": " << r.result.error;
     json a = f.report, b = r.report;
     a.erase("wall_s");
@@ -459,7 +452,7 @@ TEST(Sage, ResumeAfterAnInterruptionGivesTheSameResult) {
 }
 
 TEST(Sage, ConfigRoundTripAndOverrides) {
-  json j = config_to_json(make_config());
+  json j = config_to_json(sage_config());
   std::string err;
   ASSERT_TRUE(apply_override(j, "memory.credit=uniform", err)) << err;
   ASSERT_TRUE(apply_override(j, "memory.ranking=relevance", err)) << err;
@@ -485,7 +478,7 @@ TEST(Sage, ConfigRoundTripAndOverrides) {
 }
 
 TEST(Sage, HardOnlyKeepsTheReuseTasks) {
-  CampaignConfig c = make_config({});
+  CampaignConfig c = sage_config({});
   c.tasks.clear();
   c.order = TaskOrder::HardOnly;
   auto ts = tasks_for(c);
@@ -503,9 +496,9 @@ TEST(Sage, HardOnlyKeepsTheReuseTasks) {
 // and the result equals an uninterrupted run; pause holds the engine between rounds.
 TEST(Sage, CancelThenResumeGivesTheSameResult) {
   g_script = two_episode_script;
-  SageRun full = run_sage(make_config());
+  SageRun full = run_sage(sage_config());
   fs::path ws_dir = fresh("cancel");
-  CampaignConfig cfg = make_config();
+  CampaignConfig cfg = sage_config();
   {
     sf::llm::BuiltinBackend backend(scripted, "sage-script");
     std::string err;
@@ -548,7 +541,7 @@ TEST(Sage, PerformanceObjectiveRunsOptimisationRoundsFromTheBestProgram) {
     std::lock_guard lock(g_prompts_mu);
     g_prompts.clear();
   }
-  CampaignConfig c = make_config({kA});
+  CampaignConfig c = sage_config({kA});
   c.memory.enabled = false;
   c.memory.import.clear();
   c.memory.params.rounds = 3;
@@ -595,7 +588,7 @@ TEST(Sage, CorrectnessObjectiveStopsAtTheFirstCorrectProgramWithoutBaseline) {
     std::lock_guard lock(g_prompts_mu);
     g_prompts.clear();
   }
-  CampaignConfig c = make_config({kA});
+  CampaignConfig c = sage_config({kA});
   c.memory.enabled = false;
   c.memory.import.clear();
   SageRun r = run_sage(c);

@@ -13,7 +13,7 @@ using namespace sf::step;
 
 namespace {
 
-const char* kTask = R"YAML(dialect: step-v1
+const char* kTypecheckTask = R"YAML(dialect: step-v1
 id: test/types
 group: test
 title: typing
@@ -47,7 +47,7 @@ class TypecheckTest : public ::testing::Test {
  protected:
   void SetUp() override {
     Diagnostics ds;
-    auto t = load_task_text(kTask, "t.yaml", ds);
+    auto t = load_task_text(kTypecheckTask, "t.yaml", ds);
     ASSERT_TRUE(t) << (ds.empty() ? "" : ds[0].message);
     task_ = std::move(*t);
   }

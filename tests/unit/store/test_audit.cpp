@@ -8,26 +8,20 @@
 
 #include "core/store/audit.hpp"
 #include "core/store/event_log.hpp"
+#include "tests/unit/store/store_test_util.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace sf::store;
+using sf::store::test_util::slurp;
+using sf::store::test_util::write;
 
 namespace {
-fs::path fresh_dir(const std::string& name) {
+fs::path audit_dir(const std::string& name) {
   fs::path d = fs::temp_directory_path() / ("sf_audit_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-void write(const fs::path& p, const std::string& s) {
-  std::ofstream(p, std::ios::binary) << s;
 }
 
 json envelope(int seq, const std::string& type, json fields) {
@@ -114,7 +108,7 @@ TEST(Audit, MalformedRecordSkippedWithWarningAndRepeatedKeyKeepsLast) {
 }
 
 TEST(Audit, LabelsSurviveReopeningTheWorkspace) {
-  auto d = fresh_dir("reopen");
+  auto d = audit_dir("reopen");
   write_events(d, fixture_events());
   std::string err;
   {
@@ -166,7 +160,7 @@ TEST(Audit, LabelsSurviveReopeningTheWorkspace) {
 }
 
 TEST(Audit, LabelsRebuiltFromEventsWhenAuditJsonIsMissing) {
-  auto d = fresh_dir("mirror");
+  auto d = audit_dir("mirror");
   write_events(d, fixture_events());
   std::string err;
   AuditWorkspace ws;
@@ -180,7 +174,7 @@ TEST(Audit, LabelsRebuiltFromEventsWhenAuditJsonIsMissing) {
 }
 
 TEST(Audit, AppendCutsAPartialLastLine) {
-  auto d = fresh_dir("partial");
+  auto d = audit_dir("partial");
   write_events(d, fixture_events());
   { std::ofstream(d / "events.jsonl", std::ios::app | std::ios::binary) << "{\"v\":1,\"seq\":8,\"ty"; }
   std::string err;
@@ -196,7 +190,7 @@ TEST(Audit, AppendCutsAPartialLastLine) {
 }
 
 TEST(Audit, BadAuditFileIsAClearError) {
-  auto d = fresh_dir("bad");
+  auto d = audit_dir("bad");
   write_events(d, fixture_events());
   std::string err;
   AuditWorkspace ws;

@@ -4,10 +4,13 @@
 #include <sstream>
 
 #include "core/store/workspace.hpp"
+#include "tests/unit/store/store_test_util.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using sf::store::Workspace;
+using sf::store::test_util::slurp;
+using sf::store::test_util::write;
 
 namespace {
 fs::path fresh_dir(const std::string& name) {
@@ -15,13 +18,6 @@ fs::path fresh_dir(const std::string& name) {
   fs::remove_all(d);
   return d;
 }
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-void write(const fs::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; }
 json ev(int seq) { return {{"v", 1}, {"seq", seq}, {"type", "x"}}; }
 }  // namespace
 

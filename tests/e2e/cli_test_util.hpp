@@ -1,0 +1,33 @@
+// Runs the real stepforge-cli (SF_CLI) for the end-to-end tests.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace sf::e2e {
+
+struct CliRun {
+  int code = -1;
+  std::string out;
+};
+
+// Runs the CLI with a hard time limit (a hung command fails the test instead of blocking ctest); stderr is
+// merged into stdout unless `json` output is wanted.
+inline CliRun cli(const std::string& args, bool merge_stderr = true, int timeout_s = 120) {
+  std::string cmd = "timeout " + std::to_string(timeout_s) + " " + std::string(SF_CLI) + " " + args +
+                    (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+}  // namespace sf::e2e
