@@ -44,7 +44,7 @@ std::optional<GuardianMode> parse_guardian_mode(const std::string& s) {
 }
 
 std::string line_diff(const std::string& before, const std::string& after) {
-  return text::compact_diff(before, after);
+  return sf::text::compact_diff(before, after);
 }
 
 std::optional<std::string> copy_rewrite(const step::TaskDoc& task, const std::string& impl) {

@@ -329,7 +329,7 @@ TEST(Sage, AnUnresolvedAdoptionStateGetsNoCredit) {
     if (!q.reask) return {true, {yes("m-a")}};  // m-b missing
     return {true, {}};                          // and still missing after the re-ask; the round passes
   };
-  SageRun r = run_sage(make_config({kA}));
+  SageRun r = run_sage(sage_config({kA}));
   EXPECT_EQ(ev_of(r.events, "adoption_record", 0, "m-b", 0)["resolved"], false);
   auto credits = of_type(r.events, "credit");
   ASSERT_EQ(credits.size(), 1u);  // m-b: neither -δ nor a share
@@ -339,7 +339,7 @@ TEST(Sage, AnUnresolvedAdoptionStateGetsNoCredit) {
 
 TEST(Sage, FullContextShowsEveryItemNewestFirstWithoutRetrievalOrConsolidation) {
   g_script = two_episode_script;
-  CampaignConfig c = make_config({kA});
+  CampaignConfig c = sage_config({kA});
   c.memory.mode = MemoryMode::FullContext;
   {
     std::lock_guard lock(g_prompts_mu);
@@ -360,7 +360,7 @@ TEST(Sage, FullContextShowsEveryItemNewestFirstWithoutRetrievalOrConsolidation) 
   EXPECT_TRUE(of_type(r.events, "consolidation").empty());
   EXPECT_FALSE(of_type(r.events, "credit").empty());
   std::string err;
-  json j = config_to_json(make_config());
+  json j = config_to_json(sage_config());
   EXPECT_EQ(j["memory"]["mode"], "retrieval");
   ASSERT_TRUE(apply_override(j, "memory.mode=full-context", err)) << err;
   auto back = config_from_json(j, err);
