@@ -233,7 +233,7 @@ TEST_F(TypecheckTest, StaticElementLimit) {
 
 // §15.11: every size-dependent rule under every binding, the binding named in the message.
 TEST(TypecheckBindings, SizeDependentRulesRunUnderEveryBinding) {
-  std::string text = kTask;
+  std::string text = kTypecheckTask;
   text.replace(text.find("verify: {alt_sizes: {M: 4, N: 6, K: 5, D: 8}}"), 46,
                "verify: {alt_sizes: {M: 4, N: 6, K: 5, D: 8}, general_sizes: {D: 6, E: 3}}");
   Diagnostics ds;
