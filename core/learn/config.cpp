@@ -59,7 +59,7 @@ const std::vector<std::string>& known_keys() {
   static const std::vector<std::string> keys = {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
-      "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective"};
+      "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective", "verify"};
   return keys;
 }
 
@@ -231,6 +231,20 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
     r.fail("manual", "unknown manual mode '" + s + "' (auto, full, cheatsheet)");
     return std::nullopt;
   }
+  if (const auto* vo = r.find("verify")) {
+    if (!vo->is_object()) {
+      r.fail("verify", "expected an object {extra_seeds}");
+      return std::nullopt;
+    }
+    for (const auto& [k, v] : vo->items()) {
+      if (k != "extra_seeds") {
+        error = "unknown config key 'verify." + k + "' (known: extra_seeds)";
+        return std::nullopt;
+      }
+    }
+    Reader vr{*vo, error, "verify."};
+    if (!vr.integer("extra_seeds", c.extra_seeds)) return std::nullopt;
+  }
   if (const auto* m = r.find("memory")) {
     auto mc = sage_memory_from_json(*m, error);
     if (!mc) return std::nullopt;
@@ -331,7 +345,7 @@ std::optional<SageMemoryConfig> sage_memory_from_json(const nlohmann::json& j, s
 nlohmann::json config_to_json(const CampaignConfig& c) {
   nlohmann::json backend = llm::backend_config_to_json(c.backend);
   backend["in_flight"] = c.in_flight;  // one authority: the campaign's in_flight
-  return nlohmann::json{
+  nlohmann::json j{
       {"version", c.version},
       {"name", c.name},
       {"mode", mode_name(c.mode)},
@@ -357,6 +371,8 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
       {"memory", sage_memory_to_json(c.memory)},
       {"chip", c.chip},
       {"objective", objective_name(c.objective)}};
+  if (c.extra_seeds != 0) j["verify"] = {{"extra_seeds", c.extra_seeds}};  // absent when off: old configs unchanged
+  return j;
 }
 
 std::string validate(const CampaignConfig& c) {
@@ -375,6 +391,7 @@ std::string validate(const CampaignConfig& c) {
   if (c.budget.cost_usd < 0) return "config key 'budget.cost_usd': must be >= 0 (0 = unlimited)";
   if (c.budget.wall_s < 0) return "config key 'budget.wall_s': must be >= 0 (0 = unlimited)";
   if (c.max_prompt_tokens < 0) return "config key 'max_prompt_tokens': must be >= 0 (0 = unlimited)";
+  if (c.extra_seeds < 0 || c.extra_seeds > 64) return "config key 'verify.extra_seeds': must be in [0, 64]";
   if (c.chip.empty()) return "config key 'chip': a chip profile name or path is required";
   if (c.backend.model.empty()) return "config key 'backend.model': the model name is required";
   if (auto b = llm::validate(c.backend); !b.empty()) return "config key 'backend': " + b;

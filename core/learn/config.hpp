@@ -89,6 +89,9 @@ struct CampaignConfig {
   std::string chip = "default";        // cost model chip profile: a bundled name or a path (cost::find_chip)
   // Default: performance when the config JSON sets `chip` explicitly, else correctness.
   Objective objective = Objective::Correctness;
+  // verify.extra_seeds: fresh input sets per candidate on top of the task's fixed ones (derived from the
+  // candidate's seed, itself derived from the campaign seed and the sample: reruns see the same sets). 0 = off.
+  int extra_seeds = 0;
 };
 
 // Strict parse: unknown keys, wrong types and out-of-range values are errors (`error` names the key).

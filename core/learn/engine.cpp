@@ -547,7 +547,9 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
       verify_slots_.acquire();
       verify::Report rep;
       try {
-        rep = verifier_.verify(*s.task, impl, {});
+        rep = verifier_.verify(*s.task, impl, {},
+                               verify::derive_extra_seeds(v.seed, s.task->id, s.sample_index, cfg_.extra_seeds,
+                                                          s.task->verify.seeds));
         if (rep.pass) {
           Verdict probe;
           probe.pass = true;

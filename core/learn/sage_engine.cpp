@@ -319,7 +319,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
           cancelled = true;
           return true;
         }
-        verify::Report rep = verifier_.verify(task, impl, {});
+        verify::Report rep = verifier_.verify(
+            task, impl, {}, verify::derive_extra_seeds(seed, task.id, round, cfg_.extra_seeds, task.verify.seeds));
         v.pass = rep.pass;
         v.stage = rep.stage ? std::string(stage_name(*rep.stage)) : "";
         v.code = rep.code;

@@ -131,3 +131,30 @@ TEST(Config, SampleSeedDependsOnEveryField) {
                                   sample_seed(42, "rope/neox_halves", 1, 0.7, 4)};
   EXPECT_EQ(seen.size(), 6u);
 }
+
+TEST(Config, VerifyExtraSeeds) {
+  std::string err;
+  json j = base();
+  auto off = config_from_json(j, err);
+  ASSERT_TRUE(off) << err;
+  EXPECT_EQ(off->extra_seeds, 0);
+  EXPECT_FALSE(config_to_json(*off).contains("verify"));  // old configs stay byte-identical
+  j["verify"] = {{"extra_seeds", 3}};
+  auto c = config_from_json(j, err);
+  ASSERT_TRUE(c) << err;
+  EXPECT_EQ(c->extra_seeds, 3);
+  auto c2 = config_from_json(config_to_json(*c), err);
+  ASSERT_TRUE(c2) << err;
+  EXPECT_EQ(c2->extra_seeds, 3);
+  j["verify"] = {{"extra_seeds", 65}};
+  EXPECT_FALSE(config_from_json(j, err));
+  EXPECT_NE(err.find("verify.extra_seeds"), std::string::npos) << err;
+  j["verify"] = {{"seeds", 2}};
+  EXPECT_FALSE(config_from_json(j, err));
+  EXPECT_NE(err.find("unknown config key 'verify.seeds'"), std::string::npos) << err;
+  nlohmann::json o = base();
+  ASSERT_TRUE(apply_override(o, "verify.extra_seeds=2", err)) << err;
+  auto c3 = config_from_json(o, err);
+  ASSERT_TRUE(c3) << err;
+  EXPECT_EQ(c3->extra_seeds, 2);
+}
