@@ -137,11 +137,26 @@ class FnAdapter final : public ElementFn {
   bool batchable_ = false, infallible_ = false;
 };
 
+// A stream value in the environment: owned, or a read-only view of a task input (inputs are shared by every
+// run on a cached input set, so a run reads them in place and copies one only when a kernel consumes it).
+struct EnvValue {
+  StreamValue own;
+  const StreamValue* ref = nullptr;
+  const StreamValue& get() const { return ref ? *ref : own; }
+  StreamValue release() && { return ref ? *ref : std::move(own); }
+};
+
 struct Slot {
   bool is_list = false;
-  StreamValue s;
+  EnvValue s;
   std::vector<StreamValue> items;
 };
+
+// Applies a relabelling kernel that has a copying (const&) and a moving (&&) overload: moves owned values.
+template <class K>
+Status consume_value(EnvValue&& x, K kernel) {
+  return x.ref ? kernel(*x.ref) : kernel(std::move(x.own));
+}
 
 class Runner {
  public:
@@ -162,11 +177,11 @@ class Runner {
   Runner& operator=(const Runner&) = delete;
 
   void run() {
-    // A partial run (only_statements) copies just the inputs it reads, when it first reads them.
+    // Inputs are read in place (see EnvValue); a partial run (only_statements) binds just the inputs it reads.
     if (!opt_.only_statements) {
       for (const auto& [name, v] : in_.inputs) {
         Slot s;
-        s.s = v;
+        s.s.ref = &v;
         if (opt_.keep_streams) res_.streams[name] = v;
         env_[name] = std::move(s);
       }
@@ -198,34 +213,44 @@ class Runner {
     return *slot;
   }
 
-  // The slot of a defined name; in a partial run a task input is copied in on its first use.
+  // The slot of a defined name; in a partial run a task input is bound on its first use.
   Slot& slot(const std::string& name) {
     auto it = env_.find(name);
     if (it != env_.end()) return it->second;
     Slot s;
-    s.s = in_.inputs.at(name);
+    s.s.ref = &in_.inputs.at(name);
     return env_[name] = std::move(s);
   }
 
-  StreamValue take(const step::Ref& r) {
+  // Every stream is consumed exactly once (the checker's linearity), so taking moves it out of its slot.
+  EnvValue take(const step::Ref& r) {
     Slot& s = slot(r.name);
-    if (r.kind == step::Ref::Kind::Index) return std::move(s.items.at(static_cast<std::size_t>(r.index)));
+    if (r.kind == step::Ref::Kind::Index) return EnvValue{std::move(s.items.at(static_cast<std::size_t>(r.index)))};
     return std::move(s.s);
   }
 
-  std::vector<StreamValue> take_list(const step::Ref& r) {
+  std::vector<EnvValue> take_list(const step::Ref& r) {
+    std::vector<EnvValue> out;
     if (r.kind == step::Ref::Kind::List) {
-      std::vector<StreamValue> out;
       for (const auto& it : r.items) out.push_back(take(it));
       return out;
     }
-    return std::move(slot(r.name).items);
+    for (auto& v : slot(r.name).items) out.push_back(EnvValue{std::move(v)});
+    return out;
   }
 
   void define(const std::string& name, StreamValue v) {
     if (opt_.keep_streams) res_.streams[name] = v;
     Slot s;
-    s.s = std::move(v);
+    s.s.own = std::move(v);
+    env_[name] = std::move(s);
+  }
+
+  // `name` shares a task input (Copy of an input): both copies read it in place.
+  void define_view(const std::string& name, const StreamValue* v) {
+    if (opt_.keep_streams) res_.streams[name] = *v;
+    Slot s;
+    s.s.ref = v;
     env_[name] = std::move(s);
   }
 
@@ -243,20 +268,35 @@ class Runner {
   }
 
   // One-input primitives shared by statements and comprehension bodies.
-  Status unary(const step::ResolvedCall& rc, const step::FnDecl* fn, const step::StreamType& in_type,
-               StreamValue x, StreamValue& out) {
+  Status unary(const step::ResolvedCall& rc, const step::FnDecl* fn, const step::StreamType& in_type, EnvValue x,
+               StreamValue& out) {
     switch (rc.prim) {
-      case Prim::Map: return map(x, adapter(fn), budget_, out);
-      case Prim::Accum: return accum(x, rc.b, adapter(fn), budget_, out);
-      case Prim::Scan: return scan(x, rc.b, adapter(fn), budget_, out);
-      case Prim::Bufferize: return bufferize(std::move(x), rc.a, out);
-      case Prim::Streamify:
-        return streamify(std::move(x), static_cast<int>(in_type.dtype.scalar().buffer.size()), out);
-      case Prim::Promote: return promote(std::move(x), rc.b, out);
-      case Prim::Repeat: return repeat(x, dim_value(rc.n), budget_, out);
-      case Prim::Flatten: return flatten(std::move(x), rc.L.at(0), rc.L.at(1), out);
-      case Prim::Reshape: return reshape(std::move(x), rc.L, dim_value(rc.S), out);
-      case Prim::Identity: out = std::move(x); return ok_status();
+      case Prim::Map: return map(x.get(), adapter(fn), budget_, out);
+      case Prim::Accum: return accum(x.get(), rc.b, adapter(fn), budget_, out);
+      case Prim::Scan: return scan(x.get(), rc.b, adapter(fn), budget_, out);
+      case Prim::Bufferize:
+        return consume_value(std::move(x),
+                             [&](auto&& v) { return bufferize(std::forward<decltype(v)>(v), rc.a, out); });
+      case Prim::Streamify: {
+        const int q = static_cast<int>(in_type.dtype.scalar().buffer.size());
+        return consume_value(std::move(x),
+                             [&](auto&& v) { return streamify(std::forward<decltype(v)>(v), q, out); });
+      }
+      case Prim::Promote:
+        return consume_value(std::move(x),
+                             [&](auto&& v) { return promote(std::forward<decltype(v)>(v), rc.b, out); });
+      case Prim::Repeat: return repeat(x.get(), dim_value(rc.n), budget_, out);
+      case Prim::Flatten:
+        return consume_value(std::move(x),
+                             [&](auto&& v) {
+                               return flatten(std::forward<decltype(v)>(v), rc.L.at(0), rc.L.at(1), out);
+                             });
+      case Prim::Reshape: {
+        const std::int64_t c = dim_value(rc.S);
+        return consume_value(std::move(x),
+                             [&](auto&& v) { return reshape(std::forward<decltype(v)>(v), rc.L, c, out); });
+      }
+      case Prim::Identity: out = std::move(x).release(); return ok_status();
       default: return make_status("R-INTERNAL", "primitive cannot be applied to one stream");
     }
   }
@@ -267,44 +307,49 @@ class Runner {
     switch (rc.prim) {
       case Prim::Zip:
       case Prim::Map: {
-        StreamValue x;
+        EnvValue x;
         if (st.call.arg.tuple) {
           std::vector<StreamValue> xs;
-          for (const auto& r : refs) xs.push_back(take(r));
-          Status s = zip_move(std::move(xs), x);
+          for (const auto& r : refs) xs.push_back(take(r).release());
+          Status s = zip_move(std::move(xs), x.own);
           if (!s.ok()) return s;
         } else {
           x = take(refs[0]);
         }
         if (rc.prim == Prim::Zip) {
-          define(st.targets[0], std::move(x));
+          define(st.targets[0], std::move(x).release());
           return ok_status();
         }
         StreamValue out;
-        Status s = map(x, adapter(rc.fn), budget_, out);
+        Status s = map(x.get(), adapter(rc.fn), budget_, out);
         if (s.ok()) define(st.targets[0], std::move(out));
         return s;
       }
       case Prim::RepeatRef: {
-        StreamValue x = take(refs[0]);
-        StreamValue r = take(refs[1]);
+        EnvValue x = take(refs[0]);
+        EnvValue r = take(refs[1]);
         StreamValue out;
-        Status s = repeat(x, r.dims.empty() ? 1 : r.dims[0], budget_, out);
+        Status s = repeat(x.get(), r.get().dims.empty() ? 1 : r.get().dims[0], budget_, out);
         if (s.ok()) define(st.targets[0], std::move(out));
         return s;
       }
       case Prim::Copy: {
-        StreamValue x = take(refs[0]);
-        StreamValue y = x;
-        define(st.targets[0], std::move(x));
+        EnvValue x = take(refs[0]);
+        if (x.ref) {
+          define_view(st.targets[0], x.ref);
+          define_view(st.targets[1], x.ref);
+          return ok_status();
+        }
+        StreamValue y = x.own;
+        define(st.targets[0], std::move(x.own));
         define(st.targets[1], std::move(y));
         return ok_status();
       }
       case Prim::Partition: {
-        StreamValue x = take(refs[0]);
-        StreamValue sel = take(refs[1]);
+        EnvValue x = take(refs[0]);
+        EnvValue sel = take(refs[1]);
         std::vector<StreamValue> outs;
-        Status s = partition(x, sel, static_cast<int>(rc.N), budget_, outs);
+        Status s = partition(x.get(), sel.get(), static_cast<int>(rc.N), budget_, outs);
         if (!s.ok()) return s;
         if (st.targets.size() == 1) {
           define_list(st.targets[0], std::move(outs));
@@ -314,13 +359,13 @@ class Runner {
         return ok_status();
       }
       case Prim::Merge: {
-        std::vector<StreamValue> ins = take_list(refs[0]);
-        StreamValue sel = take(refs[1]);
+        std::vector<EnvValue> ins = take_list(refs[0]);
+        EnvValue sel = take(refs[1]);
         std::vector<const StreamValue*> ptrs;
-        for (const auto& v : ins) ptrs.push_back(&v);
+        for (const auto& v : ins) ptrs.push_back(&v.get());
         StreamValue out;
         std::string ln = refs[0].kind == step::Ref::Kind::Name ? refs[0].name : "the list";
-        Status s = merge(ptrs, sel, adapter(rc.fn), ln, budget_, out);
+        Status s = merge(ptrs, sel.get(), adapter(rc.fn), ln, budget_, out);
         if (s.ok()) define(st.targets[0], std::move(out));
         return s;
       }
@@ -335,11 +380,11 @@ class Runner {
 
   Status comprehension(const step::Statement& st, const step::TypedStatement& ts) {
     const auto& c = st.comp;
-    std::vector<StreamValue> items;
+    std::vector<EnvValue> items;
     if (!c.list_literal.empty()) {
       for (const auto& n : c.list_literal) items.push_back(std::move(slot(n).s));
     } else {
-      items = std::move(slot(c.list_name).items);
+      for (auto& v : slot(c.list_name).items) items.push_back(EnvValue{std::move(v)});
     }
     std::vector<StreamValue> outs(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -354,7 +399,7 @@ class Runner {
   }
 
   Status returns(const step::Statement& st) {
-    for (const auto& r : st.returns) res_.outputs.push_back(take(r));
+    for (const auto& r : st.returns) res_.outputs.push_back(take(r).release());
     return ok_status();
   }
 

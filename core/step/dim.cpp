@@ -1,5 +1,6 @@
 #include "core/step/dim.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <numeric>
 
@@ -19,8 +20,17 @@ Dim Dim::constant(std::int64_t c) {
 
 Dim Dim::symbol(std::string name) {
   Dim d;
-  d.exps_[std::move(name)] = 1;
+  d.exps_.emplace_back(std::move(name), 1);
   return d;
+}
+
+void Dim::add_exponent(const std::string& sym, int e) {
+  auto it = std::lower_bound(exps_.begin(), exps_.end(), sym,
+                             [](const std::pair<std::string, int>& p, const std::string& k) { return p.first < k; });
+  if (it != exps_.end() && it->first == sym)
+    it->second += e;
+  else
+    exps_.emplace(it, sym, e);
 }
 
 Dim Dim::dynamic(std::string target, int index) { return symbol(target + "#" + std::to_string(index)); }
@@ -43,12 +53,7 @@ void Dim::normalise() {
     num_ /= g;
     den_ /= g;
   }
-  for (auto it = exps_.begin(); it != exps_.end();) {
-    if (it->second == 0)
-      it = exps_.erase(it);
-    else
-      ++it;
-  }
+  std::erase_if(exps_, [](const std::pair<std::string, int>& p) { return p.second == 0; });
 }
 
 Dim Dim::operator*(const Dim& o) const {
@@ -63,7 +68,7 @@ Dim Dim::operator*(const Dim& o) const {
     r.num_ = 1;
     r.den_ = 1;
   }
-  for (const auto& [s, e] : o.exps_) r.exps_[s] += e;
+  for (const auto& [s, e] : o.exps_) r.add_exponent(s, e);
   r.normalise();
   return r;
 }
@@ -73,7 +78,7 @@ Dim Dim::operator/(const Dim& o) const {
   inv.num_ = o.den_;
   inv.den_ = o.num_;
   inv.overflow_ = o.overflow_;
-  for (const auto& [s, e] : o.exps_) inv.exps_[s] = -e;
+  for (const auto& [s, e] : o.exps_) inv.exps_.emplace_back(s, -e);  // already sorted
   inv.normalise();
   return *this * inv;
 }

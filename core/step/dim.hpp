@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sf::step {
@@ -29,7 +30,10 @@ class Dim {
   bool is_symbol() const;  // exactly one symbol with exponent 1 and coefficient 1
   std::int64_t num() const { return num_; }
   std::int64_t den() const { return den_; }
-  const std::map<std::string, int>& exponents() const { return exps_; }
+  // (symbol, exponent) pairs sorted by symbol, no zero exponent. A small vector rather than a map: dims are
+  // copied a lot by the type checker, and a copy is then one allocation.
+  using Exponents = std::vector<std::pair<std::string, int>>;
+  const Exponents& exponents() const { return exps_; }
 
   // Canonical text: `M`, `N*K`, `D/4`, `3*K/2`, `D*D`, `16`.
   std::string str() const;
@@ -42,8 +46,9 @@ class Dim {
 
  private:
   void normalise();
+  void add_exponent(const std::string& sym, int e);  // keeps exps_ sorted (zeros are removed by normalise)
   std::int64_t num_ = 1, den_ = 1;
-  std::map<std::string, int> exps_;
+  Exponents exps_;
   bool overflow_ = false;
 };
 

@@ -1,7 +1,9 @@
 #include "core/step/lexer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <initializer_list>
 
 namespace sf::step {
 
@@ -65,14 +67,23 @@ Location LocationMap::at(int line, int col) const {
 }
 
 bool is_python_keyword(std::string_view s) {
-  static constexpr std::array<std::string_view, 35> kw = {
-      "False", "None",   "True",    "and",      "as",       "assert", "async", "await", "break",
-      "class", "continue", "def",   "del",      "elif",     "else",   "except", "finally", "for",
-      "from",  "global", "if",      "import",   "in",       "is",     "lambda", "nonlocal", "not",
-      "or",    "pass",   "raise",   "return",   "try",      "while",  "with",  "yield"};
-  for (auto k : kw)
-    if (k == s) return true;
-  return false;
+  // Grouped by length: the parser asks for every name token, and most names are rejected by their length or
+  // first character without a comparison.
+  auto any = [&](std::initializer_list<std::string_view> kws) {
+    for (auto k : kws)
+      if (k[0] == s[0] && k == s) return true;
+    return false;
+  };
+  switch (s.size()) {
+    case 2: return any({"as", "if", "in", "is", "or"});
+    case 3: return any({"and", "def", "del", "for", "not", "try"});
+    case 4: return any({"None", "True", "elif", "else", "from", "pass", "with"});
+    case 5: return any({"False", "async", "await", "break", "class", "raise", "while", "yield"});
+    case 6: return any({"assert", "except", "global", "import", "lambda", "return"});
+    case 7: return s == "finally";
+    case 8: return any({"continue", "nonlocal"});
+    default: return false;
+  }
 }
 
 bool is_primitive_name(std::string_view s) {
@@ -105,7 +116,8 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
     t.line = line;
     t.col = col_of(pos);
     Location loc = map.at(t.line, t.col);
-    t.error = make_error(std::move(code), "line " + std::to_string(loc.line) + ": " + msg, loc);
+    t.error = std::make_shared<const Diagnostic>(
+        make_error(std::move(code), "line " + std::to_string(loc.line) + ": " + msg, loc));
     out.push_back(std::move(t));
     return out;
   };

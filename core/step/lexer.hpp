@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,7 +27,7 @@ struct Token {
   std::int64_t value = 0;    // Int
   int line = 0;              // 0-based impl line
   int col = 0;               // 0-based byte offset in that line
-  Diagnostic error;          // Error
+  std::shared_ptr<const Diagnostic> error;  // Error (set only there: keeps every other token small)
 };
 
 // Maps impl (line, byte column) to a file location (see ParseOptions::line_starts).

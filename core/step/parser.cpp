@@ -20,11 +20,16 @@ class Parser {
 
   Program run() {
     Program prog;
+    // One statement per logical line: no regrowth (a Statement is large to move).
+    prog.stmts.reserve(std::min<std::size_t>(
+        max_statements_ + 1,
+        static_cast<std::size_t>(std::count_if(toks_.begin(), toks_.end(),
+                                               [](const Token& t) { return t.kind == TokKind::Newline; }))));
     skip_newlines();
     while (peek().kind != TokKind::End) {
       if (prog.stmts.size() >= max_statements_) {
         const Token& t = peek();
-        if (t.kind == TokKind::Error) throw ParseFailure{t.error};
+        if (t.kind == TokKind::Error) throw ParseFailure{*t.error};
         Location l = loc(t);
         throw ParseFailure{make_error("L-STATEMENTS",
                                       "line " + std::to_string(l.line) + ": the program has more than " +
@@ -67,7 +72,7 @@ class Parser {
   }
 
   [[noreturn]] void fail(const Token& t, const std::string& msg) const {
-    if (t.kind == TokKind::Error) throw ParseFailure{t.error};
+    if (t.kind == TokKind::Error) throw ParseFailure{*t.error};
     Location l = loc(t);
     throw ParseFailure{make_error("P-SYNTAX", "line " + std::to_string(l.line) + ": " + msg, l)};
   }
@@ -530,8 +535,8 @@ std::optional<Program> parse_impl(std::string_view text, const ParseOptions& opt
     std::vector<Token> tokens = tokenize(text, map, options.max_nesting);
     // The nesting limit is a resource limit on the text (§15.3): it wins over grammar errors earlier on the
     // line, so a bracket bomb is always reported as P-NESTING at the first bracket beyond the limit.
-    if (!tokens.empty() && tokens.back().kind == TokKind::Error && tokens.back().error.code == "P-NESTING") {
-      diags.push_back(tokens.back().error);
+    if (!tokens.empty() && tokens.back().kind == TokKind::Error && tokens.back().error->code == "P-NESTING") {
+      diags.push_back(*tokens.back().error);
       return std::nullopt;
     }
     Parser p(std::move(tokens), map, options.max_statements);
