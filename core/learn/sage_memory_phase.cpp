@@ -189,6 +189,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     if (!ar.rule->example.empty()) r.code_example = ar.rule->example;
     return r;
   };
+  const memory::MemoryStore before = mem;  // for the consolidation guard
+  const std::vector<memory::HotRule> hot_before = mem.hot_context();
   memory::ConsolidationReport rep = mem.consolidate(abstract);
   for (const auto& t : traces)
     if (!out(LlmCall{episode, ep.task, 0, -1, agent::to_json(t)})) return false;
@@ -199,7 +201,27 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
             {"abstraction_failed", rep.abstraction_failed},
             {"hot_tokens", rep.hot_tokens},
             {"budget", mem.config().budget}};
-  return out(GenericEvent{"consolidation", b});
+  if (!out(GenericEvent{"consolidation", b})) return false;
+  // The guard: the resident context must not shrink by more than half while losing recently adopted items;
+  // if it did, the step is undone (the previous resident set is kept) and logged.
+  std::vector<std::string> recent;
+  for (int e = std::max(0, episode - memory::kGuardEpisodes + 1); e <= episode; ++e)
+    for (const auto& rd : state_.sage.episodes.at(static_cast<std::size_t>(e)).rounds)
+      recent.insert(recent.end(), rd.adopted_ids.begin(), rd.adopted_ids.end());
+  const std::vector<memory::HotRule> hot_after = mem.hot_context();
+  const std::vector<std::string> lost = memory::consolidation_guard_lost(hot_before, hot_after, recent);
+  if (lost.empty()) return true;
+  auto tokens = [](const std::vector<memory::HotRule>& v) {
+    long long t = 0;
+    for (const auto& h : v) t += h.tokens;
+    return t;
+  };
+  mem = before;
+  return out(GenericEvent{"consolidation_rollback",
+                          {{"episode", episode},
+                           {"hot_tokens_before", tokens(hot_before)},
+                           {"hot_tokens_after", tokens(hot_after)},
+                           {"lost_adopted", lost}}});
 }
 
 }  // namespace sf::learn

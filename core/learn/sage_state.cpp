@@ -63,7 +63,8 @@ bool SageState::apply(const std::string& type, const json& b, std::string& error
   }
   if (!get_int(b, "episode", ep) || ep < 0 || ep >= static_cast<int>(episodes.size())) {
     known = type == "adoption_record" || type == "episode_finished" || type == "experience_added" ||
-            type == "credit" || type == "access_update" || type == "consolidation";
+            type == "credit" || type == "access_update" || type == "consolidation" ||
+            type == "consolidation_rollback";
     if (!known) return true;
     error = type + " of an unknown episode";
     return false;
@@ -92,7 +93,8 @@ bool SageState::apply(const std::string& type, const json& b, std::string& error
     e.solved = b.value("solved", false);
     return true;
   }
-  if (type == "experience_added" || type == "credit" || type == "access_update" || type == "consolidation") {
+  if (type == "experience_added" || type == "credit" || type == "access_update" || type == "consolidation" ||
+      type == "consolidation_rollback") {
     if (!e.finished) {
       error = type + " before episode " + std::to_string(ep) + " finished";
       return false;
@@ -105,6 +107,8 @@ bool SageState::apply(const std::string& type, const json& b, std::string& error
       ++access_updates;
     } else if (type == "experience_added") {
       experiences[get_str(b, "item")] = b;
+    } else if (type == "consolidation_rollback") {
+      rollbacks.push_back(b);
     } else {
       e.consolidated = true;
       consolidations.push_back(b);
@@ -226,6 +230,7 @@ json sage_report_json(const SageState& s, const std::vector<std::string>& task_i
                  {"credits", s.credits},
                  {"access_updates", s.access_updates},
                  {"consolidations", s.consolidations.size()},
+                 {"consolidation_rollbacks", s.rollbacks.size()},
                  {"validated", validated},
                  {"promoted", promoted},
                  {"demoted", demoted},

@@ -44,6 +44,7 @@ struct SageState {
   std::map<std::string, std::vector<std::pair<int, double>>> utility;
   std::map<std::string, nlohmann::json> experiences;  // item -> experience_added body
   std::vector<nlohmann::json> consolidations;
+  std::vector<nlohmann::json> rollbacks;  // consolidation_rollback events (the UGC guard undid a step)
   int credits = 0, access_updates = 0;
 
   SageEpisode* open_episode();  // the last episode when it is not finished

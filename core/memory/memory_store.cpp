@@ -202,6 +202,22 @@ Outcome<EpisodeUpdate> MemoryStore::end_episode(const EpisodeResult& result) {
   return out;
 }
 
+std::vector<std::string> consolidation_guard_lost(const std::vector<HotRule>& before,
+                                                  const std::vector<HotRule>& after,
+                                                  const std::vector<std::string>& recently_adopted) {
+  long long tb = 0, ta = 0;
+  for (const auto& h : before) tb += h.tokens;
+  for (const auto& h : after) ta += h.tokens;
+  std::vector<std::string> lost;
+  if (2 * ta >= tb) return lost;  // shrank by at most half
+  for (const auto& h : before) {
+    const bool kept = std::any_of(after.begin(), after.end(), [&](const HotRule& a) { return a.id == h.id; });
+    if (!kept && std::find(recently_adopted.begin(), recently_adopted.end(), h.id) != recently_adopted.end())
+      lost.push_back(h.id);
+  }
+  return lost;
+}
+
 std::vector<HotRule> MemoryStore::hot_context() const {
   std::vector<const MemoryItem*> hot;
   for (const auto& it : items_) {

@@ -121,6 +121,14 @@ struct HotRule {
   int tokens = 0;
 };
 
+// The consolidation guard (issue 19): a UGC step that shrank the resident context to less than half its
+// tokens while dropping items adopted recently is to be rolled back. Returns the dropped ids that are in
+// `recently_adopted` when the guard trips, an empty list otherwise.
+std::vector<std::string> consolidation_guard_lost(const std::vector<HotRule>& before,
+                                                  const std::vector<HotRule>& after,
+                                                  const std::vector<std::string>& recently_adopted);
+inline constexpr int kGuardEpisodes = 3;  // "recently": the current episode and the two before it
+
 class MemoryStore {
  public:
   explicit MemoryStore(MemoryConfig config = {});

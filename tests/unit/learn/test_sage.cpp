@@ -372,6 +372,55 @@ TEST(Sage, FullContextShowsEveryItemNewestFirstWithoutRetrievalOrConsolidation) 
   EXPECT_NE(err.find("memory.mode"), std::string::npos) << err;
 }
 
+// The consolidation guard with an abstractor that collapses rules (the scripted one answers the one-word rule
+// "abstracted", 3 tokens): m-c is validated and abstracted to 3 tokens with a high value per token, so under a
+// budget of 61 it pushes out the 60-token hot rule m-h1 that the proposer just adopted — the resident context
+// would shrink from 60 to 3 tokens. The engine keeps the previous resident set and logs the rollback.
+TEST(Sage, TheConsolidationGuardRollsBackAStepThatDropsAdoptedRules) {
+  fs::path p = fs::temp_directory_path() / ("sf_sage_guard_memory_" + std::to_string(::getpid()) + ".json");
+  json j = {{"format", "stepforge-memory"},
+            {"version", 1},
+            {"items",
+             {{{"id", "m-c"},
+               {"rule", "rotary position embedding: rotate pairs of the token vector"},
+               {"utility", 0.8},
+               {"n_updates", 1},
+               {"retrieval_count", 1},
+               {"adoption_count", 1},
+               {"adopting_tasks", {"other"}},
+               {"eligible_episodes", 1}},
+              {{"id", "m-h1"},
+               {"rule", "a long resident rule"},
+               {"state", "hot"},
+               {"utility", 0.1},
+               {"access", 0.5},
+               {"resident_rule", std::string(240, 'r')}}}}};
+  std::ofstream(p) << j.dump();
+  g_script = [](const Req&) -> Answer { return {true, {yes("m-c"), yes("m-h1")}}; };
+  CampaignConfig c = make_config();
+  c.memory.import = p.string();
+  c.memory.params.budget = 61;
+  c.memory.params.k_ado = 1;
+  c.memory.params.k_op = 1;
+  {
+    std::lock_guard lock(g_prompts_mu);
+    g_prompts.clear();
+  }
+  SageRun r = run_sage(c);
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  auto rb = of_type(r.events, "consolidation_rollback");
+  ASSERT_GE(rb.size(), 1u);
+  EXPECT_EQ(rb[0]["episode"], 0);
+  EXPECT_EQ(rb[0]["hot_tokens_before"], 60);
+  EXPECT_EQ(rb[0]["hot_tokens_after"], 3);
+  EXPECT_EQ(rb[0]["lost_adopted"], json({"m-h1"}));
+  EXPECT_EQ(r.report["memory"]["consolidation_rollbacks"], rb.size());
+  // Episode 1 still sees the rule (it would be gone without the guard).
+  ASSERT_EQ(g_prompts.size(), 2u);
+  EXPECT_NE(g_prompts[1].find("- [m-h1]"), std::string::npos);
+  fs::remove(p);
+}
+
 TEST(Sage, TheReaskAnswerResolvesTheMissingId) {
   g_script = [](const Req& q) -> Answer {
     if (!q.reask) return {true, {yes("m-a")}};
