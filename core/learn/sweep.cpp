@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::string> split_commas(std::string_view s) {
+std::vector<std::string> sweep_split_commas(std::string_view s) {
   std::vector<std::string> out;
   std::size_t p = 0;
   while (true) {
@@ -24,7 +24,7 @@ std::vector<std::string> split_commas(std::string_view s) {
   return out;
 }
 
-std::optional<std::int64_t> parse_int(std::string_view s) {
+std::optional<std::int64_t> sweep_parse_int(std::string_view s) {
   if (s.empty() || s.size() > 12) return std::nullopt;
   std::int64_t v = 0;
   for (char c : s) {
@@ -34,19 +34,19 @@ std::optional<std::int64_t> parse_int(std::string_view s) {
   return v;
 }
 
-std::optional<double> mean_of(const std::vector<double>& v) {
+std::optional<double> sweep_mean_of(const std::vector<double>& v) {
   if (v.empty()) return std::nullopt;
   double s = 0;
   for (double x : v) s += x;
   return s / static_cast<double>(v.size());
 }
 
-using Getter = std::optional<double> (*)(const CellMetrics&);
-struct MetricDef {
+using SweepGetter = std::optional<double> (*)(const CellMetrics&);
+struct SweepMetricDef {
   const char* name;
-  Getter get;
+  SweepGetter get;
 };
-const MetricDef kMetrics[] = {
+const SweepMetricDef kSweepMetrics[] = {
     {"er", [](const CellMetrics& m) -> std::optional<double> { return m.er; }},
     {"rounds_to_first_correct", [](const CellMetrics& m) { return m.rounds_to_first_correct; }},
     {"samples_to_first_correct", [](const CellMetrics& m) { return m.samples_to_first_correct; }},
@@ -58,10 +58,10 @@ const MetricDef kMetrics[] = {
 std::optional<std::vector<std::int64_t>> parse_seed_list(std::string_view text, std::string& error) {
   std::vector<std::int64_t> out;
   if (text.empty()) return error = "--seeds: empty", std::nullopt;
-  for (const auto& part : split_commas(text)) {
+  for (const auto& part : sweep_split_commas(text)) {
     std::size_t dash = part.find('-');
-    auto lo = parse_int(std::string_view(part).substr(0, dash));
-    auto hi = dash == std::string::npos ? lo : parse_int(std::string_view(part).substr(dash + 1));
+    auto lo = sweep_parse_int(std::string_view(part).substr(0, dash));
+    auto hi = dash == std::string::npos ? lo : sweep_parse_int(std::string_view(part).substr(dash + 1));
     if (!lo || !hi) return error = "--seeds: '" + part + "' is not a seed or a range a-b", std::nullopt;
     if (*hi < *lo) return error = "--seeds: descending range '" + part + "'", std::nullopt;
     if (*hi - *lo >= 1000) return error = "--seeds: more than 1000 seeds", std::nullopt;
@@ -82,7 +82,7 @@ std::optional<std::vector<SweepVariant>> sweep_variants(const std::vector<std::s
     if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
       return error = "--vary '" + v + "': expected key=a,b,...", std::nullopt;
     std::vector<std::string> axis;
-    for (const auto& value : split_commas(std::string_view(v).substr(eq + 1))) {
+    for (const auto& value : sweep_split_commas(std::string_view(v).substr(eq + 1))) {
       if (value.empty()) return error = "--vary '" + v + "': an empty value", std::nullopt;
       axis.push_back(v.substr(0, eq) + "=" + value);
     }
@@ -115,7 +115,7 @@ BootstrapInterval paired_bootstrap(const std::vector<double>& diffs, int resampl
   BootstrapInterval b;
   b.n = static_cast<int>(diffs.size());
   if (diffs.empty() || resamples < 1) return b;
-  b.mean = *mean_of(diffs);
+  b.mean = *sweep_mean_of(diffs);
   sim::Rng rng(seed, "bootstrap");
   std::vector<double> means(static_cast<std::size_t>(resamples));
   for (auto& m : means) {
@@ -154,7 +154,7 @@ CellMetrics cell_metrics(const json& report, bool cost_model_on) {
     }
     std::vector<double> v;
     for (const auto& [t, n] : first) v.push_back(static_cast<double>(n));
-    m.samples_to_first_correct = mean_of(v);
+    m.samples_to_first_correct = sweep_mean_of(v);
   }
   if (cost_model_on && report.contains("fast_1") && report["fast_1"].is_number())
     m.fast_1 = report["fast_1"].get<double>();
@@ -170,11 +170,11 @@ json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vec
   for (std::size_t v = 0; v < variants.size(); ++v) {
     const auto& mine = v < cells.size() ? cells[v] : std::map<std::int64_t, CellMetrics>{};
     json row = {{"name", variants[v].name}, {"overrides", variants[v].overrides}, {"seeds_done", mine.size()}};
-    for (const auto& def : kMetrics) {
+    for (const auto& def : kSweepMetrics) {
       std::vector<double> vals;
       for (const auto& [s, m] : mine)
         if (auto x = def.get(m)) vals.push_back(*x);
-      auto mean = mean_of(vals);
+      auto mean = sweep_mean_of(vals);
       row[def.name] = mean ? json(*mean) : json(nullptr);
       if (v == 0 || cells.empty()) continue;
       std::vector<double> diffs;  // paired: seeds where both have the metric

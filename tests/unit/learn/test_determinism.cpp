@@ -16,22 +16,22 @@ using nlohmann::json;
 
 namespace {
 
-struct Collect : EventSink {
+struct DeterminismSink : EventSink {
   std::vector<json> events;
   void on_event(const Event& e) override { events.push_back(to_json(e)); }
 };
 
 // Drops what depends on the clock: the envelope's time and every latency / wall time.
-void strip_times(json& j) {
+void det_strip_times(json& j) {
   if (j.is_object()) {
     for (const char* k : {"t", "latency_s", "wall_s", "elapsed_s"}) j.erase(k);
-    for (auto& [k, v] : j.items()) strip_times(v);
+    for (auto& [k, v] : j.items()) det_strip_times(v);
   } else if (j.is_array()) {
-    for (auto& v : j) strip_times(v);
+    for (auto& v : j) det_strip_times(v);
   }
 }
 
-std::vector<json> run_campaign(int in_flight, int load_threads) {
+std::vector<json> det_run_campaign(int in_flight, int load_threads) {
   CampaignConfig c;
   c.mode = Mode::Sage;
   c.tasks = {"rope/gptj_interleaved", "gemm_easy/batched_matvec"};
@@ -50,7 +50,7 @@ std::vector<json> run_campaign(int in_flight, int load_threads) {
   deps.backend = &backend;
   deps.manual_text = "manual";
   deps.tasks = sf::learn::testing::tasks_for(c);
-  Collect sink;
+  DeterminismSink sink;
   std::atomic<bool> stop{false};
   std::vector<std::thread> load;
   for (int i = 0; i < load_threads; ++i)
@@ -64,7 +64,7 @@ std::vector<json> run_campaign(int in_flight, int load_threads) {
   for (auto& t : load) t.join();
   EXPECT_EQ(r.status, RunStatus::Finished) << r.error;
   for (auto& e : sink.events) {
-    strip_times(e);
+    det_strip_times(e);
     if (e["type"] == "campaign_started") {  // the config echo names the concurrency itself
       e["config"].erase("in_flight");
       e["config"]["backend"].erase("in_flight");
@@ -76,7 +76,7 @@ std::vector<json> run_campaign(int in_flight, int load_threads) {
 }  // namespace
 
 TEST(Determinism, SameConfigAndSeedGiveTheSameEventLogAtAnyConcurrencyAndLoad) {
-  const auto base = run_campaign(1, 0);
+  const auto base = det_run_campaign(1, 0);
   ASSERT_GT(base.size(), 10u);
   std::size_t verdicts = 0;
   for (const auto& e : base) {
@@ -85,7 +85,7 @@ TEST(Determinism, SameConfigAndSeedGiveTheSameEventLogAtAnyConcurrencyAndLoad) {
   }
   EXPECT_GE(verdicts, 4u);
   for (auto [in_flight, load] : {std::pair{2, 0}, std::pair{1, 2}}) {
-    const auto other = run_campaign(in_flight, load);
+    const auto other = det_run_campaign(in_flight, load);
     ASSERT_EQ(other.size(), base.size()) << "in_flight " << in_flight << ", load " << load;
     for (std::size_t i = 0; i < base.size(); ++i)
       ASSERT_EQ(other[i], base[i]) << "event " << i << ", in_flight " << in_flight << ", load " << load;

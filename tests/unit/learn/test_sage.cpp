@@ -397,7 +397,7 @@ TEST(Sage, TheConsolidationGuardRollsBackAStepThatDropsAdoptedRules) {
                {"resident_rule", std::string(240, 'r')}}}}};
   std::ofstream(p) << j.dump();
   g_script = [](const Req&) -> Answer { return {true, {yes("m-c"), yes("m-h1")}}; };
-  CampaignConfig c = make_config();
+  CampaignConfig c = sage_config();
   c.memory.import = p.string();
   c.memory.params.budget = 61;
   c.memory.params.k_ado = 1;
