@@ -20,7 +20,8 @@
 namespace sf::store {
 
 inline constexpr const char* kAuditFormat = "stepforge-audit";
-inline constexpr int kAuditVersion = 1;
+inline constexpr int kAuditVersion = 2;
+inline constexpr const char* kAuditLockName = "audit.lock";
 inline constexpr const char* kAuditFileName = "audit.json";
 inline constexpr std::uintmax_t kMaxAuditBytes = 64u << 20;
 
@@ -82,25 +83,34 @@ std::optional<AuditLabelEntry> audit_label_from_json(const nlohmann::json& j, st
 std::optional<AdoptionEntry> adoption_entry_from_json(const nlohmann::json& j, std::string& error);
 std::optional<ExperienceEntry> experience_entry_from_json(const nlohmann::json& j, std::string& error);
 
-// Labels keyed by record; setting a label for a key replaces the previous one.
+// Labels keyed by (record, auditor): each auditor has at most one label per record; setting a label for
+// the same record and auditor replaces the previous one. Labels written before auditors were tracked
+// (auditor "") are one more auditor, the unnamed one.
 class AuditLabels {
  public:
-  void set(const AuditLabelEntry& l) { by_key_[l.key()] = l; }
-  bool erase(const AdoptionKey& k) { return by_key_.erase(k) > 0; }
-  const AuditLabelEntry* find(const AdoptionKey& k) const;
-  std::size_t size() const { return by_key_.size(); }
+  using ByAuditor = std::map<std::string, AuditLabelEntry>;
+  void set(const AuditLabelEntry& l) { by_key_[l.key()][l.auditor] = l; }
+  const AuditLabelEntry* find(const AdoptionKey& k, std::string_view auditor) const;
+  // Every auditor's label of record `k` (nullptr when nobody labelled it).
+  const ByAuditor* of(const AdoptionKey& k) const;
+  std::size_t size() const;  // number of labels (all auditors)
   bool empty() const { return by_key_.empty(); }
-  std::vector<AuditLabelEntry> list() const;  // in key order
-  const std::map<AdoptionKey, AuditLabelEntry>& map() const { return by_key_; }
+  std::vector<AuditLabelEntry> list() const;  // in (key, auditor) order
+  std::vector<std::string> auditors() const;  // distinct auditor names, sorted
+  // Only `auditor`'s labels (a blind view).
+  AuditLabels only(std::string_view auditor) const;
+  const std::map<AdoptionKey, ByAuditor>& map() const { return by_key_; }
 
  private:
-  std::map<AdoptionKey, AuditLabelEntry> by_key_;
+  std::map<AdoptionKey, ByAuditor> by_key_;
 };
 
-// audit.json = {"format":"stepforge-audit","version":1,"labels":[...]} (labels in key order).
+// audit.json = {"format":"stepforge-audit","version":2,"labels":[...]} (labels in (key, auditor) order).
+// Version 1 files (one labeller) read unchanged; version 2 only adds that one record may carry one label per
+// auditor.
 nlohmann::json audit_file_json(const AuditLabels& labels);
 // Strict parse; errors name the field ("labels[2].label: expected one of full, partial, unrelated").
-// A later entry with the same key replaces an earlier one.
+// A later entry with the same key and auditor replaces an earlier one.
 bool parse_audit_file(const nlohmann::json& j, AuditLabels& out, std::string& error);
 // Reads `file` (a missing file is no labels, `exists` = false); errors are prefixed "audit.json: ".
 bool load_audit_file(const std::filesystem::path& file, AuditLabels& out, std::string& error,
@@ -137,8 +147,10 @@ struct AuditWorkspace {
   bool had_audit_file = false;
 };
 bool load_audit_workspace(const std::filesystem::path& dir, AuditWorkspace& out, std::string& error);
-// Sets the label in `ws.labels`, saves audit.json, appends the `audit_label` event. On failure the label is
-// not kept in memory either.
+// Labels one record, safe against other processes labelling the same workspace: under an exclusive lock
+// on `audit.lock` (flock) it re-reads audit.json, sets the label, saves audit.json atomically and appends
+// the `audit_label` event; `ws.labels` then holds the file's labels (including other writers'). Two
+// processes labelling at once never lose or duplicate a label. On failure nothing is kept in memory.
 bool record_audit_label(AuditWorkspace& ws, const AuditLabelEntry& l, double t, std::string& error);
 
 // Reproducible sample of min(n, population) distinct indices in [0, population): a partial Fisher–Yates
@@ -155,12 +167,52 @@ struct AuditSummary {
   std::array<std::size_t, 3> counts{};  // per kAuditLabels
   double percent(std::size_t i) const;  // counts[i] / labelled * 100 (0 when nothing is labelled)
 };
-// Over `records` (or only the keys in `subset`, e.g. a sample, when given): labels without a record are
-// not counted.
+// `auditor`'s labels over `records` (or only the keys in `subset`, e.g. a sample, when given): labels
+// without a record are not counted.
 AuditSummary summarize(const std::vector<AdoptionEntry>& records, const AuditLabels& labels,
-                       const std::vector<AdoptionKey>* subset = nullptr);
+                       std::string_view auditor, const std::vector<AdoptionKey>* subset = nullptr);
+
+// Agreement of two auditors over the records both labelled (three categories, kAuditLabels).
+struct AuditDisagreement {
+  AdoptionKey key;
+  std::string task, label_a, label_b, note_a, note_b;
+};
+struct AuditAgreement {
+  std::string auditor_a, auditor_b;
+  std::size_t both = 0;    // records both labelled
+  std::size_t agree = 0;   // of which with the same label
+  double raw = 0.0;        // agree / both (0 when both = 0)
+  // Cohen's κ = (po − pe) / (1 − pe); nullopt when undefined (no common record, or pe = 1: both auditors
+  // used one and the same label for everything).
+  std::optional<double> kappa;
+  // 95% percentile bootstrap interval of κ: kBootstrapReplicates resamples of the common records with
+  // replacement (SplitMix64 from `seed`), replicates with an undefined κ are left out; nullopt when fewer
+  // than half of the replicates are defined.
+  std::optional<double> ci_low, ci_high;
+  std::size_t replicates = 0;  // defined bootstrap replicates
+  std::array<std::array<std::size_t, 3>, 3> confusion{};  // [label of a][label of b]
+  std::vector<AuditDisagreement> disagreements;            // in key order
+};
+inline constexpr std::size_t kBootstrapReplicates = 2000;
+inline constexpr std::uint64_t kBootstrapSeed = 20261201;
+// Cohen's κ of a 3×3 confusion table (nullopt when undefined, see above).
+std::optional<double> cohen_kappa(const std::array<std::array<std::size_t, 3>, 3>& confusion);
+// Over `records` (or the keys in `subset`); labels without a record are not counted.
+AuditAgreement agreement(const std::vector<AdoptionEntry>& records, const AuditLabels& labels,
+                         const std::string& auditor_a, const std::string& auditor_b,
+                         const std::vector<AdoptionKey>* subset = nullptr,
+                         std::uint64_t seed = kBootstrapSeed);
+
 std::string summary_text(const AuditSummary& s);      // aligned table for a terminal
 std::string summary_csv(const AuditSummary& s);       // label,count,percent (+ total row)
 std::string summary_markdown(const AuditSummary& s);  // a table + "N of M adoption records labelled."
+std::string auditor_display_name(std::string_view auditor);  // "" -> "(unnamed)"
+// Two auditors: "records both labelled", raw agreement, κ with its interval, then the disagreements.
+std::string agreement_text(const AuditAgreement& a);
+std::string agreement_markdown(const AuditAgreement& a);
+// One CSV cell: quoted (with doubled quotes) when it holds a comma, a quote or a line break.
+std::string audit_csv_field(const std::string& s);
+// CSV rows of the disagreements: episode,round,item,task,label_a,label_b (RFC 4180 quoting).
+std::string disagreements_csv(const AuditAgreement& a);
 
 }  // namespace sf::store

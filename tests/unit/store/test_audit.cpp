@@ -131,9 +131,9 @@ TEST(Audit, LabelsSurviveReopeningTheWorkspace) {
   ASSERT_TRUE(load_audit_workspace(d, ws, err)) << err;
   EXPECT_TRUE(ws.had_audit_file);
   ASSERT_EQ(ws.labels.size(), 2u);
-  EXPECT_EQ(ws.labels.find({0, 0, "mem-000001"})->label, "unrelated");
-  EXPECT_EQ(ws.labels.find({0, 0, "mem-000001"})->note, "no");
-  EXPECT_EQ(ws.labels.find({1, 0, "mem-000003"})->label, "partial");
+  EXPECT_EQ(ws.labels.find({0, 0, "mem-000001"}, "tester")->label, "unrelated");
+  EXPECT_EQ(ws.labels.find({0, 0, "mem-000001"}, "tester")->note, "no");
+  EXPECT_EQ(ws.labels.find({1, 0, "mem-000003"}, "tester")->label, "partial");
   // Three audit_label events were appended, with consecutive seq after the 8 fixture events.
   ASSERT_EQ(ws.log.label_events.size(), 3u);
   LoadedLog loaded;
@@ -147,7 +147,7 @@ TEST(Audit, LabelsSurviveReopeningTheWorkspace) {
   // audit.json follows the contract.
   json f = json::parse(slurp(d / "audit.json"));
   EXPECT_EQ(f["format"], "stepforge-audit");
-  EXPECT_EQ(f["version"], 1);
+  EXPECT_EQ(f["version"], 2);
   ASSERT_EQ(f["labels"].size(), 2u);
   EXPECT_EQ(f["labels"][0], json({{"episode", 0},
                                   {"task", "elementwise/add"},
@@ -170,7 +170,7 @@ TEST(Audit, LabelsRebuiltFromEventsWhenAuditJsonIsMissing) {
   AuditWorkspace again;
   ASSERT_TRUE(load_audit_workspace(d, again, err)) << err;
   ASSERT_EQ(again.labels.size(), 1u);
-  EXPECT_EQ(again.labels.find({1, 1, "mem-000003"})->label, "full");
+  EXPECT_EQ(again.labels.find({1, 1, "mem-000003"}, "tester")->label, "full");
 }
 
 TEST(Audit, AppendCutsAPartialLastLine) {
@@ -199,9 +199,9 @@ TEST(Audit, BadAuditFileIsAClearError) {
         "\"round\":0,\"item\":\"m\",\"label\":\"fine\",\"note\":\"\",\"auditor\":\"\",\"time\":\"\"}]}");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
   EXPECT_EQ(err, "audit.json: labels[0].label: expected one of full, partial, unrelated");
-  write(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":2,\"labels\":[]}");
+  write(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":3,\"labels\":[]}");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
-  EXPECT_EQ(err, "audit.json: version 2 is not supported (this build reads 1)");
+  EXPECT_EQ(err, "audit.json: version 3 is not supported (this build reads 2)");
   write(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":1,\"labels\":[{\"episode\":-1}]}");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
   EXPECT_EQ(err, "audit.json: labels[0].episode: out of range");
@@ -242,7 +242,7 @@ TEST(Audit, SummaryCountsPercentagesCsvAndMarkdown) {
   labels.set(label(1, "norm/rmsnorm", 0, "mem-000001", "partial"));
   labels.set(label(1, "norm/rmsnorm", 0, "mem-000003", "unrelated"));
   labels.set(label(7, "gone", 0, "mem-000009", "full"));  // no such record: not counted
-  AuditSummary s = summarize(log.records, labels);
+  AuditSummary s = summarize(log.records, labels, "tester");
   EXPECT_EQ(s.records, 6u);
   EXPECT_EQ(s.labelled, 5u);
   EXPECT_EQ(s.counts, (std::array<std::size_t, 3>{3, 1, 1}));
@@ -254,7 +254,7 @@ TEST(Audit, SummaryCountsPercentagesCsvAndMarkdown) {
             "| unrelated | 1 | 20.0% |\n| total | 5 | 100.0% |\n\n5 of 6 adoption records labelled.\n");
   // Over a subset (a sample): 2 records, 1 labelled "partial".
   std::vector<AdoptionKey> subset = {{1, 0, "mem-000001"}, {1, 1, "mem-000003"}, {9, 9, "none"}};
-  AuditSummary sub = summarize(log.records, labels, &subset);
+  AuditSummary sub = summarize(log.records, labels, "tester", &subset);
   EXPECT_EQ(sub.records, 2u);
   EXPECT_EQ(sub.labelled, 1u);
   EXPECT_EQ(sub.counts, (std::array<std::size_t, 3>{0, 1, 0}));
