@@ -110,7 +110,7 @@ void AuditModel::applyEvent(const nlohmann::json& event) {
     std::string err;
     auto l = store::audit_label_from_json(event, err);
     if (!l) return;
-    const auto* cur = ws_.labels.find(l->key());
+    const auto* cur = ws_.labels.find(l->key(), l->auditor);
     if (cur && *cur == *l) return;  // our own label coming back through the live feed
     store::fold_audit_event(ws_.log, event);
     ws_.labels.set(*l);
@@ -146,9 +146,17 @@ bool AuditModel::setLabel(int row, const QString& label, const QString& note, QS
     if (error) *error = qs(err);
     return false;
   }
-  emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+  // The labels were re-read from audit.json: other processes' labels may have arrived with ours.
+  if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
   emit labelsChanged();
   return true;
+}
+
+void AuditModel::setAuditor(const QString& a) {
+  if (a == auditor_) return;
+  auditor_ = a;
+  if (rowCount() > 0) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+  emit labelsChanged();
 }
 
 const store::ExperienceEntry* AuditModel::experience(const std::string& item) const {

@@ -59,14 +59,18 @@ class AuditModel : public QAbstractTableModel {
                 const QString& time = {});
 
   const store::AdoptionEntry& record(int row) const { return ws_.log.records[static_cast<std::size_t>(row)]; }
-  const store::AuditLabelEntry* labelOf(int row) const { return ws_.labels.find(record(row).key()); }
+  // The current auditor's label of row `row` (other auditors' labels: workspace().labels.of(key)).
+  const store::AuditLabelEntry* labelOf(int row) const {
+    return ws_.labels.find(record(row).key(), auditor_.toStdString());
+  }
   const store::ExperienceEntry* experience(const std::string& item) const;
   int rowOf(const store::AdoptionKey& k) const;
   const store::AuditWorkspace& workspace() const { return ws_; }
   QStringList tasks() const;  // distinct tasks, sorted
   // The speedup of the PASS verdict of (episode, task, round), -1 when unknown (older logs have none).
   double speedupOf(std::int64_t episode, const std::string& task, int round) const;
-  void setAuditor(const QString& a) { auditor_ = a; }
+  // Whose labels the Label column shows and setLabel writes (Preferences → Auditor name; default $USER).
+  void setAuditor(const QString& a);
   QString auditor() const { return auditor_; }
 
   int rowCount(const QModelIndex& parent = {}) const override;

@@ -325,8 +325,9 @@ void AuditPane::updateTaskFilter() {
 
 store::AuditSummary AuditPane::summary() const {
   const auto& ws = model_->workspace();
-  return filter_->sampling() ? store::summarize(ws.log.records, ws.labels, &filter_->sample())
-                             : store::summarize(ws.log.records, ws.labels);
+  const std::string me = model_->auditor().toStdString();
+  return filter_->sampling() ? store::summarize(ws.log.records, ws.labels, me, &filter_->sample())
+                             : store::summarize(ws.log.records, ws.labels, me);
 }
 
 void AuditPane::updateSummary() {

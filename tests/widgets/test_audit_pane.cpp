@@ -164,8 +164,12 @@ TEST(AuditModel, LiveEventsAppendAndReplace) {
                          {"note", ""},
                          {"auditor", "x"},
                          {"time", "t"}});
+  m.setAuditor(QStringLiteral("x"));
   m.applyEvent(label);
   EXPECT_EQ(m.index(3, AuditModel::LabelColumn).data().toString(), QStringLiteral("partial"));
+  // The Label column is the current auditor's: another auditor sees the record unlabelled.
+  m.setAuditor(QStringLiteral("y"));
+  EXPECT_EQ(m.index(3, AuditModel::LabelColumn).data().toString(), QString());
   QString err;
   EXPECT_FALSE(m.setLabel(0, QStringLiteral("full"), {}, &err));  // no workspace to save into
   EXPECT_FALSE(err.isEmpty());
