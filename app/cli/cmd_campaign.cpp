@@ -150,27 +150,35 @@ struct RunOpts {
   bool quiet = false;
 };
 
-int cmd_run(const RunOpts& o) {
-  std::ifstream in(o.config, std::ios::binary);
+// The config JSON of a file with --set overrides applied; nullopt after printing the error.
+std::optional<json> read_config(const std::string& path, const std::vector<std::string>& sets) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::cerr << "error: cannot read " << o.config << "\n";
-    return 2;
+    std::cerr << "error: cannot read " << path << "\n";
+    return std::nullopt;
   }
   std::stringstream ss;
   ss << in.rdbuf();
   json j = json::parse(ss.str(), nullptr, false, true);
   if (j.is_discarded()) {
-    std::cerr << "error: " << o.config << ": not valid JSON\n";
-    return 2;
+    std::cerr << "error: " << path << ": not valid JSON\n";
+    return std::nullopt;
   }
   std::string err;
-  for (const auto& s : o.sets) {
+  for (const auto& s : sets) {
     if (!learn::apply_override(j, s, err)) {
       std::cerr << "error: --set " << s << ": " << err << "\n";
-      return 2;
+      return std::nullopt;
     }
   }
-  auto cfg = learn::config_from_json(j, err);
+  return j;
+}
+
+int cmd_run(const RunOpts& o) {
+  auto j = read_config(o.config, o.sets);
+  if (!j) return 2;
+  std::string err;
+  auto cfg = learn::config_from_json(*j, err);
   if (!cfg) {
     std::cerr << "error: " << o.config << ": " << err << "\n";
     return 2;
@@ -269,30 +277,6 @@ struct SweepOpts {
   std::string config, out, seeds;
   std::vector<std::string> vary, ablate, sets;
 };
-
-// The config JSON of a file with --set overrides applied; nullopt after printing the error.
-std::optional<json> read_config(const std::string& path, const std::vector<std::string>& sets) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "error: cannot read " << path << "\n";
-    return std::nullopt;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json j = json::parse(ss.str(), nullptr, false, true);
-  if (j.is_discarded()) {
-    std::cerr << "error: " << path << ": not valid JSON\n";
-    return std::nullopt;
-  }
-  std::string err;
-  for (const auto& s : sets) {
-    if (!learn::apply_override(j, s, err)) {
-      std::cerr << "error: --set " << s << ": " << err << "\n";
-      return std::nullopt;
-    }
-  }
-  return j;
-}
 
 fs::path cell_dir(const fs::path& root, const std::string& variant, std::int64_t seed) {
   return root / "cells" / variant / ("seed-" + std::to_string(seed));

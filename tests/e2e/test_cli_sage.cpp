@@ -39,7 +39,7 @@ std::string config_path() {
 // stage of the memory's lifecycle.
 const std::string kSmall =
     " --quiet --set tasks=gemm_easy/batched_matvec,moe_index/mlp_score_threshold --set memory.episodes=2"
-    " --set memory.rounds=1 --set memory.k_ado=1 --set memory.k_op=1";
+    " --set memory.rounds=1 --set memory.k_ado=1 --set memory.k_op=1 --set order=given";
 
 }  // namespace
 
