@@ -1,5 +1,7 @@
 // ask: one proposer -> guardian -> verifier round trip against a chat backend; prints the trace and the verdict.
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <iostream>
 #include <memory>
 
@@ -9,6 +11,9 @@
 #include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
 #include "core/agent/round_trip.hpp"
+#include "core/common/text_diff.hpp"
+#include "core/learn/interactive.hpp"
+#include "core/verify/program_file.hpp"
 #include "core/bench/catalogue.hpp"
 #include "core/llm/backend_factory.hpp"
 #include "core/llm/builtin_backend.hpp"
@@ -33,6 +38,16 @@ struct AskOpts {
   int max_prompt_tokens = 0;
   std::int64_t seed = -1;
   bool json = false;
+  // Interactive rounds (core/learn/interactive): the program in FILE, repaired / optimised / with an instruction.
+  std::string from;
+  bool repair = false, optimise = false;
+  std::string instruction;
+  std::string workspace;  // memory of a campaign workspace (read-only)
+  std::string session;    // session workspace the round's events are appended to
+  std::string chip = "default";
+  bool interactive() const {
+    return !from.empty() || repair || optimise || !instruction.empty() || !workspace.empty() || !session.empty();
+  }
 };
 
 std::string first_lines(const std::string& s, int n) {
@@ -76,6 +91,120 @@ void print_event(const agent::TraceEvent& e) {
   for (const auto& d : e.diagnostics) std::cout << "  " << format_diagnostic(d, "impl") << " [" << d.code << "]\n";
 }
 
+// The program of --from FILE: the impl of a task document or solution file (a top-level `impl:` key), else
+// the whole file as a bare program. Empty with `error` when it cannot be read or belongs to another task.
+std::optional<std::string> program_from(const std::string& path, const bench::Catalogue& cat,
+                                        const step::TaskDoc& task, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot read the file";
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  if (text.size() > 1024 * 1024) {
+    error = path + ": the file is larger than 1 MiB";
+    return std::nullopt;
+  }
+  const bool document = text.starts_with("impl:") || text.find("\nimpl:") != std::string::npos;
+  if (!document) return text;
+  Diagnostics ds;
+  auto pf = verify::load_program_file(path, &cat, ds);
+  if (!pf) {
+    error = ds.empty() ? path + ": cannot load" : format_diagnostic(ds.front(), path);
+    return std::nullopt;
+  }
+  if (pf->task.id != task.id) {
+    error = path + " is a program for task '" + pf->task.id + "', not '" + task.id + "'";
+    return std::nullopt;
+  }
+  return pf->impl;
+}
+
+int cmd_ask_interactive(const AskOpts& o, llm::ChatBackend& backend, const bench::Catalogue& cat,
+                        const step::TaskDoc& task, const std::string& manual, const llm::PriceTable* prices,
+                        agent::GuardianMode gmode, const nlohmann::json& session_cfg) {
+  if (o.repair && o.optimise) {
+    std::cerr << "error: --repair and --optimise exclude each other\n";
+    return 2;
+  }
+  learn::InteractiveRequest req;
+  req.action = o.repair     ? learn::InteractiveAction::Repair
+               : o.optimise ? learn::InteractiveAction::Optimise
+                            : learn::InteractiveAction::Propose;
+  req.instruction = o.instruction;
+  if (!o.from.empty()) {
+    std::string err;
+    auto prog = program_from(o.from, cat, task, err);
+    if (!prog) {
+      std::cerr << "error: " << err << "\n";
+      return 2;
+    }
+    req.program = *prog;
+  } else if (req.action != learn::InteractiveAction::Propose) {
+    std::cerr << "error: --repair and --optimise need --from FILE (the program)\n";
+    return 2;
+  }
+  learn::InteractiveOptions io;
+  io.model = o.model;
+  io.max_tokens = o.max_tokens;
+  io.max_prompt_tokens = o.max_prompt_tokens;
+  io.temperature = o.temperature;
+  if (o.seed >= 0) io.seed = static_cast<std::uint64_t>(o.seed);
+  io.guardian = gmode;
+  io.chip = o.chip;
+  io.session_config = session_cfg;
+  learn::InteractiveSession session(backend, prices, manual, io);
+  std::string err;
+  if (!o.workspace.empty() && !session.use_workspace_memory(o.workspace, err)) {
+    std::cerr << "error: --workspace: " << err << "\n";
+    return 2;
+  }
+  if (!o.session.empty() && !session.open_session_log(o.session, err)) {
+    std::cerr << "error: --session: " << err << "\n";
+    return 2;
+  }
+  agent::TraceSink live;
+  if (o.json) live = [](const agent::TraceEvent& e) { std::cout << agent::to_json(e).dump() << "\n" << std::flush; };
+  else live = print_event;
+  llm::CancelToken cancel;
+  learn::InteractiveResult r = session.run(task, req, cancel, live);
+  if (r.error_kind == "request") {
+    std::cerr << "error: " << r.error << "\n";
+    return 2;
+  }
+  if (o.json) {
+    nlohmann::json v = {{"type", "verdict"},   {"task", task.id},     {"action", learn::action_name(r.action)},
+                        {"round", r.round},    {"pass", r.pass},      {"error", r.error},
+                        {"impl", r.impl},      {"proposal", r.proposal}};
+    if (r.report) v["report"] = report_json(*r.report);
+    if (r.cycles) v["cycles"] = *r.cycles;
+    if (r.speedup) v["speedup"] = *r.speedup;
+    std::cout << v.dump() << "\n";
+    return r.pass ? 0 : 1;
+  }
+  std::cout << "verdict: " << task.id << ": ";
+  if (r.pass) std::cout << "pass (reward 1)";
+  else if (r.report)
+    std::cout << "fail (reward 0) at " << (r.report->stage ? std::string(stage_name(*r.report->stage)) : "?") << " ["
+              << r.report->code << "]";
+  else std::cout << "fail (reward 0): " << r.error;
+  if (r.cycles) std::cout << ", " << *r.cycles << " cycles";
+  if (r.speedup) std::cout << ", speedup " << *r.speedup << "x";
+  std::cout << "\n";
+  if (!r.impl.empty()) {
+    if (!req.program.empty()) {
+      const std::string d = text::unified_diff(req.program, r.impl, "program", "proposal");
+      std::cout << "== diff against " << o.from << "\n" << (d.empty() ? "(identical)\n" : d);
+    }
+    std::cout << "== proposal (" << (r.pass ? "verified" : "does NOT verify") << ")\n" << r.impl;
+    if (r.impl.back() != '\n') std::cout << "\n";
+  }
+  if (auto dir = session.session_dir()) std::cout << "session: " << dir->string() << " (round " << r.round << ")\n";
+  return r.pass ? 0 : 1;
+}
+
 int cmd_ask(const AskOpts& o) {
   auto kind = llm::parse_backend_kind(o.backend);
   if (!kind) {
@@ -90,11 +219,15 @@ int cmd_ask(const AskOpts& o) {
   agent::ManualMode mmode = o.manual == "full"         ? agent::ManualMode::Full
                             : o.manual == "cheatsheet" ? agent::ManualMode::Cheatsheet
                                                        : agent::ManualMode::Auto;
+  if (o.model.empty() && *kind != llm::BackendKind::Builtin) {
+    std::cerr << "error: --model is required for the " << o.backend << " backend\n";
+    return 2;
+  }
   llm::BackendConfig cfg;
   cfg.kind = *kind;
   if (cfg.kind == llm::BackendKind::Anthropic) cfg.base_url = "https://api.anthropic.com";
   if (!o.base_url.empty()) cfg.base_url = o.base_url;
-  cfg.model = o.model;
+  cfg.model = o.model.empty() ? std::string("builtin") : o.model;
   cfg.key_env = o.key_env;
   cfg.timeout_s = o.timeout;
   cfg.cache_dir = o.cache;
@@ -133,6 +266,11 @@ int cmd_ask(const AskOpts& o) {
   }
   std::string perr;
   auto prices = llm::PriceTable::load(res + "/configs/prices.json", perr);
+  if (o.interactive()) {
+    nlohmann::json session_cfg = {{"backend", llm::backend_config_to_json(cfg)}, {"model", o.model}};
+    return cmd_ask_interactive(o, *made.backend, cat, *task, *manual, prices ? &*prices : nullptr, *gmode,
+                               session_cfg);
+  }
 
   agent::RoleContext ctx;
   ctx.model = o.model;
@@ -172,9 +310,9 @@ int cmd_ask(const AskOpts& o) {
 
 void add_ask_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<AskOpts>();
-  auto* c = app.add_subcommand("ask", "one proposer + guardian round trip on a benchmark task; prints the trace and the verdict");
+  auto* c = app.add_subcommand("ask", "one proposer + guardian + verifier round on a task; with --from: propose, repair (--repair) or optimise (--optimise) that program, printing the verified proposal");
   c->add_option("--backend", o->backend, "openai | anthropic | builtin | replay")->capture_default_str();
-  c->add_option("--model", o->model, "model name")->required();
+  c->add_option("--model", o->model, "model name (any name for builtin)");
   c->add_option("--base-url", o->base_url, "endpoint (default: the provider's)");
   c->add_option("--key-env", o->key_env, "name of the environment variable holding the API key (empty: no key)");
   c->add_option("--task", o->task, "task id, e.g. gemm_easy/batched_matvec")->required();
@@ -187,6 +325,13 @@ void add_ask_command(CLI::App& app, int& exit_code) {
   c->add_option("--manual", o->manual, "full | cheatsheet | auto")->capture_default_str();
   c->add_option("--cache", o->cache, "response cache directory (replay: the recorded cache)");
   c->add_flag("--json", o->json, "print the trace as JSON lines");
+  c->add_option("--from", o->from, "the program to work on: a bare impl, a task document or a solution file");
+  c->add_flag("--repair", o->repair, "repair the program of --from (sent with its verifier diagnostics)");
+  c->add_flag("--optimise,--optimize", o->optimise, "make the correct program of --from faster (cost-model feedback)");
+  c->add_option("--instruction", o->instruction, "a free-text instruction added to the round");
+  c->add_option("--workspace", o->workspace, "use this campaign workspace's memory (retrieval, resident rules)");
+  c->add_option("--session", o->session, "append the round's events to this session workspace (created if new)");
+  c->add_option("--chip", o->chip, "cost-model chip profile for cycles and speedup")->capture_default_str();
   c->callback([o, &exit_code] { exit_code = cmd_ask(*o); });
 }
 

@@ -54,6 +54,8 @@ struct PromptInput {
   std::optional<std::string> performance_feedback;
   // The reference solution's cycles under the cost model, shown with the task (nullopt: not shown).
   std::optional<std::int64_t> baseline_cycles;
+  // A free-text instruction from the user (interactive rounds: "Ask…"), shown as its own section.
+  std::optional<std::string> instruction;
 
   std::vector<std::string> experience_ids() const;
 };

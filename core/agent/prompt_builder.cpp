@@ -124,6 +124,10 @@ std::string user_text(const PromptInput& in, std::size_t demos_used) {
       out += "\nVerifier diagnostics (line:column in the program above):\n\n```\n" +
              trim_right(*in.previous_diagnostics) + "\n```\n";
   }
+  if (in.instruction && !trim_right(*in.instruction).empty()) {
+    section(out, "Instruction");
+    out += "The user working on this program asks:\n\n" + trim_right(*in.instruction) + "\n";
+  }
   section(out, "Answer format");
   out += answer_format(in);
   return out;

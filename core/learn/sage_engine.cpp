@@ -13,6 +13,7 @@
 #include "core/agent/guardian.hpp"
 #include "core/agent/proposer.hpp"
 #include "core/learn/engine.hpp"
+#include "core/learn/round_parts.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/store/workspace.hpp"
 
@@ -21,21 +22,6 @@ namespace sf::learn {
 using nlohmann::json;
 
 namespace {
-
-constexpr std::size_t kMaxDiagnosticsShown = 20;
-
-std::string format_diags(const Diagnostics& ds) {
-  std::string out;
-  std::size_t n = 0;
-  for (const auto& d : ds) {
-    if (n++ >= kMaxDiagnosticsShown) {
-      out += "(" + std::to_string(ds.size() - kMaxDiagnosticsShown) + " more diagnostics)\n";
-      break;
-    }
-    out += format_diagnostic(d, "impl") + "\n";
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -175,35 +161,18 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     }
     ++rounds;
     // Retrieval: query = task description + current diagnostics; hot items are never retrieved.
-    std::vector<memory::Candidate> cands;
-    std::vector<memory::HotRule> hot;
-    if (mem && cfg_.memory.mode == MemoryMode::FullContext) {
-      cands = mem->full_context(mem->config().budget);  // the ablation: everything, newest first
-    } else if (mem) {
-      cands = mem->retrieve(task.title + "\n" + task.description + "\n" +
-                            (first_correct >= 0 ? perf_feedback : prev_diags));
-      hot = mem->hot_context();
-    }
     agent::PromptInput in;
     in.manual_text = deps_.manual_text;
     in.task_text = task.raw_text_without_impl;
     std::set<std::string> hot_ids;
-    for (const auto& h : hot) {
-      const memory::MemoryItem* it = mem->find(h.id);
-      agent::ResidentRule rr;
-      rr.id = h.id;
-      rr.text = h.rule;
-      // The pattern travels in the rule text as a `  pattern: A>B>C` line, the same line retrieved
-      // experiences carry, so the builtin synthesizer reads both the same way.
-      if (it && it->pattern && !it->pattern->empty()) rr.text += "\n  pattern: " + *it->pattern;
-      rr.example = h.code_example.value_or("");
-      in.rules.push_back(std::move(rr));
-      hot_ids.insert(h.id);
-    }
-    for (const auto& c : cands) {
-      const memory::MemoryItem* it = mem->find(c.id);
-      in.experiences.push_back(
-          {c.id, it->rule, it->evidence, it->code_example.value_or(""), it->pattern.value_or("")});
+    std::vector<memory::Candidate> cands;
+    if (mem && cfg_.memory.mode == MemoryMode::FullContext) {
+      cands = mem->full_context(mem->config().budget);  // the ablation: everything, newest first
+      add_experiences(*mem, cands, in);
+    } else if (mem) {
+      cands = add_memory_context(*mem, task.title + "\n" + task.description + "\n" +
+                                           (first_correct >= 0 ? perf_feedback : prev_diags),
+                                 in, hot_ids);
     }
     in.baseline_cycles = baseline;
     if (first_correct >= 0) {
@@ -225,80 +194,21 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     v.temperature = temperature;
     v.sample_index = round;
     v.seed = seed;
-    const std::vector<std::string> ids = in.experience_ids();
-    std::map<std::string, agent::AdoptionEntry> resolved;
-    std::set<std::string> reasked;
-    std::string impl;
-    agent::Proposer proposer(*deps_.backend, ctx, popt);
-    agent::Proposal p = proposer.propose(in, round, temperature, seed);
     auto is_cancelled = [&] {
       return cancel_.cancelled() || std::any_of(traces.begin(), traces.end(),
                                                 [](const auto& t) { return t.error_kind == "cancelled"; });
     };
+    AdoptedProposal ap = propose_with_adoption(*deps_.backend, ctx, popt, in, round, temperature, seed, hot_ids,
+                                               is_cancelled);
     if (is_cancelled()) {
       cancelled = true;
       return true;
     }
-    auto take = [&](const agent::ParsedResponse& pr) {
-      for (const auto& a : pr.adoption)
-        if (a.adopted && std::find(ids.begin(), ids.end(), a.id) != ids.end() && !resolved.count(a.id))
-          resolved[a.id] = a;
-    };
-    const bool answered = p.error.empty();
-    if (answered) {
-      take(p.parsed);
-      std::vector<std::string> missing, unknown;
-      for (const auto& id : ids)
-        if (!resolved.count(id)) missing.push_back(id);
-      for (const auto& id : p.parsed.unknown_ids)
-        if (!hot_ids.count(id)) unknown.push_back(id);
-      impl = p.impl;
-      if (!missing.empty() || !unknown.empty()) {
-        // The adoption protocol: exactly one re-ask; evaluation waits for it.
-        std::string ask = "Your answer did not resolve every retrieved experience.";
-        if (!missing.empty()) {
-          ask += " Missing or unreadable adoption state for:";
-          for (const auto& id : missing) ask += " " + id;
-          ask += ".";
-        }
-        if (!unknown.empty()) {
-          ask += " Unknown ids (not retrieved):";
-          for (const auto& id : unknown) ask += " " + id;
-          ask += ".";
-        }
-        ask +=
-            " Answer again in the same format: the complete ```yaml block with `impl: |` and an `adoption:` "
-            "list "
-            "with exactly one entry per retrieved id (";
-        for (std::size_t i = 0; i < ids.size(); ++i) ask += (i ? ", " : "") + ids[i];
-        ask += "), each `adopted: yes` or `no` with a one-line rationale.";
-        auto msgs = p.prompt.messages;
-        msgs.push_back({"assistant", p.response});
-        msgs.push_back({"user", ask});
-        agent::TraceEvent ev;
-        auto rr = agent::call_role(*deps_.backend, ctx, "proposer", msgs, p.prompt.cache_prefix, temperature,
-                                   seed, round, ev);
-        if (rr.ok()) {
-          agent::ParsedResponse pr = agent::parse_response(rr.response->text, ids);
-          if (pr.impl) {
-            impl = *pr.impl;
-            ev.impl = impl;
-          }
-          ev.adoption = pr.adoption;
-          ev.diagnostics = pr.diagnostics;
-          std::map<std::string, agent::AdoptionEntry> before = resolved;
-          resolved.clear();
-          take(pr);  // the re-ask answer is the agent's last word; earlier resolutions fill its gaps
-          for (auto& [id, a] : before) resolved.emplace(id, a);
-        }
-        traces.push_back(ev);
-        if (is_cancelled()) {
-          cancelled = true;
-          return true;
-        }
-        for (const auto& id : missing) reasked.insert(id);
-      }
-    }
+    const agent::Proposal& p = ap.proposal;
+    const bool answered = ap.answered;
+    const auto& resolved = ap.resolved;
+    const auto& reasked = ap.reasked;
+    std::string impl = ap.impl;
     if (!answered) {
       const agent::TraceEvent* pe = traces.empty() ? nullptr : &traces.front();
       v.stage = "llm";
@@ -328,23 +238,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
         v.program_length = rep.program_length;
         v.impl = impl;
         cr = measure(task, v);
-        diags_text = format_diags(rep.diags);
-        agent::TraceEvent ve;
-        ve.role = "verifier";
-        ve.task_id = task.id;
-        ve.iteration = episode;
-        ve.round = round;
-        ve.sample_index = round;
-        ve.model = cfg_.backend.model;
-        ve.impl = impl;
-        ve.response = diags_text;
-        ve.diagnostics = rep.diags.size() > kMaxDiagnosticsShown
-                             ? Diagnostics(rep.diags.begin(), rep.diags.begin() + kMaxDiagnosticsShown)
-                             : rep.diags;
-        ve.pass = rep.pass;
-        ve.stage = v.stage;
-        ve.code = v.code;
-        traces.push_back(std::move(ve));
+        diags_text = format_round_diagnostics(rep.diags);
+        traces.push_back(verifier_event(task.id, episode, round, cfg_.backend.model, impl, rep, diags_text));
       } catch (const std::exception& ex) {
         v.pass = false;
         v.stage = "internal";
@@ -360,26 +255,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     for (const auto& t : traces)
       if (!emit(LlmCall{episode, task.id, 0, round, agent::to_json(t)}, error)) return false;
     for (const auto& c : cands) {
-      auto it = resolved.find(c.id);
-      const bool adopted = it != resolved.end() && *it->second.adopted;
-      const bool is_resolved = it != resolved.end();
-      std::string rationale = is_resolved ? it->second.rationale : "unresolved";
-      json b = {{"episode", episode},
-                {"task", task.id},
-                {"round", round},
-                {"item", c.id},
-                {"rank", c.rank},
-                {"relevance_rank", c.relevance_rank},
-                {"pool_rank", c.pool_rank},
-                {"relevance", c.relevance},
-                {"score", c.score},
-                {"utility", c.utility},
-                {"adopted", adopted},
-                {"rationale", rationale},
-                {"reasked", reasked.count(c.id) > 0},
-                {"resolved", is_resolved},
-                {"before", first_correct >= 0 ? best_impl : prev_impl},
-                {"after", impl}};
+      json b = adoption_record_body(episode, task.id, round, c, resolved, reasked,
+                                    first_correct >= 0 ? best_impl : prev_impl, impl);
       if (!emit(GenericEvent{"adoption_record", b}, error)) return false;
     }
     if (!emit(v, error)) return false;

@@ -2,7 +2,11 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <string>
 
@@ -61,4 +65,42 @@ TEST(CliAsk, WrongProgramFailsWithExitOneAndMissingKeyIsAConfigError) {
                      server.base_url() + " --model m --key-env SF_E2E_MISSING --task extra/exclusive_cumsum");
   EXPECT_EQ(nokey.code, 2) << nokey.out;
   EXPECT_NE(nokey.out.find("SF_E2E_MISSING"), std::string::npos) << nokey.out;
+}
+
+TEST(CliAsk, RepairFromAFilePrintsTheVerifiedProposalAndLogsTheSession) {
+  sf::llm::testing::LoopbackServer server;
+  server.answer_text =
+      "```yaml\nimpl: |\n"
+      "  C = step.Scan(fn=fn_add, b=1).apply(E0)\n"
+      "  Y = step.Map(fn=fn_minus).apply((C, E0))\n"
+      "  return Y\n```\n";
+  const std::string dir = ::testing::TempDir() + "sf_cli_ask_repair_" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  { std::ofstream(dir + "/bad.step") << "C = step.Scan(fn=fn_add, b=1).apply(E0)\nreturn Z\n"; }
+  const std::string base = std::string(SF_CLI) + " ask --backend openai --base-url " + server.base_url() +
+                           " --model m --task extra/exclusive_cumsum --from " + dir + "/bad.step";
+  AskRun r = run(base + " --repair --instruction 'keep the Scan' --session " + dir + "/session");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("== proposal (verified)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("+++ proposal"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("guardian: rewrite"), std::string::npos) << r.out;
+  const std::string sent = server.seen().back().body;
+  EXPECT_NE(sent.find("N-UNDEF"), std::string::npos);
+  EXPECT_NE(sent.find("keep the Scan"), std::string::npos);
+  std::ifstream log(dir + "/session/events.jsonl");
+  std::string all((std::istreambuf_iterator<char>(log)), {});
+  EXPECT_NE(all.find("\"interactive_round\""), std::string::npos);
+
+  // A proposal that fails verification: exit 1; optimising a failing program: a usage error (2).
+  server.answer_text = "```yaml\nimpl: |\n  Y = step.Accum(fn=fn_add, b=1).apply(E0)\n  return Y\n```\n";
+  AskRun fail = run(base + " --repair");
+  EXPECT_EQ(fail.code, 1) << fail.out;
+  EXPECT_NE(fail.out.find("does NOT verify"), std::string::npos) << fail.out;
+  AskRun opt = run(base + " --optimise");
+  EXPECT_EQ(opt.code, 2) << opt.out;
+  EXPECT_NE(opt.out.find("repair it first"), std::string::npos) << opt.out;
+  AskRun both = run(base + " --optimise --repair");
+  EXPECT_EQ(both.code, 2) << both.out;
+  std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,62 @@
+// The parts of one refinement round that campaign episodes (sage) and interactive rounds (the editor's agent
+// actions, `stepforge-cli ask --from`) share, so both build the same prompts, ask the same adoption
+// question and record the same events: memory context, the proposer call with its one adoption re-ask
+// (algorithms §4.2), the verifier's trace event, the diagnostics text fed back, adoption_record bodies.
+#pragma once
+
+#include "core/agent/agent_types.hpp"
+#include "core/agent/prompt_builder.hpp"
+#include "core/agent/proposer.hpp"
+#include "core/memory/memory_store.hpp"
+#include "core/verify/verifier.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace sf::learn {
+
+inline constexpr std::size_t kMaxDiagnosticsShown = 20;
+
+// The verifier's diagnostics as fed back to the proposer: one formatted line each, at most 20 (then a count).
+std::string format_round_diagnostics(const Diagnostics& ds);
+
+// Retrieval (query) and the resident rules of `mem` into `in.experiences` / `in.rules`; returns the
+// candidates (in the order shown) and fills `hot_ids`.
+std::vector<memory::Candidate> add_memory_context(const memory::MemoryStore& mem, const std::string& query,
+                                                  agent::PromptInput& in, std::set<std::string>& hot_ids);
+// The items `cands` names as `in.experiences` (ids missing from `mem` are skipped).
+void add_experiences(const memory::MemoryStore& mem, const std::vector<memory::Candidate>& cands,
+                     agent::PromptInput& in);
+
+struct AdoptedProposal {
+  agent::Proposal proposal;
+  bool answered = false;  // the proposer call returned an answer
+  std::string impl;       // the program of the last answer ("" when none)
+  std::map<std::string, agent::AdoptionEntry> resolved;  // retrieved id -> its adoption entry
+  std::set<std::string> reasked;                         // ids that needed the re-ask
+};
+
+// The proposer call and, when the answer leaves a retrieved id unresolved or names an unknown id (hot ids
+// excepted), exactly one re-ask. Every call's trace goes to ctx.sink. Stops early when `cancelled()`.
+AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::RoleContext& ctx,
+                                      const agent::PromptOptions& popt, const agent::PromptInput& in, int round,
+                                      double temperature, std::uint64_t seed, const std::set<std::string>& hot_ids,
+                                      const std::function<bool()>& cancelled);
+
+// The `verifier` trace event of a round (diagnostics capped at kMaxDiagnosticsShown).
+agent::TraceEvent verifier_event(const std::string& task, int iteration, int round, const std::string& model,
+                                 const std::string& impl, const verify::Report& rep, const std::string& diags_text);
+
+// The body of an `adoption_record` event (docs/memory.md); `resolved` = the model gave the item a state.
+nlohmann::json adoption_record_body(int episode, const std::string& task, int round, const memory::Candidate& c,
+                                    const std::map<std::string, agent::AdoptionEntry>& resolved,
+                                    const std::set<std::string>& reasked, const std::string& before,
+                                    const std::string& after);
+
+}  // namespace sf::learn
