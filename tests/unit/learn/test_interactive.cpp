@@ -18,6 +18,9 @@
 #include "core/synth/provider.hpp"
 #include "tests/unit/llm/loopback_server.hpp"
 
+// A named namespace: unity builds put this file in one translation unit with other tests.
+namespace interactive_tests {
+
 namespace fs = std::filesystem;
 using namespace sf;
 
@@ -263,3 +266,5 @@ TEST(Interactive, BuiltinBackendOffline) {
   EXPECT_TRUE(r.pass) << r.error_kind << ": " << r.error;
   EXPECT_FALSE(r.impl.empty());
 }
+
+}  // namespace interactive_tests
