@@ -27,7 +27,7 @@ json env(int seq, const std::string& type, json fields) {
   return e;
 }
 
-json started() {
+json perf_started() {
   return env(0, "campaign_started",
              {{"config", {{"name", "perf"}, {"mode", "adaptive"}}},
               {"tasks", json::array({{{"id", "a/x"}, {"tag", "Once-C"}}, {{"id", "b/y"}, {"tag", "Reuse-C"}}})}});
@@ -63,7 +63,7 @@ TEST(CampaignPerf, TraceRowsCarryCyclesAndSpeedupOfPassVerdicts) {
   TraceModel m;
   QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
   // Batch 1: calls only; batch 2: their verdicts (updates of earlier rows).
-  auto u1 = feed.consume({started(), call(1, 0, "a/x", 0), call(2, 0, "a/x", 1), call(3, 0, "b/y", 0),
+  auto u1 = feed.consume({perf_started(), call(1, 0, "a/x", 0), call(2, 0, "a/x", 1), call(3, 0, "b/y", 0),
                           call(4, 0, "b/y", 1)});
   u1.reset = true;
   m.apply(u1);
@@ -90,7 +90,7 @@ TEST(CampaignPerf, TraceRowsCarryCyclesAndSpeedupOfPassVerdicts) {
 
   // The verdict in the same batch as its call; an infeasible pass has no speedup; a fail never has numbers.
   CampaignFeed f2;
-  auto u = f2.consume({started(), call(1, 0, "a/x", 0), call(2, 0, "a/x", 1), call(3, 0, "a/x", 2),
+  auto u = f2.consume({perf_started(), call(1, 0, "a/x", 0), call(2, 0, "a/x", 1), call(3, 0, "a/x", 2),
                        verdict(4, 0, "a/x", 0, true, {{"cycles", 50}, {"speedup", 3.0}, {"feasible", false}}),
                        verdict(5, 0, "a/x", 1, false, {{"cycles", 10}, {"speedup", 2.0}}),
                        verdict(6, 0, "a/x", 2, true, {{"cycles", 40}, {"speedup", 2.0}})});
@@ -110,7 +110,7 @@ TEST(CampaignPerf, TraceRowsCarryCyclesAndSpeedupOfPassVerdicts) {
 
 TEST(CampaignPerf, LearningCurvesPlotFastAndMedianSpeedupWhenPresent) {
   CampaignFeed feed;
-  auto u = feed.consume({started(), summary(1, 0, 0.5, {{"fast_1", 0.5}, {"fast_1_5", 0.0}, {"median_speedup", 1.2}}),
+  auto u = feed.consume({perf_started(), summary(1, 0, 0.5, {{"fast_1", 0.5}, {"fast_1_5", 0.0}, {"median_speedup", 1.2}}),
                          summary(2, 1, 1.0, {{"fast_1", 1.0}, {"fast_1_5", 0.5}, {"median_speedup", nullptr}})});
   ASSERT_EQ(u.newPoints.size(), 2);
   EXPECT_EQ(u.newPoints[0].fast1, 0.5);
@@ -143,7 +143,7 @@ TEST(CampaignPerf, LearningCurvesPlotFastAndMedianSpeedupWhenPresent) {
 
   // An older log: no performance series at all.
   CampaignFeed old;
-  auto uo = old.consume({started(), summary(1, 0, 0.5, json::object())});
+  auto uo = old.consume({perf_started(), summary(1, 0, 0.5, json::object())});
   EXPECT_FALSE(uo.newPoints[0].fast1.has_value());
   uo.reset = true;
   LearningCurves c2;
@@ -176,7 +176,7 @@ TEST(CampaignPerf, ComparisonShowsPerTaskBestSpeedups) {
   QTemporaryDir dir;
   {
     std::ofstream out((dir.path() + QStringLiteral("/events.jsonl")).toStdString());
-    for (const auto& e : {started(), verdict(1, 0, "a/x", 0, true, {{"cycles", 10}, {"speedup", 1.25}}),
+    for (const auto& e : {perf_started(), verdict(1, 0, "a/x", 0, true, {{"cycles", 10}, {"speedup", 1.25}}),
                           verdict(2, 0, "a/x", 1, true, {{"cycles", 8}, {"speedup", 1.75}}),
                           verdict(3, 0, "a/x", 2, false)})
       out << e.dump() << "\n";
