@@ -18,6 +18,7 @@ void add_synth_commands(CLI::App& app, int& exit_code);
 void add_campaign_commands(CLI::App& app, int& exit_code);
 void add_memory_commands(CLI::App& app, int& exit_code);
 void add_audit_commands(CLI::App& app, int& exit_code);
+void add_golden_commands(CLI::App& app, int& exit_code);
 // perf, and bench perf (after add_program_commands, which makes `bench`).
 void add_perf_commands(CLI::App& app, int& exit_code);
 void add_llm_commands(CLI::App& app, int& exit_code);

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   sf::cli::add_campaign_commands(app, exit_code);
   sf::cli::add_memory_commands(app, exit_code);
   sf::cli::add_audit_commands(app, exit_code);
+  sf::cli::add_golden_commands(app, exit_code);
   sf::cli::add_perf_commands(app, exit_code);
   sf::cli::add_llm_commands(app, exit_code);
   try {

@@ -59,7 +59,8 @@ const std::vector<std::string>& known_keys() {
   static const std::vector<std::string> keys = {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
-      "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective", "verify"};
+      "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective", "verify",
+      "demos"};
   return keys;
 }
 
@@ -245,6 +246,20 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
     Reader vr{*vo, error, "verify."};
     if (!vr.integer("extra_seeds", c.extra_seeds)) return std::nullopt;
   }
+  if (const auto* d = r.find("demos")) {
+    if (!d->is_object()) {
+      r.fail("demos", "expected an object {golden, max}");
+      return std::nullopt;
+    }
+    for (const auto& [k, v] : d->items()) {
+      if (k != "golden" && k != "max") {
+        error = "unknown config key 'demos." + k + "' (known: golden, max)";
+        return std::nullopt;
+      }
+    }
+    Reader dr{*d, error, "demos."};
+    if (!dr.string("golden", c.demos.golden) || !dr.integer("max", c.demos.max)) return std::nullopt;
+  }
   if (const auto* m = r.find("memory")) {
     auto mc = sage_memory_from_json(*m, error);
     if (!mc) return std::nullopt;
@@ -372,6 +387,7 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
       {"chip", c.chip},
       {"objective", objective_name(c.objective)}};
   if (c.extra_seeds != 0) j["verify"] = {{"extra_seeds", c.extra_seeds}};  // absent when off: old configs unchanged
+  if (!c.demos.golden.empty()) j["demos"] = {{"golden", c.demos.golden}, {"max", c.demos.max}};
   return j;
 }
 
@@ -379,6 +395,7 @@ std::string validate(const CampaignConfig& c) {
   auto bad_temp = [](double t) { return !(t >= 0.0 && t <= 2.0); };
   if (c.n < 1 || c.n > 10000) return "config key 'n': must be in [1, 10000]";
   if (c.max_tokens < 1 || c.max_tokens > 1000000) return "config key 'max_tokens': must be in [1, 1000000]";
+  if (c.demos.max < 0 || c.demos.max > 64) return "config key 'demos.max': must be in [0, 64]";
   if (bad_temp(c.temperature0)) return "config key 'temperature0': must be in [0, 2]";
   if (c.temperatures.empty() || c.temperatures.size() > 16) return "config key 'temperatures': needs 1 to 16 values";
   for (double t : c.temperatures)

@@ -64,6 +64,13 @@ nlohmann::json sage_memory_to_json(const SageMemoryConfig& m);
 // Strict (unknown keys, wrong types, out-of-range values are errors naming `memory.<key>`).
 std::optional<SageMemoryConfig> sage_memory_from_json(const nlohmann::json& j, std::string& error);
 
+// The `demos` object: curated demonstrations added to every proposer prompt (issue 20 item 2).
+struct DemosConfig {
+  std::string golden;  // a golden set file (store/golden.hpp), as given (relative = to the current folder); "" = none
+  int max = 4;         // at most this many golden demonstrations per prompt (entries of other tasks, set order)
+  bool operator==(const DemosConfig&) const = default;
+};
+
 struct CampaignConfig {
   int version = kConfigVersion;
   std::string name = "campaign";
@@ -92,6 +99,7 @@ struct CampaignConfig {
   // verify.extra_seeds: fresh input sets per candidate on top of the task's fixed ones (derived from the
   // candidate's seed, itself derived from the campaign seed and the sample: reruns see the same sets). 0 = off.
   int extra_seeds = 0;
+  DemosConfig demos;  // config_to_json writes `demos` only when a golden set is named (older echoes unchanged)
 };
 
 // Strict parse: unknown keys, wrong types and out-of-range values are errors (`error` names the key).

@@ -1,4 +1,5 @@
 #include "core/learn/engine.hpp"
+#include "core/learn/golden_demos.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -327,6 +328,17 @@ RunResult CampaignEngine::loop() {
     return r;
   }
   if (cfg_.mode == Mode::Sage) return sage_loop();
+  if (!cfg_.demos.golden.empty()) {
+    bool exists = false;
+    if (!store::load_golden_file(cfg_.demos.golden, golden_, err, &exists)) {
+      r.error = "demos.golden '" + cfg_.demos.golden + "': " + err;
+      return r;
+    }
+    if (!exists) {
+      r.error = "demos.golden '" + cfg_.demos.golden + "': no such file";
+      return r;
+    }
+  }
   if (!state_.started) {
     CampaignStarted cs;
     cs.config = config_to_json(cfg_);
@@ -515,6 +527,11 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
   agent::RoleContext ctx = role_context(s.task->id, iteration, 0, traces);
 
   agent::PromptInput in = base;
+  if (!golden_.entries.empty()) {
+    auto demos = golden_demonstrations(golden_, s.task->id, static_cast<std::size_t>(cfg_.demos.max));
+    demos.insert(demos.end(), base.demos.begin(), base.demos.end());
+    in.demos = std::move(demos);
+  }
   in.task_text = s.task->raw_text_without_impl;
   if (cfg_.objective == Objective::Performance) in.baseline_cycles = baseline_cycles(*s.task);
   agent::PromptOptions popt;

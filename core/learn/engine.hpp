@@ -27,6 +27,7 @@
 #include "core/llm/chat_backend.hpp"
 #include "core/llm/price_table.hpp"
 #include "core/step/task.hpp"
+#include "core/store/golden.hpp"
 #include "core/verify/verifier.hpp"
 
 namespace sf::store {
@@ -139,6 +140,8 @@ class CampaignEngine {
   std::unique_ptr<cost::CostModel> cost_;
   std::unique_ptr<cost::Baselines> baselines_;
   std::string cost_error_;
+  // demos.golden: the golden set, loaded when the loop starts; its demonstrations precede the iteration's.
+  store::GoldenSet golden_;
   std::counting_semaphore<256> verify_slots_;
   llm::CancelToken cancel_;
 

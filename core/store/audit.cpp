@@ -10,11 +10,9 @@
 #include <set>
 #include <sstream>
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include "core/store/event_log.hpp"
+#include "core/store/json_fields.hpp"
 
 namespace sf::store {
 
@@ -31,50 +29,10 @@ std::string to_string(const AdoptionKey& k) {
   return "e" + std::to_string(k.episode) + "/r" + std::to_string(k.round) + "/" + k.item;
 }
 
-namespace {
-
-// Typed field readers: false with "NAME: ..." in `error`.
-bool get_str(const json& j, const char* name, std::string& out, std::string& error) {
-  auto it = j.find(name);
-  if (it == j.end()) return error = std::string(name) + ": missing", false;
-  if (!it->is_string()) return error = std::string(name) + ": expected a string", false;
-  out = it->get<std::string>();
-  return true;
-}
-bool get_bool(const json& j, const char* name, bool& out, std::string& error) {
-  auto it = j.find(name);
-  if (it == j.end()) return error = std::string(name) + ": missing", false;
-  if (!it->is_boolean()) return error = std::string(name) + ": expected true or false", false;
-  out = it->get<bool>();
-  return true;
-}
-bool get_num(const json& j, const char* name, double& out, std::string& error) {
-  auto it = j.find(name);
-  if (it == j.end()) return error = std::string(name) + ": missing", false;
-  if (!it->is_number()) return error = std::string(name) + ": expected a number", false;
-  out = it->get<double>();
-  return true;
-}
-template <class Int>
-bool get_int(const json& j, const char* name, Int& out, std::string& error) {
-  auto it = j.find(name);
-  if (it == j.end()) return error = std::string(name) + ": missing", false;
-  if (it->is_number_unsigned()) {
-    auto v = it->get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))
-      return error = std::string(name) + ": out of range", false;
-    out = static_cast<Int>(v);
-    return true;
-  }
-  if (!it->is_number_integer()) return error = std::string(name) + ": expected an integer", false;
-  auto v = it->get<std::int64_t>();
-  if (v < 0 || v > static_cast<std::int64_t>(std::numeric_limits<Int>::max()))
-    return error = std::string(name) + ": out of range", false;
-  out = static_cast<Int>(v);
-  return true;
-}
-
-}  // namespace
+using json_fields::get_bool;
+using json_fields::get_int;
+using json_fields::get_num;
+using json_fields::get_str;
 
 json to_json(const AuditLabelEntry& l) {
   return {{"episode", l.episode}, {"task", l.task}, {"round", l.round},     {"item", l.item},
@@ -202,15 +160,8 @@ bool load_audit_file(const fs::path& file, AuditLabels& out, std::string& error,
   }
   if (exists) *exists = true;
   const std::string name = file.filename().string() + ": ";
-  auto size = fs::file_size(file, ec);
-  if (ec) return error = name + ec.message(), false;
-  if (size > kMaxAuditBytes) return error = name + "larger than 64 MiB", false;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return error = name + "cannot be read", false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json j = json::parse(ss.str(), nullptr, false);
-  if (j.is_discarded()) return error = name + "not valid JSON", false;
+  json j;
+  if (!json_fields::read_json_file(file, kMaxAuditBytes, j, error)) return false;
   std::string e;
   if (!parse_audit_file(j, out, e)) return error = name + e, false;
   return true;
@@ -323,42 +274,9 @@ bool load_audit_workspace(const fs::path& dir, AuditWorkspace& out, std::string&
   return true;
 }
 
-namespace {
-
-// An exclusive flock(2) on a lock file, released (and closed) on destruction.
-class AuditFileLock {
- public:
-  explicit AuditFileLock(const fs::path& file, std::string& error) {
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-      error = file.filename().string() + ": cannot be opened (" + std::strerror(errno) + ")";
-      return;
-    }
-    int rc;
-    do rc = ::flock(fd_, LOCK_EX);
-    while (rc != 0 && errno == EINTR);
-    if (rc != 0) {
-      error = file.filename().string() + ": cannot be locked (" + std::strerror(errno) + ")";
-      ::close(fd_);
-      fd_ = -1;
-    }
-  }
-  ~AuditFileLock() {
-    if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
-  }
-  AuditFileLock(const AuditFileLock&) = delete;
-  AuditFileLock& operator=(const AuditFileLock&) = delete;
-  bool locked() const { return fd_ >= 0; }
-
- private:
-  int fd_ = -1;
-};
-
-}  // namespace
-
 bool record_audit_label(AuditWorkspace& ws, const AuditLabelEntry& l, double t, std::string& error) {
   if (audit_label_index(l.label) < 0) return error = "label: expected one of full, partial, unrelated", false;
-  AuditFileLock lock(ws.dir / kAuditLockName, error);
+  FileLock lock(ws.dir / kAuditLockName, error);
   if (!lock.locked()) return false;
   // Re-read under the lock: another process may have labelled since this workspace was loaded.
   AuditLabels next;

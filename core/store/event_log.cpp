@@ -1,6 +1,7 @@
 #include "core/store/event_log.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -129,6 +130,26 @@ bool EventLog::sync(std::string& error) {
     return false;
   }
   return true;
+}
+
+FileLock::FileLock(const fs::path& file, std::string& error) {
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    error = file.filename().string() + ": cannot be opened (" + std::strerror(errno) + ")";
+    return;
+  }
+  int rc;
+  do rc = ::flock(fd_, LOCK_EX);
+  while (rc != 0 && errno == EINTR);
+  if (rc != 0) {
+    error = file.filename().string() + ": cannot be locked (" + std::strerror(errno) + ")";
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the lock
 }
 
 bool write_file_atomic(const fs::path& file, const std::string& content, std::string& error) {

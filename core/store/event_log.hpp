@@ -53,6 +53,20 @@ class EventLog {
   std::mutex mu_;
 };
 
+// An exclusive flock(2) on `file` (created when missing), held until destruction: serialises the
+// read-modify-write of a workspace file (audit.json, a golden set) between processes.
+class FileLock {
+ public:
+  FileLock(const std::filesystem::path& file, std::string& error);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+  bool locked() const { return fd_ >= 0; }
+
+ private:
+  int fd_ = -1;
+};
+
 // Writes `content` to `file` atomically: a temp file in the same folder, fsync, rename.
 bool write_file_atomic(const std::filesystem::path& file, const std::string& content, std::string& error);
 
