@@ -4,7 +4,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 
@@ -135,6 +137,15 @@ std::string fmt(double x, int prec) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", prec, x);
   return buf;
+}
+
+std::string now_iso_utc() {
+  const std::time_t tt = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char iso[32];
+  std::strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return iso;
 }
 
 }  // namespace sf::cli

@@ -47,6 +47,8 @@ int guarded(F&& f) {
   }
 }
 
+// The current UTC time as ISO 8601 ("2026-12-01T17:00:00Z"), for labels and promotions.
+std::string now_iso_utc();
 // The bundled resources directory (resources/), or a clear error.
 std::string resources_dir();
 // Counts user-space instructions of this thread with the hardware counter (Linux perf_event_open), so that a

@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 
+#include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
 #include "core/store/audit.hpp"
 
@@ -152,11 +153,7 @@ void add_audit_commands(CLI::App& app, int& exit_code) {
     if (auditor.empty())
       if (const char* user = std::getenv("USER")) auditor = user;
     const auto now = std::chrono::system_clock::now();
-    const std::time_t tt = std::chrono::system_clock::to_time_t(now);
-    std::tm tm{};
-    gmtime_r(&tt, &tm);
-    char iso[32];
-    std::strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    const std::string iso = now_iso_utc();
     store::AuditLabelEntry l{key.episode, r->task, key.round, key.item, lo->label, lo->note, auditor, iso};
     std::string err;
     const double t = std::chrono::duration<double>(now.time_since_epoch()).count();

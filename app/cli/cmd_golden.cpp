@@ -4,9 +4,7 @@
 //   stepforge-cli golden export FILE OUT [--task T ...]
 //   stepforge-cli golden import FILE IN
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <iostream>
 
 #include "app/cli/cli_util.hpp"
@@ -18,15 +16,6 @@
 namespace sf::cli {
 
 namespace {
-
-std::string golden_now_iso() {
-  const std::time_t tt = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char iso[32];
-  std::strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return iso;
-}
 
 std::string golden_provenance_text(const store::GoldenProvenance& p) {
   std::string out = p.campaign.empty() ? std::string("-") : p.campaign;
@@ -100,7 +89,7 @@ void add_golden_commands(CLI::App& app, int& exit_code) {
     req.promoted_by = po->by;
     if (req.promoted_by.empty())
       if (const char* user = std::getenv("USER")) req.promoted_by = user;
-    req.promoted_at = golden_now_iso();
+    req.promoted_at = now_iso_utc();
     verify::Verifier verifier;
     auto r = learn::promote_to_golden(po->file, pf->task, req, verifier);
     if (!r.ok) {
