@@ -39,7 +39,7 @@ fs::path golden_dir(const std::string& name) {
   return d;
 }
 
-learn::PromoteRequest request(const std::string& impl, const std::string& task, std::int64_t it, std::int64_t sample) {
+learn::PromoteRequest golden_request(const std::string& impl, const std::string& task, std::int64_t it, std::int64_t sample) {
   learn::PromoteRequest r;
   r.impl = impl;
   r.provenance = {"demo-campaign", "/ws/demo", task, it, sample, "gpt-4o", "trace"};
@@ -61,24 +61,24 @@ TEST(Golden, PromoteVerifiesRefusesWithTheReasonAndKeepsOneCopy) {
   ASSERT_FALSE(good.empty());
   verify::Verifier v;
 
-  auto r = learn::promote_to_golden(file, *task, request(good, "bmm/row_wise", 3, 7), v);
+  auto r = learn::promote_to_golden(file, *task, golden_request(good, "bmm/row_wise", 3, 7), v);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_TRUE(r.added);
   EXPECT_EQ(r.entry.id, "g-000001");
   EXPECT_FALSE(r.entry.canonical_key.empty());
   EXPECT_EQ(r.entry.task_text, task->raw_text_without_impl);
   // The same program again: not added twice.
-  auto again = learn::promote_to_golden(file, *task, request(good, "bmm/row_wise", 4, 0), v);
+  auto again = learn::promote_to_golden(file, *task, golden_request(good, "bmm/row_wise", 4, 0), v);
   ASSERT_TRUE(again.ok);
   EXPECT_FALSE(again.added);
   EXPECT_EQ(again.entry.id, "g-000001");
   EXPECT_EQ(again.entry.provenance.iteration, 3);
 
   // A program that does not verify (it names a stream that does not exist) is refused with the reason.
-  auto bad = learn::promote_to_golden(file, *task, request(good + "\nbogus = Nothing(x)\n", "bmm/row_wise", 1, 1), v);
+  auto bad = learn::promote_to_golden(file, *task, golden_request(good + "\nbogus = Nothing(x)\n", "bmm/row_wise", 1, 1), v);
   EXPECT_FALSE(bad.ok);
   EXPECT_EQ(bad.error.rfind("refused: does not verify: ", 0), 0u) << bad.error;
-  auto empty = learn::promote_to_golden(file, *task, request("  \n", "bmm/row_wise", 1, 1), v);
+  auto empty = learn::promote_to_golden(file, *task, golden_request("  \n", "bmm/row_wise", 1, 1), v);
   EXPECT_EQ(empty.error, "refused: the program is empty");
 
   store::GoldenSet set;
