@@ -14,11 +14,10 @@ struct CliRun {
   std::string out;
 };
 
-// Runs the CLI with a hard time limit (a hung command fails the test instead of blocking ctest); stderr is
-// merged into stdout unless `json` output is wanted.
-inline CliRun cli(const std::string& args, bool merge_stderr = true, int timeout_s = 120) {
-  std::string cmd = "timeout " + std::to_string(timeout_s) + " " + std::string(SF_CLI) + " " + args +
-                    (merge_stderr ? " 2>&1" : " 2>/dev/null");
+// Runs a shell command line with a hard time limit (a hung command fails the test instead of blocking ctest);
+// stderr is merged into stdout unless `json` output is wanted.
+inline CliRun run_command(const std::string& command, bool merge_stderr = true, int timeout_s = 120) {
+  std::string cmd = "timeout " + std::to_string(timeout_s) + " " + command + (merge_stderr ? " 2>&1" : " 2>/dev/null");
   CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -28,6 +27,11 @@ inline CliRun cli(const std::string& args, bool merge_stderr = true, int timeout
   int st = pclose(p);
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+// Runs the CLI (SF_CLI) with `args`.
+inline CliRun cli(const std::string& args, bool merge_stderr = true, int timeout_s = 120) {
+  return run_command(std::string(SF_CLI) + " " + args, merge_stderr, timeout_s);
 }
 
 }  // namespace sf::e2e

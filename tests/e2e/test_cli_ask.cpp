@@ -1,35 +1,20 @@
 // `stepforge-cli ask` end to end against a loopback OpenAI-compatible server: verdict, exit codes, no key leak.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <unistd.h>
 
-#include <array>
 #include <filesystem>
 #include <fstream>
-#include <cstdio>
 #include <string>
 
+#include "tests/e2e/cli_test_util.hpp"
 #include "tests/unit/llm/loopback_server.hpp"
 
 namespace {
 
-struct AskRun {
-  int code = -1;
-  std::string out;
-};
+using AskRun = sf::e2e::CliRun;
 
-AskRun run(const std::string& cmd) {
-  AskRun r;
-  FILE* p = popen(("timeout 60 " + cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+AskRun run(const std::string& cmd) { return sf::e2e::run_command(cmd, true, 60); }
 
 }  // namespace
 
