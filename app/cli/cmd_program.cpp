@@ -22,6 +22,7 @@ struct ProgramOpts {
   std::uint64_t seed = 0;
   bool seed_set = false;
   bool alt = false;
+  bool varied = false;
   std::string show;
   int reps = 200;
   std::size_t max_tokens = 200;
@@ -133,7 +134,8 @@ int cmd_run(const ProgramOpts& o) {
   std::uint64_t seed = o.seed_set ? o.seed : pf->task.verify.seeds.front();
   verify::Verifier v;
   Diagnostics pd;
-  auto prep = v.prepare(pf->task, sizes, seed, pd);
+  auto prep =
+      v.prepare(pf->task, sizes, seed, pd, false, o.varied ? sim::Structure::Varied : sim::Structure::Spec);
   if (!prep) {
     print_diagnostics(pd, f);
     return 1;
@@ -143,7 +145,8 @@ int cmd_run(const ProgramOpts& o) {
   auto t0 = std::chrono::steady_clock::now();
   sim::RunResult rr = sim::run_program(*cr.program, *cr.typed, prep->compiled, prep->inputs, ro);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << "task " << pf->task.id << ", seed " << seed << ", sizes";
+  std::cout << "task " << pf->task.id << ", seed " << seed << (o.varied ? " (varied structure)" : "")
+            << ", sizes";
   for (const auto& [k, val] : sizes) std::cout << " " << k << "=" << val;
   std::cout << ", " << secs * 1e6 << " us\n";
   if (rr.error) {
@@ -266,6 +269,9 @@ void add_program_commands(CLI::App& app, int& exit_code) {
   run->add_option("--seed", o->seed, "input seed (default: the task's first seed)")
       ->each([o](const std::string&) { o->seed_set = true; });
   run->add_flag("--alt", o->alt, "use the task's alternative sizes");
+  run->add_flag("--varied", o->varied,
+                "draw selectors and masks with varied structure, as for verify.extra_seeds and the seeds "
+                "`tasks validate` adds (reproduces a failure reported with 'varied structure')");
   run->add_option("--show", o->show, "print the token view of this stream (a name of the program, or L[i])");
   run->add_option("--max-tokens", o->max_tokens, "tokens printed per stream")->capture_default_str();
   run->callback([o, &exit_code] { exit_code = cmd_run(*o); });

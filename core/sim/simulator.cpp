@@ -422,7 +422,7 @@ std::unique_ptr<ElementFn> make_task_fn(const step::CompiledFn& cf, const step::
 }
 
 std::optional<InputSet> make_input_set(const step::TaskDoc& task, const step::SizeBinding& sizes,
-                                       std::uint64_t seed, Diagnostics& diags) {
+                                       std::uint64_t seed, Diagnostics& diags, Structure structure) {
   InputSet set;
   set.sizes = sizes;
   set.seed = seed;
@@ -445,7 +445,8 @@ std::optional<InputSet> make_input_set(const step::TaskDoc& task, const step::Si
       count = positions * (elem / std::max<std::int64_t>(lanes, 1));
       per = lanes;
     }
-    Status s = generate(to_gen(in.gen), seed, in.name, count, per, in.scale, in.mh_min, in.mh_max, f.data);
+    Status s = generate(to_gen(in.gen), seed, in.name, count, per, in.scale, in.mh_min, in.mh_max, f.data,
+                        structure);
     if (!s.ok()) {
       diags.push_back(make_error(s.code, "input '" + in.name + "': " + s.message, in.loc));
       return std::nullopt;
@@ -461,7 +462,7 @@ std::optional<InputSet> make_input_set(const step::TaskDoc& task, const step::Si
       return std::nullopt;
     }
     std::vector<float> data;
-    Status s = generate(to_gen(p.gen), seed, p.name, product(*shape), 1, p.scale, 0, 0, data);
+    Status s = generate(to_gen(p.gen), seed, p.name, product(*shape), 1, p.scale, 0, 0, data, structure);
     if (!s.ok()) {
       diags.push_back(make_error(s.code, "parameter '" + p.name + "': " + s.message, p.loc));
       return std::nullopt;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/common/diagnostic.hpp"
+#include "core/sim/datagen.hpp"
 #include "core/sim/stream_value.hpp"
 #include "core/step/task_compile.hpp"
 #include "core/step/typecheck.hpp"
@@ -25,9 +26,11 @@ struct InputSet {
   std::map<std::string, std::vector<float>, std::less<>> params;
 };
 
-// Generates the inputs and parameters of `task` under `sizes` and `seed` (§11). X-* diagnostics on error.
+// Generates the inputs and parameters of `task` under `sizes` and `seed` (§11; `structure`: see datagen.hpp).
+// X-* diagnostics on error.
 std::optional<InputSet> make_input_set(const step::TaskDoc& task, const step::SizeBinding& sizes,
-                                       std::uint64_t seed, Diagnostics& diags);
+                                       std::uint64_t seed, Diagnostics& diags,
+                                       Structure structure = Structure::Spec);
 
 // A task fn bound to the parameters of an input set, as an ElementFn for the kernels. Checks that Multihot
 // outputs are exactly 0 or 1 (R-MULTIHOT). The input set and compiled fn must outlive it.

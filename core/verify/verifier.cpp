@@ -55,10 +55,13 @@ std::vector<std::uint64_t> validation_extra_seeds(const step::TaskDoc& task, int
   return k > 0 ? derive_extra_seeds(0, task.id, -1, k, task.verify.seeds) : std::vector<std::uint64_t>{};
 }
 
-std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc& task, const step::SizeBinding& sizes,
-                                                            std::uint64_t seed, Diagnostics& diags, bool cache) {
-  std::string key = task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) + "\n" +
-                    task.path + "\n" + binding_key(sizes) + "\n" + std::to_string(seed);
+std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc& task,
+                                                            const step::SizeBinding& sizes,
+                                                            std::uint64_t seed, Diagnostics& diags,
+                                                            bool cache, sim::Structure structure) {
+  std::string key = task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) +
+                    "\n" + task.path + "\n" + binding_key(sizes) + "\n" + std::to_string(seed) +
+                    (structure == sim::Structure::Varied ? "\nvaried" : "");
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = cache_.find(key);
@@ -78,7 +81,7 @@ std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc&
     return nullptr;
   }
   p->compiled = std::move(*ct);
-  auto in = sim::make_input_set(p->doc, sizes, seed, local);
+  auto in = sim::make_input_set(p->doc, sizes, seed, local, structure);
   if (!in) {
     diags.insert(diags.end(), local.begin(), local.end());
     return nullptr;
@@ -184,7 +187,8 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
   for (const auto& [bname, sizes] : bindings) {
     const bool alt = bname != "sizes";
     for (const auto& [seed, cached] : seeds) {
-      auto prep = prepare(task, sizes, seed, rep.diags, cached);
+      auto prep = prepare(task, sizes, seed, rep.diags, cached,
+                          cached ? sim::Structure::Spec : sim::Structure::Varied);
       if (!prep) return finish();
       InputSetReport isr;
       isr.sizes = sizes;
@@ -195,7 +199,8 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
                                            prep->fns.get());
       if (rr.error) {
         Diagnostic d = *rr.error;
-        std::string where = " (seed " + std::to_string(seed) + (alt ? ", " + bname + ")" : ")");
+        std::string where = " (seed " + std::to_string(seed) + (cached ? "" : ", varied structure") +
+                            (alt ? ", " + bname + ")" : ")");
         d.message += where;
         rep.diags.push_back(std::move(d));
         rep.sets.push_back(std::move(isr));
@@ -231,6 +236,7 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
           std::string msg = sim::mismatch_message(fname, orp.stats, out.dims, step::dims_str(decl.dims), of.esh,
                                                   task.verify.atol, task.verify.rtol, of.data.data(), ref.data());
           msg = "line " + std::to_string(loc.line) + ": " + msg + " (seed " + std::to_string(seed) +
+                (cached ? "" : ", varied structure") +
                 (alt ? ", " + bname + " " + binding_key(sizes) + ")" : ")");
           rep.diags.push_back(make_error(std::string(sim::mismatch_code(orp.stats)), msg, loc));
           set_ok = false;

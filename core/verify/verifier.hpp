@@ -69,7 +69,9 @@ class Verifier {
   explicit Verifier(VerifyOptions opt = {}) : opt_(std::move(opt)) {}
 
   // Verifies `impl` (located by line_starts in its file) against `task`. `extra_seeds` (a campaign's
-  // verify.extra_seeds) add input sets on every verified binding after the fixed ones; they are not cached.
+  // verify.extra_seeds, the seeds `tasks validate` adds) add input sets on every verified binding after the
+  // fixed ones; they are not cached and their selectors and masks are drawn with varied structure
+  // (sim::Structure).
   Report verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts = {},
                 const std::vector<std::uint64_t>& extra_seeds = {});
 
@@ -83,8 +85,10 @@ class Verifier {
     // Fn adapters reused by the runs on this input set (thread-safe).
     std::shared_ptr<sim::FnCache> fns = std::make_shared<sim::FnCache>();
   };
+  // `cache` false: computed for this call only. `structure`: how selectors and masks are drawn (datagen.hpp).
   std::shared_ptr<const Prepared> prepare(const step::TaskDoc& task, const step::SizeBinding& sizes,
-                                          std::uint64_t seed, Diagnostics& diags, bool cache = true);
+                                          std::uint64_t seed, Diagnostics& diags, bool cache = true,
+                                          sim::Structure structure = sim::Structure::Spec);
 
  private:
   VerifyOptions opt_;

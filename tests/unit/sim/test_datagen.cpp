@@ -1,6 +1,10 @@
 // Golden values of step-dialect §11.3.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <set>
+
 #include "core/sim/datagen.hpp"
 
 namespace sf::sim {
@@ -89,4 +93,79 @@ TEST(Datagen, Errors) {
 }
 
 }  // namespace
+}  // namespace sf::sim
+
+namespace sf::sim {
+
+// Issue 16: under Structure::Varied the structure of selectors and masks varies with the seed (and respects
+// min/max in every mode); Structure::Spec (the default) stays exactly §11.2.
+TEST(Datagen, SelectorStructureVariesWithTheSeed) {
+  std::set<StructureMode> seen;
+  for (std::uint64_t seed = 0; seed < 64; ++seed) {
+    const StructureMode mode = structure_mode(seed, "E1");
+    seen.insert(mode);
+    std::vector<float> v;
+    ASSERT_TRUE(generate(Gen::Multihot, seed, "E1", 60, 3, 1.0, 0, 2, v, Structure::Varied).ok());
+    std::array<int, 3> load{};
+    std::set<int> counts;
+    for (int k = 0; k < 60; ++k) {
+      int hot = 0;
+      for (int j = 0; j < 3; ++j) {
+        const float x = v[static_cast<std::size_t>(k * 3 + j)];
+        ASSERT_TRUE(x == 0.0f || x == 1.0f);
+        hot += x == 1.0f;
+        load[static_cast<std::size_t>(j)] += x == 1.0f;
+      }
+      ASSERT_LE(hot, 2);
+      counts.insert(hot);
+    }
+    const int lo = *std::min_element(load.begin(), load.end()),
+              hi = *std::max_element(load.begin(), load.end());
+    if (mode == StructureMode::Sparse) EXPECT_EQ(lo, 0) << "seed " << seed;               // one empty lane
+    if (mode == StructureMode::Dense) EXPECT_EQ(counts.count(1), 0u) << "seed " << seed;  // min or max only
+    if (mode == StructureMode::Skewed) EXPECT_GT(2 * hi, 3 * lo) << "seed " << seed;      // one favoured lane
+  }
+  EXPECT_EQ(seen.size(), 4u);
+  // Masks: the density follows the mode.
+  for (std::uint64_t seed = 0; seed < 16; ++seed) {
+    std::vector<float> v;
+    ASSERT_TRUE(generate(Gen::Binary, seed, "M", 400, 1, 1.0, 0, 0, v, Structure::Varied).ok());
+    const double ones = std::count(v.begin(), v.end(), 1.0f) / 400.0;
+    switch (structure_mode(seed, "M")) {
+      case StructureMode::Uniform:
+        EXPECT_NEAR(ones, 0.5, 0.1);
+        break;
+      case StructureMode::Skewed:
+        EXPECT_NEAR(ones, 0.25, 0.1);
+        break;
+      case StructureMode::Sparse:
+        EXPECT_NEAR(ones, 0.125, 0.08);
+        break;
+      case StructureMode::Dense:
+        EXPECT_NEAR(ones, 0.875, 0.08);
+        break;
+    }
+  }
+}
+
+TEST(Datagen, VariedUniformModeIsTheSpecAndSpecIgnoresTheStructureStream) {
+  // A seed whose structure draw is Uniform gives exactly the §11.2 values; Spec never looks at the draw.
+  int uniform_seen = 0, differing = 0;
+  for (std::uint64_t seed = 0; seed < 32; ++seed) {
+    std::vector<float> spec, varied, spec_default;
+    ASSERT_TRUE(generate(Gen::Multihot, seed, "E1", 50, 4, 1.0, 0, 3, spec, Structure::Spec).ok());
+    ASSERT_TRUE(generate(Gen::Multihot, seed, "E1", 50, 4, 1.0, 0, 3, spec_default).ok());
+    ASSERT_TRUE(generate(Gen::Multihot, seed, "E1", 50, 4, 1.0, 0, 3, varied, Structure::Varied).ok());
+    EXPECT_EQ(spec, spec_default);
+    if (structure_mode(seed, "E1") == StructureMode::Uniform) {
+      ++uniform_seen;
+      EXPECT_EQ(spec, varied) << "seed " << seed;
+    } else if (spec != varied) {
+      ++differing;
+    }
+  }
+  EXPECT_GT(uniform_seen, 0);
+  EXPECT_GT(differing, 0);
+}
+
 }  // namespace sf::sim

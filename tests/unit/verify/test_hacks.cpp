@@ -5,6 +5,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/verify/benchmark_validation.hpp"
 #include "core/verify/task_audit.hpp"
+#include "core/sim/simulator.hpp"
 #include "core/verify/verifier.hpp"
 
 using namespace sf;
@@ -94,4 +95,28 @@ TEST(TasksValidate, ReferenceSolutionsRunOn16SeedsAndEveryBinding) {
   // The plain verifier stays at the task's seeds on sizes and alt_sizes.
   verify::Verifier plain;
   EXPECT_EQ(plain.verify(*t, impl).sets.size(), 4u);
+}
+
+TEST(ExtraSeeds, DrawSelectorsWithVariedStructureAndTheFixedSeedsStaySpecExact) {
+  Diagnostics d;
+  auto cat = bench::Catalogue::load(bench::resource_dir(), d);
+  const step::TaskDoc* t = cat.find("moe_expert/residual_given_route");
+  ASSERT_TRUE(t);
+  verify::Verifier v;
+  // The task's own seeds: exactly §11.2 (what `run --seed` and any other implementation generate).
+  Diagnostics pd;
+  auto fixed = v.prepare(*t, t->sizes, t->verify.seeds.front(), pd);
+  auto spec = sim::make_input_set(*t, t->sizes, t->verify.seeds.front(), pd);
+  ASSERT_TRUE(fixed && spec);
+  EXPECT_EQ(fixed->inputs.inputs.at("E1").fields[0].data, spec->inputs.at("E1").fields[0].data);
+  // The seeds tasks validate adds: some selector differs from its §11.2 draw (structure from the seed).
+  int differing = 0;
+  for (auto seed : verify::validation_extra_seeds(*t)) {
+    auto varied = v.prepare(*t, t->sizes, seed, pd, false, sim::Structure::Varied);
+    auto plain = sim::make_input_set(*t, t->sizes, seed, pd);
+    ASSERT_TRUE(varied && plain);
+    differing += varied->inputs.inputs.at("E1").fields[0].data != plain->inputs.at("E1").fields[0].data;
+  }
+  EXPECT_GT(differing, 0);
+  EXPECT_TRUE(pd.empty());
 }
