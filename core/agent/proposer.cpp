@@ -1,5 +1,7 @@
 #include "core/agent/proposer.hpp"
 
+#include "core/llm/builtin_backend.hpp"
+
 namespace sf::agent {
 
 llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, const std::string& role,
@@ -62,9 +64,18 @@ Proposal Proposer::propose(const PromptInput& in, int sample_index, double tempe
     ev.adoption = p.parsed.adoption;
     ev.diagnostics = p.parsed.diagnostics;
     if (!p.ok) {
+      if (r.response->finish_reason == llm::kFinishNoProgram) {
+        p.fail_stage = "search";
+        p.fail_code = kNoProgramCode;
+        p.fail_message = "the built-in synthesizer found no program within its search budget";
+      } else {
+        p.fail_stage = "parse";
+        p.fail_code = p.parsed.diagnostics.empty() ? "P-NO-IMPL" : p.parsed.diagnostics.front().code;
+        p.fail_message = "the answer contains no impl";
+      }
       ev.pass = false;
-      ev.stage = "parse";
-      ev.code = p.parsed.diagnostics.empty() ? "P-NO-IMPL" : p.parsed.diagnostics.front().code;
+      ev.stage = p.fail_stage;
+      ev.code = p.fail_code;
     }
   }
   if (ctx_.sink) ctx_.sink(ev);

@@ -39,7 +39,14 @@ struct Proposal {
   std::optional<double> cost_usd;
   double latency_s = 0.0;
   BuiltPrompt prompt;
+  // Why an answered call gave no program (set when the call succeeded and ok is false): stage "search" +
+  // code kNoProgramCode when the built-in synthesizer searched and found none (finish reason
+  // llm::kFinishNoProgram), else stage "parse" + the parser's first code (P-NO-IMPL).
+  std::string fail_stage, fail_code, fail_message;
 };
+
+// The verdict code of "the built-in synthesizer found no program within its search budget".
+inline constexpr const char* kNoProgramCode = "no-program";
 
 class Proposer {
  public:

@@ -549,9 +549,9 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
         v.code = pe->error_kind;
         v.error = p.error;
       } else {
-        v.stage = "parse";
-        v.code = p.parsed.diagnostics.empty() ? "P-NO-IMPL" : p.parsed.diagnostics.front().code;
-        v.error = "the answer contains no impl";
+        v.stage = p.fail_stage;
+        v.code = p.fail_code;
+        v.error = p.fail_message;
       }
     } else {
       impl = p.impl;

@@ -1,5 +1,8 @@
 #include "core/learn/events.hpp"
 
+#include "core/agent/proposer.hpp"
+#include "core/learn/verdict_words.hpp"
+
 namespace sf::learn {
 
 using nlohmann::json;
@@ -238,6 +241,23 @@ EventBody body_from(const std::string& type, const json& j) {
 }
 
 }  // namespace
+
+std::string verdict_word(bool pass, const std::string& stage, const std::string& code) {
+  if (pass) return "pass";
+  if (code == agent::kNoProgramCode) return "no program";
+  // The answer parser's codes (docs/llm.md): an answer without a usable program.
+  if (code == "P-NO-IMPL" || code == "P-EMPTY-IMPL" || code.rfind("P-ADOPTION", 0) == 0 || code == "L-RESPONSE-SIZE")
+    return "no impl";
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"llm", "LLM error"},        {"internal", "internal error"}, {"document", "task error"},
+      {"parse", "syntax error"},   {"name", "name error"},         {"affine", "affine error"},
+      {"type", "type error"},      {"output", "wrong shape"},      {"shape", "wrong shape"},
+      {"runtime", "runtime error"}, {"limit", "over limit"},       {"numeric", "wrong output"},
+      {"task", "task error"},      {"io", "I/O error"},            {"cost", "infeasible"}};
+  for (const auto& [s, w] : kWords)
+    if (stage == s) return w;
+  return "fail";
+}
 
 std::string event_type(const EventBody& b) { return std::visit(TypeName{}, b); }
 

@@ -240,19 +240,10 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
   v.task = task.id;
   v.temperature = opt_.temperature;
   v.seed = seed;
-  if (!ap.answered) {
-    const agent::TraceEvent* pe = r.traces.empty() ? nullptr : &r.traces.front();
-    r.error_kind = pe && !pe->error_kind.empty() ? pe->error_kind : "llm";
-    r.error = ap.proposal.error;
-    v.stage = "llm";
-    v.code = r.error_kind;
-    v.error = r.error;
-  } else if (ap.impl.empty()) {
-    r.error_kind = "parse";
-    r.error = "the answer contains no impl";
-    v.stage = "parse";
-    v.code = ap.proposal.parsed.diagnostics.empty() ? "P-NO-IMPL" : ap.proposal.parsed.diagnostics.front().code;
-    v.error = r.error;
+  if (ap.impl.empty()) {
+    set_no_program_verdict(ap, r.traces, v);
+    r.error_kind = ap.answered ? v.stage : v.code;  // "parse" / "search" (no-program), or the LLM error kind
+    r.error = v.error;
   } else {
     r.proposal = ap.impl;
     try {

@@ -67,7 +67,8 @@ struct InteractiveResult {
   std::string task;
   std::string instruction;
   bool cancelled = false;
-  std::string error_kind;  // "" on success; an LLM error kind, "request" (bad request), "parse", "internal"
+  std::string error_kind;  // "" on success; an LLM error kind, "request" (bad request), "parse" (an answer
+                           // without a program), "search" (the built-in synthesizer found none), "internal"
   std::string error;       // its message
   std::string input_feedback;  // what was sent with the program: diagnostics (Repair) or cost feedback (Optimise)
   std::string response;        // the model's last answer text

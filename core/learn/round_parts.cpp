@@ -114,6 +114,20 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
   return out;
 }
 
+void set_no_program_verdict(const AdoptedProposal& ap, const std::vector<agent::TraceEvent>& traces, Verdict& v) {
+  const agent::Proposal& p = ap.proposal;
+  if (!ap.answered) {
+    const agent::TraceEvent* pe = traces.empty() ? nullptr : &traces.front();
+    v.stage = "llm";
+    v.code = pe && !pe->error_kind.empty() ? pe->error_kind : "llm";
+    v.error = p.error;
+  } else {  // ap.impl is the first answer's program unless the re-ask gave one, so fail_* is set
+    v.stage = p.fail_stage;
+    v.code = p.fail_code;
+    v.error = p.fail_message;
+  }
+}
+
 agent::TraceEvent verifier_event(const std::string& task, int iteration, int round, const std::string& model,
                                  const std::string& impl, const verify::Report& rep, const std::string& diags_text) {
   agent::TraceEvent ve;

@@ -7,6 +7,7 @@
 #include "core/agent/agent_types.hpp"
 #include "core/agent/prompt_builder.hpp"
 #include "core/agent/proposer.hpp"
+#include "core/learn/events.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/verify/verifier.hpp"
 
@@ -48,6 +49,12 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
                                       const agent::PromptOptions& popt, const agent::PromptInput& in, int round,
                                       double temperature, std::uint64_t seed, const std::set<std::string>& hot_ids,
                                       const std::function<bool()>& cancelled);
+
+// The verdict of a round that has no program to verify (`ap.impl` empty): the proposer call failed (stage
+// "llm", code = the first trace's error kind, else "llm"), or its answer had none (the proposal's fail_*:
+// stage "search" + code no-program when the built-in synthesizer found none within its budget, else stage
+// "parse" + the parser's code, P-NO-IMPL).
+void set_no_program_verdict(const AdoptedProposal& ap, const std::vector<agent::TraceEvent>& traces, Verdict& v);
 
 // The `verifier` trace event of a round (diagnostics capped at kMaxDiagnosticsShown).
 agent::TraceEvent verifier_event(const std::string& task, int iteration, int round, const std::string& model,

@@ -204,21 +204,10 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
       cancelled = true;
       return true;
     }
-    const agent::Proposal& p = ap.proposal;
-    const bool answered = ap.answered;
     const auto& resolved = ap.resolved;
     const auto& reasked = ap.reasked;
     std::string impl = ap.impl;
-    if (!answered) {
-      const agent::TraceEvent* pe = traces.empty() ? nullptr : &traces.front();
-      v.stage = "llm";
-      v.code = pe && !pe->error_kind.empty() ? pe->error_kind : "llm";
-      v.error = p.error;
-    } else if (impl.empty()) {
-      v.stage = "parse";
-      v.code = p.parsed.diagnostics.empty() ? "P-NO-IMPL" : p.parsed.diagnostics.front().code;
-      v.error = "the answer contains no impl";
-    }
+    if (impl.empty()) set_no_program_verdict(ap, traces, v);
     std::string diags_text;
     std::optional<cost::CostReport> cr;
     if (!impl.empty()) {

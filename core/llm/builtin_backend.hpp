@@ -11,6 +11,11 @@ namespace sf::llm {
 
 using ChatProvider = std::function<ChatResult(const ChatRequest&, const CancelToken&)>;
 
+// The finish reason of a provider's answer when its search found no program within its budget (the built-in
+// synthesizer): the answer is an explanation, not a model's failed attempt, so the proposer's verdict is
+// `no-program`, not the parse failure P-NO-IMPL (issue 21).
+inline constexpr const char* kFinishNoProgram = "no-program";
+
 // Registers (or replaces, or with an empty function removes) a named provider. Thread-safe.
 void register_builtin_provider(const std::string& name, ChatProvider provider);
 bool has_builtin_provider(const std::string& name);

@@ -238,7 +238,7 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
       resp.text += "```\n";
     }
   }
-  resp.finish_reason = "stop";
+  resp.finish_reason = r.found ? "stop" : llm::kFinishNoProgram;
   resp.latency_s = r.stats.seconds;
   return llm::ChatResult::success(std::move(resp));
 }

@@ -5,6 +5,7 @@
 #include "core/agent/round_trip.hpp"
 #include "core/bench/catalogue.hpp"
 #include "core/llm/backend_factory.hpp"
+#include "core/llm/builtin_backend.hpp"
 #include "core/step/task.hpp"
 #include "tests/unit/llm/loopback_server.hpp"
 
@@ -223,6 +224,33 @@ TEST(Proposer, AnswerWithoutImplIsAParseFailureNotACrash) {
   EXPECT_EQ(evs[0].code, "P-NO-IMPL");
   EXPECT_EQ(evs[0].pass, false);
   EXPECT_FALSE(to_json(evs[0]).contains("error"));
+}
+
+TEST(Proposer, BuiltinSearchWithoutProgramIsNoProgramNotAParseFailure) {
+  // The built-in synthesizer's "found no program within its budget" answer (finish reason kFinishNoProgram).
+  llm::BuiltinBackend b([](const llm::ChatRequest&, const llm::CancelToken&) {
+    llm::ChatResponse resp;
+    resp.text = "The built-in synthesizer found no program within its budget (12 candidates, depth 3).\n";
+    resp.finish_reason = llm::kFinishNoProgram;
+    return llm::ChatResult::success(resp);
+  });
+  std::vector<TraceEvent> evs;
+  RoleContext ctx;
+  ctx.sink = [&](const TraceEvent& e) { evs.push_back(e); };
+  Proposer p(b, ctx);
+  auto pr = p.propose(PromptInput{}, 0, 0.0);
+  EXPECT_FALSE(pr.ok);
+  EXPECT_EQ(pr.fail_stage, "search");
+  EXPECT_EQ(pr.fail_code, kNoProgramCode);
+  ASSERT_EQ(evs.size(), 1u);
+  EXPECT_EQ(evs[0].stage, "search");
+  EXPECT_EQ(evs[0].code, "no-program");
+  // A model's answer without a program stays a parse failure.
+  FakeBackend fb({"Sorry."});
+  Proposer q(fb, ctx);
+  auto qr = q.propose(PromptInput{}, 0, 0.0);
+  EXPECT_EQ(qr.fail_stage, "parse");
+  EXPECT_EQ(qr.fail_code, "P-NO-IMPL");
 }
 
 TEST(DistillerParsing, YamlJsonAndBareLists) {

@@ -267,4 +267,37 @@ TEST(Interactive, BuiltinBackendOffline) {
   EXPECT_FALSE(r.impl.empty());
 }
 
+TEST(Interactive, BuiltinWithoutProgramIsNoProgramNotAParseFailure) {
+  // The shared round parts give the built-in synthesizer's "nothing within its budget" its own verdict.
+  llm::BuiltinBackend b([](const llm::ChatRequest&, const llm::CancelToken&) {
+    llm::ChatResponse resp;
+    resp.text = "The built-in synthesizer found no program within its budget.\n";
+    resp.finish_reason = llm::kFinishNoProgram;
+    return llm::ChatResult::success(resp);
+  });
+  learn::InteractiveOptions o;
+  o.model = "builtin";
+  learn::InteractiveSession s(b, nullptr, manual(), o);
+  const fs::path dir = temp_dir("no_program");
+  std::string err;
+  ASSERT_TRUE(s.open_session_log(dir, err)) << err;
+  auto r = s.run(task(), {learn::InteractiveAction::Propose, "", ""}, llm::CancelToken{});
+  EXPECT_FALSE(r.pass);
+  EXPECT_EQ(r.error_kind, "search");
+  nlohmann::json verdict;
+  for (const auto& ev : events_of(dir))
+    if (ev["type"] == "verdict") verdict = ev;
+  EXPECT_EQ(verdict.value("stage", ""), "search");
+  EXPECT_EQ(verdict.value("code", ""), "no-program");
+  fs::remove_all(dir);
+
+  // A model's answer without a program stays a parse failure.
+  Fixture f;
+  f.server.answer_text = "Sorry, I cannot.";
+  learn::InteractiveSession s2(*f.backend, nullptr, manual(), f.options());
+  auto r2 = s2.run(task(), {learn::InteractiveAction::Propose, "", ""}, llm::CancelToken{});
+  EXPECT_EQ(r2.error_kind, "parse");
+  EXPECT_FALSE(r2.pass);
+}
+
 }  // namespace interactive_tests
