@@ -36,20 +36,15 @@ ConsolidationReport MemoryStore::consolidate(const Abstractor& abstractor) {
     return rep;
   }
   rep.applied = true;
-  ++consolidations_;
-
-  // Access estimates of non-hot items: retrievals / eligible episodes.
-  for (auto& it : items_) {
-    if (it.state != ItemState::Hot) it.access = access_of(it);
-  }
+  begin_consolidation();  // the step counter; access of non-hot items: retrievals / eligible episodes
 
   // The gate: cold → validated.
   if (config_.ugc == UgcMode::On) {
     for (auto& it : items_) {
       if (it.state == ItemState::Cold && it.utility > 0.0 && it.adoption_count >= config_.k_ado &&
           static_cast<int>(it.adopting_tasks.size()) >= config_.k_op) {
-        it.state = ItemState::Validated;
         rep.validated.push_back({it.id, ItemState::Cold, ItemState::Validated, 0.0, 0});
+        change_state(it, rep.validated.back());
       }
     }
   }
@@ -88,12 +83,11 @@ ConsolidationReport MemoryStore::consolidate(const Abstractor& abstractor) {
       total += it->resident_tokens;
       if (it->state != ItemState::Hot) {
         rep.promoted.push_back({it->id, it->state, ItemState::Hot, v, it->resident_tokens});
-        it->state = ItemState::Hot;
+        change_state(*it, rep.promoted.back());
       }
     } else if (it->state == ItemState::Hot) {
       rep.demoted.push_back({it->id, ItemState::Hot, ItemState::Validated, v, it->resident_tokens});
-      it->state = ItemState::Validated;  // retrievable again
-      it->access = access_of(*it);
+      change_state(*it, rep.demoted.back());  // retrievable again, access re-estimated
     }
   }
   rep.hot_tokens = static_cast<int>(total);

@@ -167,37 +167,24 @@ Outcome<EpisodeUpdate> MemoryStore::end_episode(const EpisodeResult& result) {
   const std::vector<double> credits = episode_credits(flags, result.score, config_);
 
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    MemoryItem& item = *find_mut(ids[i]);
+    const MemoryItem& item = *find(ids[i]);
     const UtilityStep st = update_utility(item.utility, item.n_updates, credits[i], config_.eta_min);
     up.credits.push_back(
         {item.id, result.episode, flags[i], credits[i], st.eta, item.utility, st.utility, st.n_updates});
-    item.utility = st.utility;
-    item.n_updates = st.n_updates;
-    item.history.push_back({result.episode, credits[i]});
-    ++item.retrieval_count;
-    if (flags[i]) {
-      ++item.adoption_count;
-      if (!result.task.empty()) item.adopting_tasks.insert(result.task);
-    }
+    apply_credit(up.credits.back(), result.task);
   }
 
-  std::vector<MemoryItem*> hot;
-  for (auto& item : items_) {
-    if (item.state == ItemState::Hot) {
-      hot.push_back(&item);
-    } else {
-      ++item.eligible_episodes;  // it could have been retrieved in this episode
-    }
-  }
+  std::vector<const MemoryItem*> hot;
+  for (const auto& item : items_)
+    if (item.state == ItemState::Hot) hot.push_back(&item);
   std::sort(hot.begin(), hot.end(), [](const MemoryItem* a, const MemoryItem* b) { return a->id < b->id; });
-  for (MemoryItem* item : hot) {
+  for (const MemoryItem* item : hot) {
     const bool used =
         std::find(result.hot_used.begin(), result.hot_used.end(), item->id) != result.hot_used.end();
-    const double after = smooth_access(item->access, used, config_.mu);
-    up.hot_access.push_back({item->id, used, item->access, after});
-    item->access = after;
+    up.hot_access.push_back({item->id, used, item->access, smooth_access(item->access, used, config_.mu)});
   }
-  ++episodes_;
+  for (const auto& a : up.hot_access) apply_access(a);
+  count_episode();
   out.value = std::move(up);
   return out;
 }
@@ -216,6 +203,46 @@ std::vector<std::string> consolidation_guard_lost(const std::vector<HotRule>& be
       lost.push_back(h.id);
   }
   return lost;
+}
+
+void MemoryStore::apply_credit(const CreditRecord& c, const std::string& task) {
+  MemoryItem* item = find_mut(c.id);
+  if (!item) return;
+  item->utility = c.utility_after;
+  item->n_updates = c.n_updates;
+  item->history.push_back({c.episode, c.credit});
+  ++item->retrieval_count;
+  if (c.adopted) {
+    ++item->adoption_count;
+    if (!task.empty()) item->adopting_tasks.insert(task);
+  }
+}
+
+void MemoryStore::count_episode() {
+  for (auto& item : items_)
+    if (item.state != ItemState::Hot) ++item.eligible_episodes;  // it could have been retrieved
+  ++episodes_;
+}
+
+void MemoryStore::apply_access(const AccessRecord& a) {
+  if (MemoryItem* item = find_mut(a.id)) item->access = a.access_after;
+}
+
+void MemoryStore::begin_consolidation() {
+  ++consolidations_;
+  for (auto& it : items_)
+    if (it.state != ItemState::Hot) it.access = access_of(it);
+}
+
+void MemoryStore::apply_state_change(const StateChange& c) {
+  if (MemoryItem* item = find_mut(c.id)) change_state(*item, c);
+}
+
+void MemoryStore::change_state(MemoryItem& item, const StateChange& c) {
+  const bool was_hot = item.state == ItemState::Hot;
+  item.state = c.to;
+  if (c.to == ItemState::Hot) item.resident_tokens = c.tokens;
+  if (was_hot && c.to != ItemState::Hot) item.access = access_of(item);  // retrievable again
 }
 
 std::vector<HotRule> MemoryStore::hot_context() const {

@@ -169,6 +169,22 @@ class MemoryStore {
   // exceed the budget.
   std::vector<HotRule> hot_context() const;
 
+  // The state changes end_episode and consolidate make, one at a time. The store's own methods make every
+  // change through these, and a projection of a campaign's events (learn::MemoryView) replays the logged
+  // changes through them, so the two follow the same rules. An unknown id changes nothing.
+  // A credit: utility, update count and history, one retrieval, and when adopted one adoption by `task`.
+  void apply_credit(const CreditRecord& c, const std::string& task);
+  // The end of an episode: every non-hot item was eligible for retrieval; the episode counter.
+  void count_episode();
+  // A hot item's smoothed access estimate.
+  void apply_access(const AccessRecord& a);
+  // The start of a UGC step: the step counter; access of non-hot items = retrievals / eligible episodes.
+  void begin_consolidation();
+  // A validation, promotion (resident tokens = c.tokens) or demotion (access re-estimated).
+  void apply_state_change(const StateChange& c);
+  // Whether consolidate() changes anything under this config (not frozen, ugc not off).
+  bool consolidation_applies() const { return !config_.frozen && config_.ugc != UgcMode::Off; }
+
   // Versioned JSON ("format": "stepforge-memory", "version": 1). The config is not part of the file.
   nlohmann::json to_json() const;
   // Strictly validated import (M-IMPORT, message naming the bad field); `config` comes from the caller
@@ -178,6 +194,7 @@ class MemoryStore {
  private:
   MemoryItem* find_mut(std::string_view id);
   double access_of(const MemoryItem& item) const;
+  void change_state(MemoryItem& item, const StateChange& c);
 
   MemoryConfig config_;
   std::vector<MemoryItem> items_;  // in insertion order

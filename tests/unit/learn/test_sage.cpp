@@ -14,6 +14,8 @@
 
 #include "core/bench/catalogue.hpp"
 #include "core/learn/engine.hpp"
+#include "core/learn/projections.hpp"
+#include "core/learn/verdict_words.hpp"
 #include "core/llm/builtin_backend.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/store/workspace.hpp"
@@ -649,4 +651,116 @@ TEST(Sage, CorrectnessObjectiveStopsAtTheFirstCorrectProgramWithoutBaseline) {
   std::lock_guard lock(g_prompts_mu);
   ASSERT_EQ(g_prompts.size(), 1u);
   EXPECT_EQ(g_prompts[0].find("The reference solution takes"), std::string::npos);
+}
+
+// The projections (issue 21): the memory view folded over every event of a run equals the memory the engine
+// wrote (same rules: the store's own state changes); folded over the first events only, it is the memory at
+// that point; the audit view holds the records logged so far.
+TEST(SageProjections, MemoryAndAuditViewsFollowTheEventsPrefixByPrefix) {
+  g_script = two_episode_script;
+  const fs::path dir = fresh("projections");
+  CampaignConfig cfg = sage_config();
+  cfg.memory.params.budget = 6;  // room for one resident rule: consolidation promotes and demotes
+  SageRun r = run_sage(cfg, dir);
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  auto initial = sf::memory::load_memory_file(cfg.memory.import, cfg.memory.params);
+  ASSERT_TRUE(initial.ok());
+  auto final_mem = sf::memory::load_memory_file((dir / "memory.json").string(), cfg.memory.params);
+  ASSERT_TRUE(final_mem.ok());
+  auto typed = [](const json& j) {
+    std::string err;
+    auto e = event_from_json(j, err);
+    EXPECT_TRUE(e) << err;
+    return *e;
+  };
+  MemoryView mem(*initial.value);
+  AuditView audit;
+  std::size_t end_of_episode0 = 0;
+  for (std::size_t i = 0; i < r.events.size(); ++i) {
+    mem.apply(typed(r.events[i]));
+    audit.apply(typed(r.events[i]));
+    if (r.events[i]["type"] == "episode_started" && r.events[i]["episode"] == 1) {
+      end_of_episode0 = i;
+      // Episode 0 and its memory phase only: m-a credited 0.8 (adopted by A), m-b -0.2, one episode counted.
+      const auto* a = mem.store().find("m-a");
+      ASSERT_NE(a, nullptr);
+      EXPECT_DOUBLE_EQ(a->utility, 0.8);
+      EXPECT_EQ(a->adoption_count, 1);
+      EXPECT_EQ(a->adopting_tasks, std::set<std::string>{kA});
+      EXPECT_DOUBLE_EQ(mem.store().find("m-b")->utility, -0.2);
+      EXPECT_NEAR(mem.store().find("m-h")->access, 0.45, 1e-12);
+      EXPECT_EQ(mem.store().episodes(), initial.value->episodes() + 1);
+      EXPECT_EQ(mem.trajectories().at("m-a").size(), 1u);
+      EXPECT_EQ(audit.log().records.size(), 4u);  // rounds 0 and 1 of episode 0, two items each
+    }
+  }
+  ASSERT_GT(end_of_episode0, 0u);
+  EXPECT_EQ(audit.log().records.size(), of_type(r.events, "adoption_record").size());
+  EXPECT_EQ(mem.consolidations(), static_cast<int>(of_type(r.events, "consolidation").size()));
+  // Every event: the same memory as memory.json (what events carry).
+  ASSERT_EQ(mem.store().items().size(), final_mem.value->items().size());
+  EXPECT_EQ(mem.store().episodes(), final_mem.value->episodes());
+  for (const auto& want : final_mem.value->items()) {
+    SCOPED_TRACE(want.id);
+    const auto* got = mem.store().find(want.id);
+    ASSERT_NE(got, nullptr);
+    EXPECT_EQ(got->state, want.state);
+    EXPECT_DOUBLE_EQ(got->utility, want.utility);
+    EXPECT_EQ(got->n_updates, want.n_updates);
+    EXPECT_EQ(got->retrieval_count, want.retrieval_count);
+    EXPECT_EQ(got->adoption_count, want.adoption_count);
+    EXPECT_EQ(got->adopting_tasks, want.adopting_tasks);
+    EXPECT_EQ(got->eligible_episodes, want.eligible_episodes);
+    EXPECT_DOUBLE_EQ(got->access, want.access);
+    if (want.state == sf::memory::ItemState::Hot) {
+      EXPECT_EQ(got->resident_tokens, want.resident_tokens);
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST(StoryView, IterationStartsDemonstrationStepsAndTheFirstSolvedTask) {
+  std::vector<Event> evs;
+  auto push = [&](EventBody b) {
+    Event e;
+    e.seq = static_cast<std::int64_t>(evs.size());
+    e.body = std::move(b);
+    evs.push_back(std::move(e));
+  };
+  push(CampaignStarted{json{{"mode", "adaptive"}}, {}});
+  push(IterationStarted{0, 0, 0, {}, {0.5}, {"a", "b"}, 1});
+  IterationSummary s0;
+  s0.iteration = 0;
+  TaskResult r;
+  r.task = "b";
+  r.newly_solved = true;
+  s0.results = {TaskResult{}, r};
+  push(s0);
+  push(IterationStarted{1, 1, 3, {"b"}, {0.5}, {"a"}, 1});
+  push(IterationStarted{2, 1, 3, {"b"}, {0.5}, {"a"}, 1});  // the same step: no new moment
+  push(IterationStarted{3, 2, 3, {"b", "c"}, {0.5}, {"a"}, 1});
+  StoryView story;
+  for (const auto& e : evs) story.apply(e);
+  EXPECT_EQ(story.position(), evs.size());
+  EXPECT_EQ(story.episode_starts(), (std::vector<std::size_t>{1, 3, 4, 5}));
+  ASSERT_EQ(story.moments().size(), 3u);
+  EXPECT_EQ(story.moments()[0].kind, Moment::Kind::FirstSolved);
+  EXPECT_EQ(story.moments()[0].position, 3u);
+  EXPECT_NE(story.moments()[0].caption.find("b (iteration 0)"), std::string::npos);
+  EXPECT_EQ(story.moments()[1].kind, Moment::Kind::DemonstrationStep);
+  EXPECT_EQ(story.moments()[1].x, 1);
+  EXPECT_EQ(story.moments()[2].kind, Moment::Kind::DemonstrationStep);
+  EXPECT_EQ(story.moments()[2].position, 6u);
+}
+
+TEST(VerdictWords, ShortWordsForPeople) {
+  EXPECT_EQ(verdict_word(true, "", ""), "pass");
+  EXPECT_EQ(verdict_word(false, "search", "no-program"), "no program");
+  EXPECT_EQ(verdict_word(false, "parse", "P-NO-IMPL"), "no impl");
+  EXPECT_EQ(verdict_word(false, "parse", "P-EMPTY-IMPL"), "no impl");
+  EXPECT_EQ(verdict_word(false, "parse", "P-SYNTAX"), "syntax error");  // the STeP program's parse stage
+  EXPECT_EQ(verdict_word(false, "llm", "timeout"), "LLM error");
+  EXPECT_EQ(verdict_word(false, "numeric", "V-MISMATCH"), "wrong output");
+  EXPECT_EQ(verdict_word(false, "cost", "C-SRAM"), "infeasible");
+  EXPECT_EQ(verdict_word(false, "somewhere", "X"), "fail");
 }

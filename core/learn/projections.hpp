@@ -1,0 +1,115 @@
+// Projections (issue 21; the direction of issue 14: engine → typed events → projections → views): state
+// folded from a campaign's events one event at a time with `apply(const Event&)`. They are pure: no files, no
+// clock, no Qt; the same events give the same state, so a view rebuilds any position of a replay by applying
+// the log's first events to a fresh projection. Each reuses the rules of the part it projects (the audit
+// fold of core/store, the memory's own state changes) instead of restating them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "core/learn/events.hpp"
+#include "core/memory/memory_store.hpp"
+#include "core/store/audit.hpp"
+
+namespace sf::learn {
+
+// The adoption audit at a position of the log: adoption records, experiences and label events
+// (store::fold_audit_event, the audit workspace loader's rule), the labels as the `audit_label` events so far
+// set them, and the speedup of each round's PASS verdict (sage: iteration = episode, sample_index = round).
+class AuditView {
+ public:
+  void apply(const Event& e);
+  const store::AuditLog& log() const { return log_; }
+  const store::AuditLabels& labels() const { return labels_; }
+  // The speedup of the PASS verdict of (episode, task, round); nullopt when none (a FAIL, an infeasible
+  // program, no baseline, an older log).
+  std::optional<double> speedup(std::int64_t episode, const std::string& task, int round) const;
+  // The verdict rule on its own (for readers of untyped logs): a PASS with a speedup, unless infeasible, is
+  // remembered. True when it was.
+  bool note_verdict(std::int64_t episode, const std::string& task, int round, bool pass,
+                    std::optional<double> speedup, std::optional<bool> feasible);
+
+ private:
+  store::AuditLog log_;
+  store::AuditLabels labels_;
+  std::map<std::tuple<std::int64_t, std::string, int>, double> speedups_;
+};
+
+// The sage memory at a position of the log, rebuilt through memory::MemoryStore's own state changes
+// (add_experience, apply_credit, count_episode, apply_access, begin_consolidation, apply_state_change), so
+// utilities, counts, access estimates and states follow the memory's rules. What the events do not carry
+// (an item's code example and abstracted resident form) stays empty. An item an event names before its
+// `experience_added` (from an imported memory file the view was not given) appears with its id as rule text.
+class MemoryView {
+ public:
+  // `initial`: the memory the campaign started from (its `memory.import` file) when the caller has it; the
+  // campaign's parameters replace its config at campaign_started.
+  explicit MemoryView(std::optional<memory::MemoryStore> initial = std::nullopt) : initial_(std::move(initial)) {}
+  void apply(const Event& e);
+  const memory::MemoryStore& store() const { return store_; }
+  // (episode, utility after the update) per `credit` event of each item, in log order.
+  const std::map<std::string, std::vector<std::pair<std::int64_t, double>>>& trajectories() const {
+    return trajectories_;
+  }
+  bool enabled() const { return enabled_; }  // false for the memory-off ablation and before campaign_started
+  // The hot budget: the last `consolidation` event's, else the campaign config's.
+  int budget() const { return event_budget_ >= 0 ? event_budget_ : store_.config().budget; }
+  // Resident tokens: the last `consolidation` event's hot_tokens, else the sum over hot items.
+  int hot_tokens() const;
+  int consolidations() const { return consolidations_; }
+
+ private:
+  void ensure_item(const std::string& id, std::int64_t episode);
+
+  std::optional<memory::MemoryStore> initial_;
+  memory::MemoryStore store_;
+  std::map<std::string, std::vector<std::pair<std::int64_t, double>>> trajectories_;
+  std::map<std::int64_t, std::string> episode_task_;  // episode -> its task (episode_started / _finished)
+  bool enabled_ = false;
+  int consolidations_ = 0;
+  int event_hot_tokens_ = -1, event_budget_ = -1;
+};
+
+// A key moment of a campaign, for telling its story (issue 21 item 4).
+struct Moment {
+  enum class Kind { FirstSolved, DemonstrationStep, CrossTaskAdoption, Promotion, Consolidation, BestSpeedup };
+  Kind kind = Kind::FirstSolved;
+  std::size_t position = 0;  // events applied when it happened (its event's index + 1)
+  int x = 0;                 // the iteration (sage: episode) it belongs to, for marking it on the curves
+  std::string caption;       // one line for an audience
+};
+std::string_view moment_kind_name(Moment::Kind k);  // "first solved", "demonstration step", ...
+
+// The story of a log: where each iteration / episode starts (for stepping a replay episode by episode) and
+// the key moments: the first task solved, each new demonstration step, an experience first adopted on a task
+// other than the one it was learned on, a promotion to resident memory, a consolidation that validated or
+// demoted an item, a new best speedup.
+class StoryView {
+ public:
+  void apply(const Event& e);
+  std::size_t position() const { return position_; }  // events applied
+  // Positions (events applied) at which an iteration / episode starts, i.e. the index of its start event.
+  const std::vector<std::size_t>& episode_starts() const { return starts_; }
+  const std::vector<Moment>& moments() const { return moments_; }
+
+ private:
+  void add(Moment::Kind k, int x, std::string caption);
+
+  std::size_t position_ = 0;
+  std::vector<std::size_t> starts_;
+  std::vector<Moment> moments_;
+  bool sage_ = false, solved_any_ = false;
+  int step_ = 0, current_x_ = 0;
+  std::optional<double> best_speedup_;
+  std::map<std::string, std::string> source_task_;  // experience -> the task it was learned on
+  std::map<std::string, bool> adopted_elsewhere_;   // experience -> already adopted on another task
+};
+
+}  // namespace sf::learn
