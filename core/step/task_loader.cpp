@@ -659,17 +659,17 @@ class TaskWalker : public Walker {
             loc_of(f.get("min")->mark));
       return;
     }
-    pending_multihot.push_back({in.name, loc_of(f.get("max")->mark)});
+    pending_multihot.push_back({doc.inputs.size(), loc_of(f.get("max")->mark)});  // `in` is pushed next
   }
-  std::vector<std::pair<std::string, Location>> pending_multihot;  // checked once alt_sizes is known
-
+  // Multihot inputs (by index in doc.inputs: names may repeat in a bad document) whose max is checked against the
+  // lane count once alt_sizes is known.
+  std::vector<std::pair<std::size_t, Location>> pending_multihot;
 
   void check_multihot_lanes() {
-    for (const auto& [name, l] : pending_multihot) {
-      const InputDecl* in = nullptr;
-      for (const auto& x : doc.inputs)
-        if (x.name == name) in = &x;
-      if (!in) continue;
+    for (const auto& [index, l] : pending_multihot) {
+      if (index >= doc.inputs.size() || doc.inputs[index].dtype.fields.size() != 1) continue;
+      const InputDecl* in = &doc.inputs[index];
+      const std::string& name = in->name;
       for (const auto& [bname, b] : doc.static_bindings()) {
         auto lanes = in->dtype.scalar().lanes.eval(b);
         if (lanes && in->mh_max > *lanes) {
