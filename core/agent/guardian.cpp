@@ -6,6 +6,7 @@
 #include "core/step/parser.hpp"
 #include "core/step/printer.hpp"
 #include "core/verify/checker.hpp"
+#include "core/verify/verifier.hpp"
 
 #include <set>
 
@@ -72,13 +73,18 @@ std::vector<llm::ChatMessage> Guardian::llm_prompt(const std::string& impl, cons
   return {{"system", sys}, {"user", user}};
 }
 
+std::shared_ptr<const verify::CheckResult> Guardian::check(const step::TaskDoc& task, const std::string& impl) const {
+  if (checker_) return checker_->check(task, impl);
+  return std::make_shared<const verify::CheckResult>(verify::check_program(task, impl, {}));
+}
+
 GuardResult Guardian::guard(const step::TaskDoc& task, const std::string& impl, GuardianMode mode,
                             int sample_index) {
   GuardResult g;
   g.impl = impl;
-  auto cr = verify::check_program(task, impl, {});
-  g.gate_diags = cr.diags;
-  g.gate_fired = has_multi(cr.diags);
+  const auto cr = check(task, impl);
+  g.gate_diags = cr->diags;
+  g.gate_fired = has_multi(cr->diags);
 
   TraceEvent ev;
   ev.role = "guardian";
@@ -87,18 +93,20 @@ GuardResult Guardian::guard(const step::TaskDoc& task, const std::string& impl, 
   ev.round = ctx_.round;
   ev.sample_index = sample_index;
 
-  auto finish = [&](std::string action) {
+  // `after`: the static result of g.impl when already known (the input's, or the checked LLM fix).
+  auto finish = [&](std::string action, std::shared_ptr<const verify::CheckResult> after = nullptr) {
     g.action = std::move(action);
     g.diff = line_diff(impl, g.impl);
     ev.guardian_action = g.action;
     ev.guardian_diff = g.diff;
     ev.impl = g.impl;
-    auto after = verify::check_program(task, g.impl, {});
-    ev.pass = after.ok();
-    ev.diagnostics = after.diags;
-    if (auto st = verify::failing_stage(after.diags)) {
+    if (!after) after = g.impl == impl ? cr : check(task, g.impl);
+    g.checked = after;
+    ev.pass = after->ok();
+    ev.diagnostics = after->diags;
+    if (auto st = verify::failing_stage(after->diags)) {
       ev.stage = std::string(stage_name(*st));
-      for (const auto& d : after.diags)
+      for (const auto& d : after->diags)
         if (d.is_error()) {
           ev.code = d.code;
           break;
@@ -108,19 +116,22 @@ GuardResult Guardian::guard(const step::TaskDoc& task, const std::string& impl, 
     return g;
   };
 
-  if (!cr.program) return finish("unparsable");
+  if (!cr->program) return finish("unparsable");
   if (!g.gate_fired) return finish("none");
 
   if (mode == GuardianMode::Llm && backend_) {
-    auto r = call_role(*backend_, ctx_, "guardian", llm_prompt(impl, cr.diags), "", 0.0, std::nullopt, sample_index,
+    auto r = call_role(*backend_, ctx_, "guardian", llm_prompt(impl, cr->diags), "", 0.0, std::nullopt, sample_index,
                        ev);
     g.usage = ev.usage;
     g.cost_usd = ev.cost_usd;
     if (r.ok()) {
       auto parsed = parse_response(r.response->text, {});
-      if (parsed.impl && acceptable_fix(cr.diags, verify::check_program(task, *parsed.impl, {}).diags)) {
-        g.impl = *parsed.impl;
-        return finish("llm");
+      if (parsed.impl) {
+        auto fixed = check(task, *parsed.impl);
+        if (acceptable_fix(cr->diags, fixed->diags)) {
+          g.impl = *parsed.impl;
+          return finish("llm", fixed);
+        }
       }
     }
     if (auto fixed = copy_rewrite(task, impl)) g.impl = *fixed;

@@ -6,8 +6,13 @@
 
 #include "core/agent/proposer.hpp"
 #include "core/step/task.hpp"
+#include "core/verify/checker.hpp"
 
 #include <string>
+
+namespace sf::verify {
+class Verifier;
+}
 
 namespace sf::agent {
 
@@ -20,6 +25,9 @@ struct GuardResult {
   std::string action;        // "none", "rewrite", "llm", "llm-fallback-rewrite", "unparsable"
   std::string diff;          // line diff input -> output ("" when unchanged)
   Diagnostics gate_diags;    // the input's static diagnostics
+  // The static result of `impl` (the program to verify): hand it to Verifier::verify so the sample is checked
+  // once. Never null after guard().
+  std::shared_ptr<const verify::CheckResult> checked;
   llm::Usage usage;          // of the LLM call (zero for the rewrite)
   std::optional<double> cost_usd;
 };
@@ -33,8 +41,10 @@ std::optional<std::string> copy_rewrite(const step::TaskDoc& task, const std::st
 
 class Guardian {
  public:
-  // `backend` is only used in Llm mode (may be null for Rewrite).
-  Guardian(llm::ChatBackend* backend, RoleContext ctx) : backend_(backend), ctx_(std::move(ctx)) {}
+  // `backend` is only used in Llm mode (may be null for Rewrite). `checker`: the static checks run through this
+  // verifier (its options and cache) when set, so its result can be handed on to its verify.
+  Guardian(llm::ChatBackend* backend, RoleContext ctx, verify::Verifier* checker = nullptr)
+      : backend_(backend), ctx_(std::move(ctx)), checker_(checker) {}
 
   GuardResult guard(const step::TaskDoc& task, const std::string& impl, GuardianMode mode, int sample_index = 0);
 
@@ -42,8 +52,11 @@ class Guardian {
   static std::vector<llm::ChatMessage> llm_prompt(const std::string& impl, const Diagnostics& affine_errors);
 
  private:
+  std::shared_ptr<const verify::CheckResult> check(const step::TaskDoc& task, const std::string& impl) const;
+
   llm::ChatBackend* backend_;
   RoleContext ctx_;
+  verify::Verifier* checker_ = nullptr;
 };
 
 }  // namespace sf::agent

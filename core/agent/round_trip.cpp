@@ -21,11 +21,11 @@ RoundTripResult run_round_trip(llm::ChatBackend& backend, const step::TaskDoc& t
   }
   std::string impl = res.proposal.impl;
   if (opt.use_guardian) {
-    Guardian guardian(&backend, ctx);
+    Guardian guardian(&backend, ctx, &verifier);
     res.guard = guardian.guard(task, impl, opt.guardian, opt.sample_index);
     impl = res.guard->impl;
   }
-  res.report = verifier.verify(task, impl, {});
+  res.report = verifier.verify(task, impl, {}, {}, res.guard ? res.guard->checked : nullptr);
   res.pass = res.report->pass;
 
   TraceEvent ev;

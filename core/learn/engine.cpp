@@ -79,7 +79,11 @@ CampaignEngine::CampaignEngine(CampaignConfig cfg, EngineDeps deps, store::Works
       deps_(std::move(deps)),
       ws_(ws),
       sink_(sink),
-      verifier_(deps_.verify),
+      verifier_([this] {
+        auto o = deps_.verify;
+        o.cache_static = true;  // a campaign sees the same program texts again and again
+        return o;
+      }()),
       verify_slots_(std::clamp(cfg_.verify_threads, 1, 256)) {
   std::optional<cost::ChipProfile> chip;
   if (cfg_.chip == "default") chip = cost::default_chip();
@@ -555,10 +559,12 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
       }
     } else {
       impl = p.impl;
+      std::shared_ptr<const verify::CheckResult> checked;
       if (cfg_.mode != Mode::Single) {
-        agent::Guardian guardian(deps_.backend, ctx);
+        agent::Guardian guardian(deps_.backend, ctx, &verifier_);
         agent::GuardResult g = guardian.guard(*s.task, impl, cfg_.guardian, s.sample_index);
         impl = g.impl;
+        checked = std::move(g.checked);  // the guardian's final check is the verifier's: one per sample
       }
       if (cancel_.cancelled()) return;
       verify_slots_.acquire();
@@ -566,7 +572,8 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
       try {
         rep = verifier_.verify(*s.task, impl, {},
                                verify::derive_extra_seeds(v.seed, s.task->id, s.sample_index, cfg_.extra_seeds,
-                                                          s.task->verify.seeds));
+                                                          s.task->verify.seeds),
+                               checked);
         if (rep.pass) {
           Verdict probe;
           probe.pass = true;

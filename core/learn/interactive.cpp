@@ -247,7 +247,7 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
   } else {
     r.proposal = ap.impl;
     try {
-      agent::Guardian guardian(&backend_, ctx);
+      agent::Guardian guardian(&backend_, ctx, &verifier_);
       r.guard = guardian.guard(task, ap.impl, opt_.guardian, 0);
       if (is_cancelled()) {
         r.cancelled = true;
@@ -256,7 +256,7 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
         return finish();
       }
       r.impl = r.guard->impl;
-      r.report = verifier_.verify(task, r.impl, {});
+      r.report = verifier_.verify(task, r.impl, {}, {}, r.guard->checked);
       r.pass = r.report->pass;
       v.pass = r.pass;
       v.stage = r.report->stage ? std::string(stage_name(*r.report->stage)) : "";

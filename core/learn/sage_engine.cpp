@@ -212,14 +212,16 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     std::optional<cost::CostReport> cr;
     if (!impl.empty()) {
       try {
-        agent::Guardian guardian(deps_.backend, ctx);
-        impl = guardian.guard(task, impl, cfg_.guardian, round).impl;
+        agent::Guardian guardian(deps_.backend, ctx, &verifier_);
+        agent::GuardResult guarded = guardian.guard(task, impl, cfg_.guardian, round);
+        impl = guarded.impl;
         if (is_cancelled()) {
           cancelled = true;
           return true;
         }
         verify::Report rep = verifier_.verify(
-            task, impl, {}, verify::derive_extra_seeds(seed, task.id, round, cfg_.extra_seeds, task.verify.seeds));
+            task, impl, {}, verify::derive_extra_seeds(seed, task.id, round, cfg_.extra_seeds, task.verify.seeds),
+            guarded.checked);
         v.pass = rep.pass;
         v.stage = rep.stage ? std::string(stage_name(*rep.stage)) : "";
         v.code = rep.code;

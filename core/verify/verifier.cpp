@@ -119,8 +119,31 @@ std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc&
   return result;
 }
 
+std::shared_ptr<const CheckResult> Verifier::check(const step::TaskDoc& task, std::string_view impl) {
+  std::string key;
+  if (opt_.cache_static) {
+    key = task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) + "\n" +
+          std::string(impl);
+    std::lock_guard<std::mutex> lock(static_mu_);
+    auto it = static_cache_.find(key);
+    if (it != static_cache_.end()) {
+      ++static_hits_;
+      return it->second;
+    }
+  }
+  ++static_checks_;
+  auto result = std::make_shared<const CheckResult>(check_program(task, impl, {}, opt_.check));
+  if (opt_.cache_static) {
+    constexpr std::size_t kMaxStaticEntries = 8192;  // bounded: a long campaign starts over rather than grow
+    std::lock_guard<std::mutex> lock(static_mu_);
+    if (static_cache_.size() >= kMaxStaticEntries) static_cache_.clear();
+    static_cache_.emplace(std::move(key), result);
+  }
+  return result;
+}
+
 Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
-                        const std::vector<std::uint64_t>& extra_seeds) {
+                        const std::vector<std::uint64_t>& extra_seeds, std::shared_ptr<const CheckResult> checked) {
   auto t0 = std::chrono::steady_clock::now();
   Report rep;
   auto finish = [&]() -> Report {
@@ -137,7 +160,15 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
     return std::move(rep);
   };
 
-  CheckResult cr = check_program(task, impl, line_starts, opt_.check);
+  if (!checked) {
+    if (line_starts.empty()) {
+      checked = check(task, impl);
+    } else {
+      ++static_checks_;
+      checked = std::make_shared<const CheckResult>(check_program(task, impl, line_starts, opt_.check));
+    }
+  }
+  const CheckResult& cr = *checked;
   rep.diags = cr.diags;
   if (cr.program) {
     rep.program_length = step::program_length(*cr.program);

@@ -6,11 +6,13 @@
 // alt_sizes (and general_sizes when asked).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/common/diagnostic.hpp"
@@ -54,6 +56,9 @@ struct VerifyOptions {
   bool use_alt_sizes = true;   // also verify under verify.alt_sizes when the task declares them
   // Also simulate under verify.general_sizes (§15.11; `tasks validate`). Every static check runs under it anyway.
   bool use_general_sizes = false;
+  // Campaigns: keep the static result of every distinct program text per task (bounded), so a program proposed
+  // again is not parsed and typed again. Off by default (bench verify must time the whole verification).
+  bool cache_static = false;
 };
 
 // `verify.extra_seeds` of a campaign: k fresh seeds for one candidate, derived from the campaign seed, the task and
@@ -72,8 +77,20 @@ class Verifier {
   // verify.extra_seeds, the seeds `tasks validate` adds) add input sets on every verified binding after the
   // fixed ones; they are not cached and their selectors and masks are drawn with varied structure
   // (sim::Structure).
+  // `checked`: the result of check(task, impl) when the caller already has it (the guardian's final check), so
+  // a sample's program is checked statically once; it must belong to exactly this impl with no line offsets.
   Report verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts = {},
-                const std::vector<std::uint64_t>& extra_seeds = {});
+                const std::vector<std::uint64_t>& extra_seeds = {},
+                std::shared_ptr<const CheckResult> checked = nullptr);
+
+  // The static checks of `impl` (no line offsets) with this verifier's options, as verify runs them. With
+  // VerifyOptions::cache_static the result is kept per task and program text: diagnostics carry locations, so
+  // only an identical text can reuse them (identical text implies the same canonical program).
+  std::shared_ptr<const CheckResult> check(const step::TaskDoc& task, std::string_view impl);
+
+  // Static checks run by this verifier (check and verify, cache hits excluded), and cache hits.
+  std::int64_t static_checks() const { return static_checks_.load(); }
+  std::int64_t static_cache_hits() const { return static_hits_.load(); }
 
   // The data of one input set (cached): compiled task, inputs, reference. Task-definition problems (X-*) are
   // appended to diags and give nullptr.
@@ -94,6 +111,9 @@ class Verifier {
   VerifyOptions opt_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Prepared>> cache_;
+  std::mutex static_mu_;
+  std::unordered_map<std::string, std::shared_ptr<const CheckResult>> static_cache_;  // task key + '\n' + impl
+  std::atomic<std::int64_t> static_checks_{0}, static_hits_{0};
 };
 
 // Task self-check for the validator: compiles every binding (sizes, alt_sizes, general_sizes), generates every

@@ -107,6 +107,55 @@ TEST(Guardian, RewriteInsertsCopiesAndTheResultVerifies) {
   EXPECT_TRUE(rep.pass) << r.impl << (rep.diags.empty() ? "" : rep.diags[0].message);
 }
 
+// Issue 15: the guardian's final static result goes to the verifier, so a sample is checked once (twice when
+// the guardian changed the program: its input and its fix), and a campaign's verifier reuses the static result
+// of a program text it has seen.
+TEST(Guardian, HandsItsFinalCheckToTheVerifier) {
+  verify::Verifier v;
+  Guardian g(nullptr, RoleContext{}, &v);
+  const std::string clean = solution_impl("extra/exclusive_cumsum.yaml");
+  auto a = g.guard(cumsum_task(), clean, GuardianMode::Rewrite);
+  ASSERT_TRUE(a.checked);
+  EXPECT_EQ(v.static_checks(), 1);
+  auto ra = v.verify(cumsum_task(), a.impl, {}, {}, a.checked);
+  EXPECT_TRUE(ra.pass);
+  EXPECT_EQ(v.static_checks(), 1);
+
+  auto b = g.guard(cumsum_task(), kReused, GuardianMode::Rewrite);
+  EXPECT_EQ(b.action, "rewrite");
+  EXPECT_EQ(v.static_checks(), 3);  // the input (gate) and the rewritten program
+  auto rb = v.verify(cumsum_task(), b.impl, {}, {}, b.checked);
+  EXPECT_EQ(v.static_checks(), 3);
+  EXPECT_TRUE(rb.pass);
+  // The same verdict, key and diagnostics as a verification that checks by itself.
+  verify::Verifier plain;
+  auto pb = plain.verify(cumsum_task(), b.impl);
+  EXPECT_EQ(rb.canonical_key, pb.canonical_key);
+  EXPECT_EQ(rb.diags.size(), pb.diags.size());
+  EXPECT_EQ(rb.sets.size(), pb.sets.size());
+  EXPECT_EQ(v.static_cache_hits(), 0);  // caching is off unless asked (bench verify times everything)
+}
+
+TEST(Verifier, CampaignStaticCacheReusesAnIdenticalProgramText) {
+  verify::VerifyOptions o;
+  o.cache_static = true;
+  verify::Verifier v(o);
+  auto first = v.verify(cumsum_task(), kReused);
+  auto again = v.verify(cumsum_task(), kReused);
+  EXPECT_EQ(v.static_checks(), 1);
+  EXPECT_EQ(v.static_cache_hits(), 1);
+  EXPECT_EQ(first.code, "A-MULTI");
+  EXPECT_EQ(again.code, first.code);
+  ASSERT_EQ(again.diags.size(), first.diags.size());
+  EXPECT_EQ(again.diags[0].loc.line, first.diags[0].loc.line);
+  // Another text (one more blank line) is checked afresh: its diagnostics sit one line lower.
+  auto moved = v.verify(cumsum_task(), std::string("\n") + kReused);
+  EXPECT_EQ(v.static_checks(), 2);
+  ASSERT_FALSE(moved.diags.empty());
+  EXPECT_EQ(moved.diags[0].loc.line, first.diags[0].loc.line + 1);
+  EXPECT_EQ(moved.canonical_key, first.canonical_key);
+}
+
 TEST(Guardian, LlmCorrectorGoodFixIsKept) {
   std::string good = "A, B = step.Copy().apply(E0)\nT3 = step.Scan(fn=fn_add, b=1).apply(A)\n"
                      "T4 = step.Map(fn=fn_minus).apply((T3, B))\nreturn T4";
