@@ -20,28 +20,42 @@ Dim Dim::constant(std::int64_t c) {
 
 Dim Dim::symbol(std::string name) {
   Dim d;
-  d.exps_.emplace_back(std::move(name), 1);
+  d.own_exponents().emplace_back(std::move(name), 1);
   return d;
 }
 
+const Dim::Exponents& Dim::no_exponents() {
+  static const Exponents none;
+  return none;
+}
+
+Dim::Exponents& Dim::own_exponents() {
+  if (!exps_) exps_ = std::make_shared<Exponents>();
+  else if (exps_.use_count() > 1) exps_ = std::make_shared<Exponents>(*exps_);
+  return *exps_;
+}
+
 void Dim::add_exponent(const std::string& sym, int e) {
-  auto it = std::lower_bound(exps_.begin(), exps_.end(), sym,
+  Exponents& ex = own_exponents();
+  auto it = std::lower_bound(ex.begin(), ex.end(), sym,
                              [](const std::pair<std::string, int>& p, const std::string& k) { return p.first < k; });
-  if (it != exps_.end() && it->first == sym)
+  if (it != ex.end() && it->first == sym)
     it->second += e;
   else
-    exps_.emplace(it, sym, e);
+    ex.emplace(it, sym, e);
 }
 
 Dim Dim::dynamic(std::string target, int index) { return symbol(target + "#" + std::to_string(index)); }
 
 bool Dim::is_dynamic() const {
-  for (const auto& [s, e] : exps_)
+  for (const auto& [s, e] : exponents())
     if (s.find('#') != std::string::npos) return true;
   return false;
 }
 
-bool Dim::is_symbol() const { return num_ == 1 && den_ == 1 && exps_.size() == 1 && exps_.begin()->second == 1; }
+bool Dim::is_symbol() const {
+  return num_ == 1 && den_ == 1 && exponents().size() == 1 && exponents().front().second == 1;
+}
 
 void Dim::normalise() {
   if (den_ < 0) {
@@ -53,7 +67,10 @@ void Dim::normalise() {
     num_ /= g;
     den_ /= g;
   }
-  std::erase_if(exps_, [](const std::pair<std::string, int>& p) { return p.second == 0; });
+  if (!exps_) return;
+  auto zero = [](const std::pair<std::string, int>& p) { return p.second == 0; };
+  if (std::any_of(exps_->begin(), exps_->end(), zero)) std::erase_if(own_exponents(), zero);
+  if (exps_->empty()) exps_.reset();
 }
 
 Dim Dim::operator*(const Dim& o) const {
@@ -68,7 +85,7 @@ Dim Dim::operator*(const Dim& o) const {
     r.num_ = 1;
     r.den_ = 1;
   }
-  for (const auto& [s, e] : o.exps_) r.add_exponent(s, e);
+  for (const auto& [s, e] : o.exponents()) r.add_exponent(s, e);
   r.normalise();
   return r;
 }
@@ -78,16 +95,16 @@ Dim Dim::operator/(const Dim& o) const {
   inv.num_ = o.den_;
   inv.den_ = o.num_;
   inv.overflow_ = o.overflow_;
-  for (const auto& [s, e] : o.exps_) inv.exps_.emplace_back(s, -e);  // already sorted
+  for (const auto& [s, e] : o.exponents()) inv.own_exponents().emplace_back(s, -e);  // already sorted
   inv.normalise();
   return *this * inv;
 }
 
 std::string Dim::str() const {
   std::string out;
-  if (num_ != 1 || exps_.empty() || overflow_) out = overflow_ ? "<overflow>" : std::to_string(num_);
+  if (num_ != 1 || exponents().empty() || overflow_) out = overflow_ ? "<overflow>" : std::to_string(num_);
   std::string denom_syms;
-  for (const auto& [s, e] : exps_) {
+  for (const auto& [s, e] : exponents()) {
     for (int i = 0; i < e; ++i) {
       if (!out.empty()) out += '*';
       out += s;
@@ -110,7 +127,7 @@ std::optional<std::int64_t> Dim::eval_nonneg(const SizeBinding& b, std::string* 
   }
   // value = num * prod(v^e for e>0) / (den * prod(v^-e for e<0))
   std::int64_t top = num_, bottom = den_;
-  for (const auto& [s, e] : exps_) {
+  for (const auto& [s, e] : exponents()) {
     auto it = b.find(s);
     if (it == b.end()) {
       if (why) *why = "size symbol '" + s + "' is not bound";

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,17 +24,20 @@ class Dim {
 
   Dim operator*(const Dim& o) const;
   Dim operator/(const Dim& o) const;
-  friend bool operator==(const Dim&, const Dim&) = default;
+  friend bool operator==(const Dim& a, const Dim& b) {
+    return a.num_ == b.num_ && a.den_ == b.den_ && a.overflow_ == b.overflow_ && a.exponents() == b.exponents();
+  }
 
-  bool is_constant() const { return exps_.empty(); }
+  bool is_constant() const { return exponents().empty(); }
   bool is_dynamic() const;
   bool is_symbol() const;  // exactly one symbol with exponent 1 and coefficient 1
   std::int64_t num() const { return num_; }
   std::int64_t den() const { return den_; }
-  // (symbol, exponent) pairs sorted by symbol, no zero exponent. A small vector rather than a map: dims are
-  // copied a lot by the type checker, and a copy is then one allocation.
+  // (symbol, exponent) pairs sorted by symbol, no zero exponent. Shared between copies and never changed once
+  // a Dim is built (copy on write inside dim.cpp): the type checker and the runner copy dims a lot, and a copy
+  // is then a reference count, not an allocation per symbol.
   using Exponents = std::vector<std::pair<std::string, int>>;
-  const Exponents& exponents() const { return exps_; }
+  const Exponents& exponents() const { return exps_ ? *exps_ : no_exponents(); }
 
   // Canonical text: `M`, `N*K`, `D/4`, `3*K/2`, `D*D`, `16`.
   std::string str() const;
@@ -47,8 +51,10 @@ class Dim {
  private:
   void normalise();
   void add_exponent(const std::string& sym, int e);  // keeps exps_ sorted (zeros are removed by normalise)
+  Exponents& own_exponents();                        // this Dim's own copy, for building it
+  static const Exponents& no_exponents();
   std::int64_t num_ = 1, den_ = 1;
-  Exponents exps_;
+  std::shared_ptr<Exponents> exps_;                  // null: a constant
   bool overflow_ = false;
 };
 
