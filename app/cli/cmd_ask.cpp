@@ -45,8 +45,10 @@ struct AskOpts {
   std::string workspace;  // memory of a campaign workspace (read-only)
   std::string session;    // session workspace the round's events are appended to
   std::string chip = "default";
+  bool stream = false;
   bool interactive() const {
-    return !from.empty() || repair || optimise || !instruction.empty() || !workspace.empty() || !session.empty();
+    return !from.empty() || repair || optimise || !instruction.empty() || !workspace.empty() || !session.empty() ||
+           stream;
   }
 };
 
@@ -167,9 +169,30 @@ int cmd_ask_interactive(const AskOpts& o, llm::ChatBackend& backend, const bench
   }
   agent::TraceSink live;
   if (o.json) live = [](const agent::TraceEvent& e) { std::cout << agent::to_json(e).dump() << "\n" << std::flush; };
+  else if (o.stream)
+    live = [](agent::TraceEvent e) {  // the answer was already shown as it arrived
+      e.response.clear();
+      print_event(e);
+    };
   else live = print_event;
+  llm::StreamCallback on_delta;
+  if (o.stream && o.json) {
+    on_delta = [](const llm::StreamDelta& d) {
+      nlohmann::json j = {{"type", "delta"}, {"text", d.text}, {"output_tokens", d.output_tokens}, {"done", d.done}};
+      if (!d.reasoning.empty()) j["reasoning"] = d.reasoning;
+      if (!d.progress.empty()) j["progress"] = d.progress;
+      std::cout << j.dump() << "\n" << std::flush;
+    };
+  } else if (o.stream) {
+    on_delta = [](const llm::StreamDelta& d) {
+      if (!d.progress.empty()) std::cout << "[" << d.progress << "]\n";
+      std::cout << d.text;
+      if (d.done) std::cout << "\n-- end of answer (" << d.output_tokens << " tokens out)\n";
+      std::cout << std::flush;
+    };
+  }
   llm::CancelToken cancel;
-  learn::InteractiveResult r = session.run(task, req, cancel, live);
+  learn::InteractiveResult r = session.run(task, req, cancel, live, on_delta);
   if (r.error_kind == "request") {
     std::cerr << "error: " << r.error << "\n";
     return 2;
@@ -331,6 +354,7 @@ void add_ask_command(CLI::App& app, int& exit_code) {
   c->add_option("--instruction", o->instruction, "a free-text instruction added to the round");
   c->add_option("--workspace", o->workspace, "use this campaign workspace's memory (retrieval, resident rules)");
   c->add_option("--session", o->session, "append the round's events to this session workspace (created if new)");
+  c->add_flag("--stream", o->stream, "show the answer as it arrives (server-sent events; builtin: search progress)");
   c->add_option("--chip", o->chip, "cost-model chip profile for cycles and speedup")->capture_default_str();
   c->callback([o, &exit_code] { exit_code = cmd_ask(*o); });
 }

@@ -16,6 +16,7 @@ llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, con
   req.seed = seed;
   req.sample_index = sample_index;
   req.cache_prefix_hint = cache_prefix;
+  req.on_delta = ctx.on_delta;
 
   event.role = role;
   event.task_id = ctx.task_id;

@@ -21,6 +21,8 @@ struct RoleContext {
   int iteration = 0;
   int round = 0;
   llm::CancelToken cancel;
+  // Streaming: the answer of every call of this context as it arrives (llm::ChatRequest::on_delta).
+  llm::StreamCallback on_delta;
 };
 
 // Sends `messages`, fills the common event fields (prompt, response, usage, cost, latency, error).

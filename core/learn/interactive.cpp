@@ -100,7 +100,7 @@ bool InteractiveSession::open_session_log(const std::filesystem::path& dir, std:
   ws_ = std::move(ws);
   next_seq_ = 0;
   next_round_ = 0;
-  return emit(CampaignStarted{cfg, {}}, error) && ws_->sync(error);
+  return append_event(CampaignStarted{cfg, {}}, error) && ws_->sync(error);
 }
 
 std::optional<std::filesystem::path> InteractiveSession::session_dir() const {
@@ -114,7 +114,7 @@ int InteractiveSession::rounds() const {
   return next_round_;
 }
 
-bool InteractiveSession::emit(EventBody body, std::string& error) {
+bool InteractiveSession::append_event(EventBody body, std::string& error) {
   if (!ws_) return true;
   Event e;
   e.seq = next_seq_++;
@@ -135,13 +135,14 @@ bool InteractiveSession::record_decision(int round, const std::string& task, con
                                          std::string& error) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!ws_) return true;
-  return emit(GenericEvent{"interactive_decision", {{"round", round}, {"task", task}, {"decision", decision}}},
+  return append_event(GenericEvent{"interactive_decision", {{"round", round}, {"task", task}, {"decision", decision}}},
               error) &&
          ws_->sync(error);
 }
 
 InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const InteractiveRequest& req,
-                                          const llm::CancelToken& cancel, agent::TraceSink live) {
+                                          const llm::CancelToken& cancel, agent::TraceSink live,
+                                          llm::StreamCallback on_delta) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto t0 = std::chrono::steady_clock::now();
   InteractiveResult r;
@@ -214,6 +215,7 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
   ctx.iteration = r.round;
   ctx.round = 0;
   ctx.cancel = cancel;
+  ctx.on_delta = std::move(on_delta);
   ctx.sink = [&r, &live](const agent::TraceEvent& e) {
     r.traces.push_back(e);
     if (live) live(e);
@@ -288,19 +290,19 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
 
   // The log: the same events as a sage episode of one round, plus the interactive record.
   std::string err;
-  bool ok = emit(GenericEvent{"episode_started",
+  bool ok = append_event(GenericEvent{"episode_started",
                               {{"episode", r.round},
                                {"task", task.id},
                                {"max_rounds", 1},
                                {"interactive", true},
                                {"action", std::string(action_name(req.action))}}},
                  err);
-  for (const auto& t : r.traces) ok = ok && emit(LlmCall{r.round, task.id, 0, 0, agent::to_json(t)}, err);
+  for (const auto& t : r.traces) ok = ok && append_event(LlmCall{r.round, task.id, 0, 0, agent::to_json(t)}, err);
   for (const auto& c : r.retrieved)
-    ok = ok && emit(GenericEvent{"adoption_record", adoption_record_body(r.round, task.id, 0, c, ap.resolved,
+    ok = ok && append_event(GenericEvent{"adoption_record", adoption_record_body(r.round, task.id, 0, c, ap.resolved,
                                                                          ap.reasked, req.program, r.impl)},
                     err);
-  ok = ok && emit(v, err);
+  ok = ok && append_event(v, err);
   nlohmann::json rec = {{"round", r.round},
                         {"task", task.id},
                         {"action", std::string(action_name(req.action))},
@@ -318,8 +320,8 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
   }
   if (r.cycles) rec["cycles"] = *r.cycles;
   if (r.speedup) rec["speedup"] = *r.speedup;
-  ok = ok && emit(GenericEvent{"interactive_round", rec}, err);
-  ok = ok && emit(GenericEvent{"episode_finished",
+  ok = ok && append_event(GenericEvent{"interactive_round", rec}, err);
+  ok = ok && append_event(GenericEvent{"episode_finished",
                                {{"episode", r.round},
                                 {"task", task.id},
                                 {"score", r.pass ? 1.0 : 0.0},

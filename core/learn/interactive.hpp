@@ -112,8 +112,10 @@ class InteractiveSession {
 
   // One round (blocking; run it off the GUI thread). `live` receives every trace event as it happens;
   // cancelling `cancel` stops the model call at once (the round then reports cancelled and logs nothing).
+  // `on_delta` (optional) streams every model call's answer as it arrives (server-sent events for the HTTP
+  // backends, search progress for the builtin one).
   InteractiveResult run(const step::TaskDoc& task, const InteractiveRequest& req, const llm::CancelToken& cancel,
-                        agent::TraceSink live = {});
+                        agent::TraceSink live = {}, llm::StreamCallback on_delta = {});
 
   // Appends the user's decision on a round ("accepted", "rejected", "restored") as an
   // `interactive_decision` event. No-op (true) without a session log.
@@ -122,7 +124,7 @@ class InteractiveSession {
   int rounds() const;
 
  private:
-  bool emit(EventBody body, std::string& error);
+  bool append_event(EventBody body, std::string& error);  // (not "emit": Qt defines that as a macro)
   std::optional<std::int64_t> baseline(const step::TaskDoc& task);
 
   llm::ChatBackend& backend_;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,17 @@ struct ChatMessage {
   std::string content;
   friend bool operator==(const ChatMessage&, const ChatMessage&) = default;
 };
+
+// What a streaming caller sees as the answer arrives.
+struct StreamDelta {
+  std::string text;                // the new answer text ("" for a usage-only or progress update)
+  std::string reasoning;           // new reasoning text (reasoning_content / thinking deltas)
+  std::string progress;            // a status line instead of text (the builtin synthesizer's search)
+  std::int64_t output_tokens = 0;  // so far: the provider's count when sent, else estimated (characters / 4)
+  std::int64_t input_tokens = 0;   // when known
+  bool done = false;               // the last delta of the answer
+};
+using StreamCallback = std::function<void(const StreamDelta&)>;
 
 struct ChatRequest {
   std::string model;
@@ -27,6 +39,10 @@ struct ChatRequest {
   // The static prefix of the prompt (e.g. the manual). With Anthropic prompt caching enabled, the
   // system prompt (or first user message) is split after this prefix and the prefix is marked cacheable.
   std::string cache_prefix_hint;
+  // Streaming (server-sent events) when set: called with every piece of the answer as it arrives, then once
+  // with done = true. Not part of the cache key (it does not change the answer). The HTTP backends stream
+  // (core/llm/sse); the builtin backend reports its search progress; cache hits and replays do not call it.
+  StreamCallback on_delta;
 };
 
 struct Usage {

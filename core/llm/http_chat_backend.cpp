@@ -1,5 +1,7 @@
 #include "core/llm/http_chat_backend.hpp"
 
+#include "core/llm/sse.hpp"
+
 #include "core/llm/redact.hpp"
 
 #include <nlohmann/json.hpp>
@@ -93,11 +95,25 @@ ChatResult HttpChatBackend::chat(const ChatRequest& request, const CancelToken& 
   http.max_body_bytes = config_.max_body_bytes;
   http.ca_bundle = config_.ca_bundle;
   http.proxy = config_.proxy;
+  // Streaming (server-sent events, core/llm/sse): each attempt parses the stream into deltas; the assembled
+  // answer goes through parse_answer like a non-streamed one.
+  const StreamFormat format = config_.kind == BackendKind::Anthropic ? StreamFormat::Anthropic : StreamFormat::OpenAi;
+  std::optional<SseParser> sse;
+  std::optional<StreamAccumulator> stream;
+  if (request.on_delta) enable_streaming(http, format);
   auto start = Clock::now();
   ChatResult last = ChatResult::failure("network", "no attempt made");
   for (int attempt = 1; attempt <= config_.max_retries + 1; ++attempt) {
     trace("--> attempt " + std::to_string(attempt) + "\n" + dump_request(http));
     if (!gate_.acquire(cancel)) return ChatResult::failure("cancelled", "request cancelled", 0, attempt);
+    if (request.on_delta) {
+      sse.emplace();
+      stream.emplace(format, request.on_delta);
+      http.on_chunk = [&](std::string_view bytes) {
+        for (const auto& e : sse->feed(bytes)) stream->add(e);
+        return sse->error().empty();  // an invalid stream stops the transfer (a parse error below)
+      };
+    }
     HttpResponse resp = http_post(http, cancel);
     gate_.release();
     if (resp.outcome == HttpOutcome::Ok && resp.status == 429) gate_.on_throttled();
@@ -108,6 +124,9 @@ ChatResult HttpChatBackend::chat(const ChatRequest& request, const CancelToken& 
     bool retry = false;
     switch (resp.outcome) {
       case HttpOutcome::Cancelled:
+        if (sse && !sse->error().empty())
+          return ChatResult::failure("parse", "invalid event stream: " + sse->error(), static_cast<int>(resp.status),
+                                     attempt);
         return ChatResult::failure("cancelled", "request cancelled", 0, attempt);
       case HttpOutcome::Timeout:
         last = ChatResult::failure("timeout", "timeout: " + resp.error, 0, attempt);
@@ -121,7 +140,18 @@ ChatResult HttpChatBackend::chat(const ChatRequest& request, const CancelToken& 
         return ChatResult::failure("parse", resp.error, static_cast<int>(resp.status), attempt);
       case HttpOutcome::Ok:
         if (resp.status >= 200 && resp.status < 300) {
-          ChatResult r = parse_answer(resp.body);
+          if (stream)
+            if (auto tail = sse->finish()) stream->add(*tail);
+          // A server that ignored "stream": true sent a plain answer: it is judged as such.
+          const bool streamed = stream && stream->any_event();
+          if (streamed && !stream->complete()) {  // cut off mid-answer: like a truncated body
+            last = ChatResult::failure("network", "network error: the event stream ended before the answer did", 0,
+                                       attempt);
+            retry = true;
+            break;
+          }
+          ChatResult r = parse_answer(streamed ? stream->assembled_body() : resp.body);
+          if (stream) stream->close();
           if (r.ok()) {
             r.response->latency_s = std::chrono::duration<double>(Clock::now() - start).count();
             r.response->attempts = attempt;

@@ -25,7 +25,38 @@ struct Transfer {
   HttpResponse* resp = nullptr;
   std::size_t header_bytes = 0;
   bool too_large = false;
+  bool aborted = false;  // on_chunk asked to stop
 };
+
+// curl_easy_perform, but through a multi handle polled every 20 ms, so a cancel aborts the transfer at once
+// (the xferinfo callback alone runs only about once a second while the server is silent).
+CURLcode perform_cancellable(CURL* curl, const CancelToken& cancel) {
+  CURLM* multi = curl_multi_init();
+  if (!multi) return curl_easy_perform(curl);
+  curl_multi_add_handle(multi, curl);
+  CURLcode rc = CURLE_OK;
+  int running = 1;
+  while (true) {
+    if (curl_multi_perform(multi, &running) != CURLM_OK) {
+      rc = CURLE_FAILED_INIT;
+      break;
+    }
+    if (running == 0) {
+      int queued = 0;
+      while (CURLMsg* m = curl_multi_info_read(multi, &queued))
+        if (m->msg == CURLMSG_DONE) rc = m->data.result;
+      break;
+    }
+    if (cancel.cancelled()) {
+      rc = CURLE_ABORTED_BY_CALLBACK;
+      break;
+    }
+    curl_multi_poll(multi, nullptr, 0, 20, nullptr);
+  }
+  curl_multi_remove_handle(multi, curl);
+  curl_multi_cleanup(multi);
+  return rc;
+}
 
 size_t on_body(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -35,6 +66,10 @@ size_t on_body(char* data, size_t size, size_t n, void* user) {
     return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
   }
   t->resp->body.append(data, len);
+  if (t->req->on_chunk && !t->req->on_chunk(std::string_view(data, len))) {
+    t->aborted = true;
+    return 0;
+  }
   return len;
 }
 
@@ -125,13 +160,13 @@ HttpResponse http_post(const HttpRequest& req, const CancelToken& cancel) {
   if (!req.ca_bundle.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, req.ca_bundle.c_str());
   if (!req.proxy.empty()) curl_easy_setopt(curl, CURLOPT_PROXY, req.proxy.c_str());
 
-  CURLcode rc = curl_easy_perform(curl);
+  CURLcode rc = perform_cancellable(curl, cancel);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &resp.status);
   if (rc != CURLE_OK) {
     if (t.too_large || rc == CURLE_FILESIZE_EXCEEDED) {
       resp.outcome = HttpOutcome::TooLarge;
       resp.error = "response larger than " + std::to_string(req.max_body_bytes) + " bytes (or oversized headers)";
-    } else if (rc == CURLE_ABORTED_BY_CALLBACK || cancel.cancelled()) {
+    } else if (rc == CURLE_ABORTED_BY_CALLBACK || t.aborted || cancel.cancelled()) {
       resp.outcome = HttpOutcome::Cancelled;
       resp.error = "cancelled";
     } else if (rc == CURLE_OPERATION_TIMEDOUT) {

@@ -1,10 +1,12 @@
 // One blocking HTTP POST (or GET, see HttpRequest::method) over a libcurl easy handle, bounded (body and header sizes, timeout) and
-// cancellable (the xferinfo progress callback aborts the transfer when the CancelToken fires).
+// cancellable (the transfer is polled every 20 ms and aborted as soon as the CancelToken fires).
 #pragma once
 
 #include "core/llm/chat_types.hpp"
 
+#include <functional>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@ struct HttpRequest {
   std::size_t max_header_bytes = 64u << 10;
   std::string ca_bundle;  // CURLOPT_CAINFO when set
   std::string proxy;      // CURLOPT_PROXY when set (else libcurl reads https_proxy / no_proxy itself)
+  // Streaming: every piece of the body as it arrives (it is also kept in HttpResponse::body, within
+  // max_body_bytes). Returning false aborts the transfer (outcome Cancelled).
+  std::function<bool(std::string_view)> on_chunk;
 };
 
 enum class HttpOutcome { Ok, Timeout, Cancelled, Network, TooLarge };

@@ -212,6 +212,18 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   Guidance g = mine_guidance(demos, pc.memory, &*task);  // the most relevant demonstrations
   g.rule_patterns = pc.rule_patterns;
   g.rule_ids = pc.rule_ids;
+  auto progress = [&](std::string line, std::string text = {}, bool done = false) {
+    if (!request.on_delta) return;
+    llm::StreamDelta d;
+    d.progress = std::move(line);
+    d.text = std::move(text);
+    d.output_tokens = static_cast<std::int64_t>((d.text.size() + 3) / 4);
+    d.done = done;
+    request.on_delta(d);
+  };
+  progress("synth: searching programs for " + task->id + " (" + std::to_string(demos.size()) + " demonstrations, " +
+           std::to_string(pc.memory.size() + pc.rule_patterns.size()) + " memory patterns" +
+           (pc.previous_impl.empty() ? std::string() : ", from the previous program") + ")");
   verify::Verifier verifier;
   Synthesizer syn(verifier);
   SynthOptions so = options_for(request);
@@ -240,6 +252,10 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   }
   resp.finish_reason = r.found ? "stop" : llm::kFinishNoProgram;
   resp.latency_s = r.stats.seconds;
+  progress(std::string(r.found ? "synth: found a program" : "synth: no program") + " after " +
+               std::to_string(r.stats.candidates) + " candidate evaluations (depth " + std::to_string(r.stats.depth) +
+               ", " + std::to_string(r.stats.verified) + " verified, " + std::to_string(r.stats.seconds) + " s)",
+           resp.text, true);
   return llm::ChatResult::success(std::move(resp));
 }
 

@@ -89,3 +89,39 @@ TEST(CliAsk, RepairFromAFilePrintsTheVerifiedProposalAndLogsTheSession) {
   EXPECT_EQ(both.code, 2) << both.out;
   std::filesystem::remove_all(dir);
 }
+
+TEST(CliAsk, StreamShowsTheAnswerAsItArrivesThenTheVerdict) {
+  sf::llm::testing::LoopbackServer server;
+  server.answer_text =
+      "```yaml\nimpl: |\n"
+      "  C = step.Scan(fn=fn_add, b=1).apply(E0)\n"
+      "  Y = step.Map(fn=fn_minus).apply((C, E0))\n"
+      "  return Y\n```\n";
+  server.stream_pieces = 4;
+  const std::string base = std::string(SF_CLI) + " ask --backend openai --base-url " + server.base_url() +
+                           " --model m --task extra/exclusive_cumsum --stream";
+  AskRun r = run(base);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(server.seen().back().body.find("\"stream\":true"), std::string::npos);
+  // The answer once (streamed; the round's event does not repeat it), then the end line and the verdict.
+  const auto answer = r.out.find("Y = step.Map(fn=fn_minus)");
+  ASSERT_NE(answer, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("```yaml", r.out.find("```yaml") + 1), std::string::npos) << r.out;
+  const auto end = r.out.find("-- end of answer (30 tokens out)");
+  ASSERT_NE(end, std::string::npos) << r.out;
+  EXPECT_LT(answer, end);
+  EXPECT_NE(r.out.find("== proposal (verified)", end), std::string::npos) << r.out;
+
+  AskRun j = run(base + " --json");
+  EXPECT_EQ(j.code, 0) << j.out;
+  EXPECT_NE(j.out.find("{\"done\":false,\"output_tokens\":"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"done\":true"), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"type\":\"delta\""), std::string::npos) << j.out;
+}
+
+TEST(CliAsk, StreamWithTheBuiltinBackendShowsSearchProgress) {
+  AskRun r = run(std::string(SF_CLI) + " ask --backend builtin --task extra/exclusive_cumsum --stream");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("[synth: searching programs for extra/exclusive_cumsum"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[synth: found a program after "), std::string::npos) << r.out;
+}

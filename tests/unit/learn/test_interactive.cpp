@@ -91,6 +91,15 @@ std::vector<nlohmann::json> events_of(const fs::path& dir) {
   return out;
 }
 
+// The offline backend (the built-in synthesizer).
+std::unique_ptr<llm::ChatBackend> builtin_backend() {
+  synth::register_builtin_provider();
+  llm::BackendConfig cfg;
+  cfg.kind = llm::BackendKind::Builtin;
+  cfg.model = "builtin";
+  return llm::make_backend(cfg).backend;
+}
+
 }  // namespace
 
 TEST(Interactive, ProposeVerifiesAndLogsTheCampaignSchema) {
@@ -253,15 +262,11 @@ TEST(Interactive, WorkspaceMemoryIsRetrievedAndAdoptionRecorded) {
 }
 
 TEST(Interactive, BuiltinBackendOffline) {
-  synth::register_builtin_provider();
-  llm::BackendConfig cfg;
-  cfg.kind = llm::BackendKind::Builtin;
-  cfg.model = "builtin";
-  auto made = llm::make_backend(cfg);
-  ASSERT_TRUE(made.backend) << made.error;
+  auto backend = builtin_backend();
+  ASSERT_TRUE(backend);
   learn::InteractiveOptions o;
   o.model = "builtin";
-  learn::InteractiveSession s(*made.backend, nullptr, manual(), o);
+  learn::InteractiveSession s(*backend, nullptr, manual(), o);
   auto r = s.run(task(), {learn::InteractiveAction::Repair, kUndefined, ""}, llm::CancelToken{});
   EXPECT_TRUE(r.pass) << r.error_kind << ": " << r.error;
   EXPECT_FALSE(r.impl.empty());
@@ -298,6 +303,57 @@ TEST(Interactive, BuiltinWithoutProgramIsNoProgramNotAParseFailure) {
   auto r2 = s2.run(task(), {learn::InteractiveAction::Propose, "", ""}, llm::CancelToken{});
   EXPECT_EQ(r2.error_kind, "parse");
   EXPECT_FALSE(r2.pass);
+}
+
+TEST(Interactive, StreamedRoundAndACancelledStream) {
+  Fixture f;
+  f.server.answer_text = fenced(kGood);
+  f.server.stream_pieces = 5;
+  learn::InteractiveSession s(*f.backend, nullptr, manual(), f.options());
+  std::string streamed;
+  bool done = false;
+  auto r = s.run(task(), {learn::InteractiveAction::Propose, "", ""}, llm::CancelToken{}, {},
+                 [&](const llm::StreamDelta& d) {
+                   streamed += d.text;
+                   done = done || d.done;
+                 });
+  EXPECT_TRUE(r.pass) << r.error;
+  EXPECT_EQ(streamed, f.server.answer_text);
+  EXPECT_TRUE(done);
+
+  // Cancel as soon as the first piece shows: the round ends cancelled, nothing is verified or logged.
+  const fs::path dir = temp_dir("stream_cancel");
+  std::string err;
+  ASSERT_TRUE(s.open_session_log(dir, err)) << err;
+  f.server.stream_gap_ms = 5000;
+  llm::CancelToken cancel;
+  int pieces = 0;
+  auto c = s.run(task(), {learn::InteractiveAction::Propose, "", ""}, cancel, {}, [&](const llm::StreamDelta& d) {
+    if (!d.text.empty()) ++pieces;
+    cancel.cancel();
+  });
+  EXPECT_TRUE(c.cancelled);
+  EXPECT_FALSE(c.pass);
+  EXPECT_EQ(pieces, 1);
+  EXPECT_EQ(events_of(dir).size(), 1u);
+  fs::remove_all(dir);
+}
+
+TEST(Interactive, BuiltinReportsSearchProgress) {
+  auto backend = builtin_backend();
+  ASSERT_TRUE(backend);
+  learn::InteractiveOptions o;
+  o.model = "builtin";
+  learn::InteractiveSession s(*backend, nullptr, manual(), o);
+  std::vector<std::string> progress;
+  auto r = s.run(task(), {learn::InteractiveAction::Propose, "", ""}, llm::CancelToken{}, {},
+                 [&](const llm::StreamDelta& d) {
+                   if (!d.progress.empty()) progress.push_back(d.progress);
+                 });
+  EXPECT_TRUE(r.pass) << r.error;
+  ASSERT_EQ(progress.size(), 2u);
+  EXPECT_NE(progress[0].find("searching programs for extra/exclusive_cumsum"), std::string::npos) << progress[0];
+  EXPECT_NE(progress[1].find("found a program"), std::string::npos) << progress[1];
 }
 
 }  // namespace interactive_tests

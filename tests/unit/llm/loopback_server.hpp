@@ -56,6 +56,14 @@ class LoopbackServer {
   std::vector<std::pair<std::string, std::string>> extra_429_headers;  // e.g. retry-after-ms, x-ratelimit-reset-*
   int slow_ms = 600;
   std::string answer_text = "impl: |\n  return E0\n";
+  // Streamed answers (a request with "stream": true): answer_text in `stream_pieces` SSE deltas, with
+  // `stream_gap_ms` before every event after the first piece of text (the wait ends early when the client
+  // has gone).
+  int stream_pieces = 3;
+  int stream_gap_ms = 0;
+  std::atomic<bool> client_gone{false};  // a streamed answer found the connection closed
+  bool ignore_stream = false;  // answer a streaming request with a plain JSON body (servers without SSE)
+  bool cut_stream = false;     // end the stream after the text, without finish reason or end marker
 
   int hits() const { return hits_.load(); }
   std::vector<Seen> seen() const {
@@ -124,6 +132,10 @@ class LoopbackServer {
       case Mode::Ok:
         break;
     }
+    if (!ignore_stream && req.body.find("\"stream\":true") != std::string::npos) {
+      stream_answer(res, anthropic);
+      return;
+    }
     nlohmann::json j;
     if (anthropic) {
       j = {{"type", "message"},
@@ -135,6 +147,56 @@ class LoopbackServer {
            {"usage", {{"prompt_tokens", 120}, {"completion_tokens", 30}}}};
     }
     res.set_content(j.dump(), "application/json");
+  }
+
+  void stream_answer(httplib::Response& res, bool anthropic) {
+    std::vector<std::string> events;
+    auto ev = [&](const std::string& type, const nlohmann::json& data) {
+      events.push_back((anthropic ? "event: " + type + "\n" : std::string()) + "data: " + data.dump() + "\n\n");
+    };
+    const std::string text = answer_text;
+    const std::size_t n = static_cast<std::size_t>(std::max(1, stream_pieces));
+    const std::size_t step = (text.size() + n - 1) / n;
+    if (anthropic)
+      ev("message_start", {{"type", "message_start"}, {"message", {{"usage", {{"input_tokens", 100}, {"output_tokens", 1}}}}}});
+    for (std::size_t i = 0; i < text.size(); i += step) {
+      const std::string piece = text.substr(i, step);
+      if (anthropic)
+        ev("content_block_delta", {{"type", "content_block_delta"}, {"index", 0}, {"delta", {{"type", "text_delta"}, {"text", piece}}}});
+      else
+        ev("", {{"choices", {{{"index", 0}, {"delta", {{"content", piece}}}}}}});
+    }
+    if (cut_stream) {
+    } else if (anthropic) {
+      ev("message_delta", {{"type", "message_delta"}, {"delta", {{"stop_reason", "end_turn"}}}, {"usage", {{"output_tokens", 20}}}});
+      ev("message_stop", {{"type", "message_stop"}});
+    } else {
+      ev("", {{"choices", {{{"index", 0}, {"delta", nlohmann::json::object()}, {"finish_reason", "stop"}}}}});
+      ev("", {{"choices", nlohmann::json::array()}, {"usage", {{"prompt_tokens", 120}, {"completion_tokens", 30}}}});
+      events.push_back("data: [DONE]\n\n");
+    }
+    const int gap = stream_gap_ms;
+    const std::size_t first_piece = anthropic ? 1 : 0;  // the gaps come after the first piece of text
+    res.set_chunked_content_provider("text/event-stream", [this, events, gap, first_piece](size_t,
+                                                                                         httplib::DataSink& sink) {
+      for (std::size_t i = 0; i < events.size(); ++i) {
+        if (i > first_piece)
+          for (int w = 0; w < gap; w += 50) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            static const std::string keep_alive = ": keep-alive\n\n";  // SSE comment: finds a closed connection
+            if (!sink.is_writable() || !sink.write(keep_alive.data(), keep_alive.size())) {
+              client_gone = true;
+              return false;
+            }
+          }
+        if (!sink.write(events[i].data(), events[i].size())) {
+          client_gone = true;
+          return false;
+        }
+      }
+      sink.done();
+      return true;
+    });
   }
 
   httplib::Server server_;
