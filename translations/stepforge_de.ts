@@ -121,6 +121,502 @@
     </message>
 </context>
 <context>
+    <name>sf::widgets::AgentDocks</name>
+    <message>
+        <location filename="../widgets/agent_docks.cpp" line="+28"/>
+        <location line="+38"/>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <source>Help</source>
+        <translation>Hilfe</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A&amp;gent</source>
+        <translation>A&amp;gent</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Propose</source>
+        <translation>&amp;Vorschlagen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+P</source>
+        <translation>Ctrl+Alt+P</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the agent for a program for this task, from scratch</source>
+        <translation>Den Agenten um ein Programm für diese Aufgabe bitten, von Grund auf</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repair</source>
+        <translation>&amp;Reparieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+R</source>
+        <translation>Ctrl+Alt+R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send the program with its diagnostics or failing verdict and ask for a fix</source>
+        <translation>Das Programm mit seinen Diagnosen oder dem fehlgeschlagenen Urteil senden und um eine Korrektur bitten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Optimise</source>
+        <translation>&amp;Optimieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+O</source>
+        <translation>Ctrl+Alt+O</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send the correct program with its cost-model feedback and ask for a faster one</source>
+        <translation>Das korrekte Programm mit der Rückmeldung des Kostenmodells senden und um ein schnelleres bitten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Ask…</source>
+        <translation>&amp;Fragen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+A</source>
+        <translation>Ctrl+Alt+A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A round with your own instruction added</source>
+        <translation>Eine Runde mit einer eigenen Anweisung</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Cancel Agent</source>
+        <translation>Agent a&amp;bbrechen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+K</source>
+        <translation>Ctrl+Alt+K</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Agent &amp;Preferences…</source>
+        <translation>Agent-&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The %1 decision was not logged: %2</source>
+        <translation>Die Entscheidung %1 wurde nicht protokolliert: %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+1"/>
+        <source>Not promoted: %1</source>
+        <translation>Nicht aufgenommen: %1</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Ask the agent</source>
+        <translation>Den Agenten fragen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>e.g. use Partition to spread the experts over lanes</source>
+        <translation>z. B. verwende Partition, um die Experten auf die Lanes zu verteilen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Propose (from scratch)</source>
+        <translation>Vorschlagen (von Grund auf)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repair this program</source>
+        <translation>Dieses Programm reparieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimise this program</source>
+        <translation>Dieses Programm optimieren</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Instruction:</source>
+        <translation>&amp;Anweisung:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Round:</source>
+        <translation>&amp;Runde:</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Agent %1: %2</source>
+        <translation>Agent %1: %2</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Promoting (verifying again)…</source>
+        <translation>Wird aufgenommen (erneut verifiziert)…</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AgentPanel</name>
+    <message>
+        <location filename="../widgets/agent_panel.cpp" line="+28"/>
+        <source>accepted</source>
+        <translation>übernommen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rejected</source>
+        <translation>verworfen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restored</source>
+        <translation>wiederhergestellt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>undecided</source>
+        <translation>offen</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Repair</source>
+        <translation>Reparieren</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optimise</source>
+        <translation>Optimieren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Propose</source>
+        <translation>Vorschlagen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>verified</source>
+        <translation>verifiziert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cycles</source>
+        <translation>%1 Zyklen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>speedup %1</source>
+        <translation>Beschleunigung %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not feasible</source>
+        <translation>nicht realisierbar</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>does not verify: %1 %2 at %3:%4: %5</source>
+        <translation>verifiziert nicht: %1 %2 bei %3:%4: %5</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>does not verify: %1</source>
+        <translation>verifiziert nicht: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no program: %1</source>
+        <translation>kein Programm: %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Agent idle — Agent → Propose, Repair, Optimise or Ask…</source>
+        <translation>Agent bereit — Agent → Vorschlagen, Reparieren, Optimieren oder Fragen…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Accept</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reject</source>
+        <translation>Verwerfen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Promote to golden</source>
+        <translation>Zu Gold befördern</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Restore</source>
+        <translation>Wiederherstellen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Stop the round now (the request is aborted)</source>
+        <translation>Die Runde sofort beenden (die Anfrage wird abgebrochen)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model&apos;s answer appears here as it arrives.</source>
+        <translation>Die Antwort des Modells erscheint hier, während sie eintrifft.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Replace the editor&apos;s program by the proposal (one undoable edit)</source>
+        <translation>Das Programm im Editor durch den Vorschlag ersetzen (eine rückgängig machbare Änderung)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Add the accepted, verified program to the golden demonstrations (verified again)</source>
+        <translation>Das übernommene, verifizierte Programm zu den goldenen Beispielen hinzufügen (erneut verifiziert)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Experience</source>
+        <translation>Erfahrung</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Adopted</source>
+        <translation>Übernommen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rationale</source>
+        <translation>Begründung</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Put this round&apos;s proposal into the editor (one undoable edit)</source>
+        <translation>Den Vorschlag dieser Runde in den Editor setzen (eine rückgängig machbare Änderung)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Review</source>
+        <translation>Prüfung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>Verlauf</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>» %1</source>
+        <translation>» %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: waiting for the model…</source>
+        <translation>%1: wartet auf das Modell…</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1: searching…</source>
+        <translation>%1: sucht…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: streaming…</source>
+        <translation>%1: Antwort kommt…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: thinking…</source>
+        <translation>%1: denkt nach…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: checking and verifying…</source>
+        <translation>%1: prüfen und verifizieren…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 tokens in, %2 out</source>
+        <translation>%1 Tokens hinein, %2 heraus</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cost unknown</source>
+        <translation>Kosten unbekannt</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>— cancelled —</source>
+        <translation>— abgebrochen —</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Round %1 · %2 · task %3</source>
+        <translation>Runde %1 · %2 · Aufgabe %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>editor (empty)</source>
+        <translation>Editor (leer)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>editor</source>
+        <translation>Editor</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>proposal (verified)</source>
+        <translation>Vorschlag (verifiziert)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>proposal (does not verify)</source>
+        <translation>Vorschlag (verifiziert nicht)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Guardian: %1</source>
+        <translation>Wächter: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(no change)</source>
+        <translation>(keine Änderung)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Guardian: not run (no program to guard)</source>
+        <translation>Wächter: nicht gelaufen (kein Programm)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sent with the program:</source>
+        <translation>Mit dem Programm gesendet:</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not stated</source>
+        <translation>nicht angegeben</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>shown at rank %1, relevance %2</source>
+        <translation>auf Rang %1 gezeigt, Relevanz %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>resident rule</source>
+        <translation>residente Regel</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(nothing retrieved: no workspace memory, or nothing relevant in it)</source>
+        <translation>(nichts abgerufen: kein Arbeitsbereich-Gedächtnis oder nichts Passendes darin)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>#%1 %2 %3 — %4 — %5</source>
+        <translation>#%1 %2 %3 — %4 — %5</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AgentRunner</name>
+    <message>
+        <location filename="../widgets/agent_runner.cpp" line="+96"/>
+        <source>backend in the preferences: %1</source>
+        <translation>Backend in den Einstellungen: %1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>memory workspace %1: %2</source>
+        <translation>Gedächtnis-Arbeitsbereich %1: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>session workspace %1: %2</source>
+        <translation>Sitzungs-Arbeitsbereich %1: %2</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>task &apos;%1&apos; is not in the benchmark catalogue</source>
+        <translation>Aufgabe &apos;%1&apos; ist nicht im Benchmark-Katalog</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the editor holds no task document or solution file</source>
+        <translation>der Editor enthält kein Aufgabendokument und keine Lösungsdatei</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the document does not load: %1 at %2:%3</source>
+        <translation>das Dokument lädt nicht: %1 bei %2:%3</translation>
+    </message>
+    <message>
+        <location line="+102"/>
+        <source>no golden set file (Preferences → Agent)</source>
+        <translation>keine Datei für die goldene Menge (Einstellungen → Agent)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>promoted to %1 as %2</source>
+        <translation>in %1 als %2 aufgenommen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already in %1 as %2</source>
+        <translation>bereits in %1 als %2</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::AuditDocks</name>
     <message>
         <location filename="../widgets/audit_docks.cpp" line="+17"/>
@@ -136,7 +632,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+131"/>
+        <location filename="../widgets/audit_model.cpp" line="+126"/>
         <source>No campaign workspace is open.</source>
         <translation>Kein Kampagnen-Arbeitsbereich geöffnet.</translation>
     </message>
@@ -146,7 +642,7 @@
         <translation>Kein Übernahmedatensatz ausgewählt.</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+123"/>
         <source>adopted</source>
         <translation>übernommen</translation>
     </message>
@@ -231,7 +727,7 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location filename="../widgets/audit_pane.cpp" line="+37"/>
         <location line="+284"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
@@ -428,7 +924,7 @@
         <translation>Stichprobe von %1 aus %2 Datensätzen, Seed %3</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>full</source>
         <translation>vollständig</translation>
     </message>
@@ -1342,23 +1838,29 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+75"/>
+        <location filename="../widgets/main_window.cpp" line="+76"/>
         <source>%1 cancelled</source>
         <translation>%1 abgebrochen</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+18"/>
+        <location line="+206"/>
+        <source>untitled %1</source>
+        <translation>unbenannt %1</translation>
+    </message>
+    <message>
+        <location line="-176"/>
         <source>Issues</source>
         <translation>Probleme</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+174"/>
+        <location line="+175"/>
         <source>Not verified yet (Run → Verify).</source>
         <translation>Noch nicht verifiziert (Ausführen → Verifizieren).</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-166"/>
         <source>Verification</source>
         <translation>Verifikation</translation>
     </message>
@@ -1560,7 +2062,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>%1%2 — StepForge</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Cannot open %1: %2</source>
         <translation>%1 kann nicht geöffnet werden: %2</translation>
     </message>
@@ -1580,7 +2082,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>%1 kann nicht gespeichert werden: %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Saved %1</source>
         <translation>%1 gespeichert</translation>
     </message>
@@ -1748,7 +2250,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+42"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+37"/>
         <source>All states</source>
         <translation>Alle Zustände</translation>
     </message>
@@ -1941,7 +2443,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+399"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+397"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>
@@ -1999,7 +2501,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::OutputCompareModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="+303"/>
+        <location filename="../widgets/stream_inspector_models.cpp" line="+301"/>
         <source>ok</source>
         <translation>ok</translation>
     </message>
@@ -2268,9 +2770,72 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
 </context>
 <context>
+    <name>sf::widgets::ProgramDiffView</name>
+    <message>
+        <location filename="../widgets/program_diff_view.cpp" line="+48"/>
+        <source>Canonical form</source>
+        <translation>Kanonische Form</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare both programs in their canonical form (names renamed in definition order, keyword arguments ordered), so renames and layout do not show</source>
+        <translation>Beide Programme in ihrer kanonischen Form vergleichen (Namen in Definitionsreihenfolge umbenannt, Schlüsselwortargumente geordnet), sodass Umbenennungen und Layout nicht auffallen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Previous change</source>
+        <translation>Vorherige Änderung</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next change</source>
+        <translation>Nächste Änderung</translation>
+    </message>
+    <message>
+        <location line="+93"/>
+        <source>Before</source>
+        <translation>Vorher</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>Nachher</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>identical</source>
+        <translation>identisch</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 change</source>
+        <translation>1 Änderung</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 changes</source>
+        <translation>%1 Änderungen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> (canonical form)</source>
+        <translation> (kanonische Form)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>before shown as written: %1</source>
+        <translation>Vorher wie geschrieben gezeigt: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>after shown as written: %1</source>
+        <translation>Nachher wie geschrieben gezeigt: %1</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+124"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+127"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -2298,6 +2863,106 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <location line="+1"/>
         <source>&amp;Chip profile:</source>
         <translation>&amp;Chip-Profil:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Built-in synthesizer (offline)</source>
+        <translation>Eingebauter Synthesizer (offline)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OpenAI-compatible endpoint</source>
+        <translation>OpenAI-kompatibler Endpunkt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Anthropic</source>
+        <translation>Anthropic</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>e.g. gpt-4o-mini, claude-sonnet-4-5, a local model&apos;s name</source>
+        <translation>z. B. gpt-4o-mini, claude-sonnet-4-5, der Name eines lokalen Modells</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the kind&apos;s default</source>
+        <translation>Standard der Art</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NAME of the environment variable, e.g. OPENAI_API_KEY</source>
+        <translation>NAME der Umgebungsvariable, z. B. OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only the variable&apos;s name is stored, never the key</source>
+        <translation>Nur der Name der Variable wird gespeichert, nie der Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>keiner</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A campaign workspace whose memory (retrieval, resident rules) the agent uses</source>
+        <translation>Ein Kampagnen-Arbeitsbereich, dessen Gedächtnis (Abruf, residente Regeln) der Agent nutzt</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The session workspace every round is logged to (trace and audit panes)</source>
+        <translation>Der Sitzungs-Arbeitsbereich, in den jede Runde protokolliert wird (Trace- und Audit-Bereich)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;session&gt;/golden.json</source>
+        <translation>&lt;Sitzung&gt;/golden.json</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&amp;Backend:</source>
+        <translation>&amp;Backend:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Base &amp;URL:</source>
+        <translation>Basis-&amp;URL:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key &amp;variable:</source>
+        <translation>API-Schlüssel-&amp;Variable:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>M&amp;emory workspace:</source>
+        <translation>&amp;Gedächtnis-Arbeitsbereich:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Session workspace:</source>
+        <translation>&amp;Sitzungs-Arbeitsbereich:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Golden set:</source>
+        <translation>&amp;Goldene Menge:</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>the agent&apos;s backend needs a model</source>
+        <translation>das Backend des Agenten braucht ein Modell</translation>
     </message>
 </context>
 <context>
@@ -2446,7 +3111,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::TaskBrowserModel</name>
     <message numerus="yes">
-        <location filename="../widgets/task_browser_model.cpp" line="+160"/>
+        <location filename="../widgets/task_browser_model.cpp" line="+158"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n Aufgabe</numerusform>

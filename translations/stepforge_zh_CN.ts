@@ -121,6 +121,502 @@
     </message>
 </context>
 <context>
+    <name>sf::widgets::AgentDocks</name>
+    <message>
+        <location filename="../widgets/agent_docks.cpp" line="+28"/>
+        <location line="+38"/>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location line="-28"/>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A&amp;gent</source>
+        <translation>智能体(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Propose</source>
+        <translation>提议(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+P</source>
+        <translation>Ctrl+Alt+P</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask the agent for a program for this task, from scratch</source>
+        <translation>请智能体为此任务从头编写程序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Repair</source>
+        <translation>修复(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+R</source>
+        <translation>Ctrl+Alt+R</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send the program with its diagnostics or failing verdict and ask for a fix</source>
+        <translation>发送程序及其诊断或失败结论，请求修复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Optimise</source>
+        <translation>优化(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+O</source>
+        <translation>Ctrl+Alt+O</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send the correct program with its cost-model feedback and ask for a faster one</source>
+        <translation>发送正确的程序及其成本模型反馈，请求更快的程序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Ask…</source>
+        <translation>提问(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+A</source>
+        <translation>Ctrl+Alt+A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A round with your own instruction added</source>
+        <translation>附加你自己的指令的一轮</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Cancel Agent</source>
+        <translation>取消智能体(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+K</source>
+        <translation>Ctrl+Alt+K</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Agent &amp;Preferences…</source>
+        <translation>智能体首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The %1 decision was not logged: %2</source>
+        <translation>决定 %1 未被记录：%2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+1"/>
+        <source>Not promoted: %1</source>
+        <translation>未加入：%1</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Ask the agent</source>
+        <translation>向智能体提问</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>e.g. use Partition to spread the experts over lanes</source>
+        <translation>例如：使用 Partition 将专家分散到各通道</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Propose (from scratch)</source>
+        <translation>提议（从头开始）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Repair this program</source>
+        <translation>修复此程序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimise this program</source>
+        <translation>优化此程序</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Instruction:</source>
+        <translation>指令(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Round:</source>
+        <translation>轮次(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Agent %1: %2</source>
+        <translation>智能体 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Promoting (verifying again)…</source>
+        <translation>正在加入（再次验证）…</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AgentPanel</name>
+    <message>
+        <location filename="../widgets/agent_panel.cpp" line="+28"/>
+        <source>accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>restored</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>undecided</source>
+        <translation>未决定</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Repair</source>
+        <translation>修复</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Optimise</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Propose</source>
+        <translation>提议</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>verified</source>
+        <translation>已验证</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cycles</source>
+        <translation>%1 个周期</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>speedup %1</source>
+        <translation>加速比 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not feasible</source>
+        <translation>不可行</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>does not verify: %1 %2 at %3:%4: %5</source>
+        <translation>未通过验证：%1 %2，位置 %3:%4：%5</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>does not verify: %1</source>
+        <translation>未通过验证：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no program: %1</source>
+        <translation>没有程序：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Agent idle — Agent → Propose, Repair, Optimise or Ask…</source>
+        <translation>智能体空闲 — 智能体 → 提议、修复、优化或提问…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Accept</source>
+        <translation>接受</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Promote to golden</source>
+        <translation>加入黄金示例</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Stop the round now (the request is aborted)</source>
+        <translation>立即停止本轮（请求被中止）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The model&apos;s answer appears here as it arrives.</source>
+        <translation>模型的回答到达时会显示在这里。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Replace the editor&apos;s program by the proposal (one undoable edit)</source>
+        <translation>用提议替换编辑器中的程序（一次可撤销的编辑）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Add the accepted, verified program to the golden demonstrations (verified again)</source>
+        <translation>将已接受且已验证的程序加入黄金示例（会再次验证）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Experience</source>
+        <translation>经验</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Adopted</source>
+        <translation>已采用</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rationale</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Put this round&apos;s proposal into the editor (one undoable edit)</source>
+        <translation>将此轮的提议放入编辑器（一次可撤销的编辑）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Review</source>
+        <translation>审阅</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>» %1</source>
+        <translation>» %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: waiting for the model…</source>
+        <translation>%1：正在等待模型…</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1: searching…</source>
+        <translation>%1：正在搜索…</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1: streaming…</source>
+        <translation>%1：正在接收回答…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1: thinking…</source>
+        <translation>%1：正在思考…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: checking and verifying…</source>
+        <translation>%1：正在检查和验证…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 tokens in, %2 out</source>
+        <translation>输入 %1 个 token，输出 %2 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cost unknown</source>
+        <translation>成本未知</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>— cancelled —</source>
+        <translation>— 已取消 —</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Round %1 · %2 · task %3</source>
+        <translation>第 %1 轮 · %2 · 任务 %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>editor (empty)</source>
+        <translation>编辑器（空）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>editor</source>
+        <translation>编辑器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>proposal (verified)</source>
+        <translation>提议（已验证）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>proposal (does not verify)</source>
+        <translation>提议（未通过验证）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Guardian: %1</source>
+        <translation>守护者：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(no change)</source>
+        <translation>（无改动）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Guardian: not run (no program to guard)</source>
+        <translation>守护者：未运行（没有可检查的程序）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sent with the program:</source>
+        <translation>随程序发送：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>not stated</source>
+        <translation>未说明</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>shown at rank %1, relevance %2</source>
+        <translation>显示排名 %1，相关度 %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>resident rule</source>
+        <translation>常驻规则</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(nothing retrieved: no workspace memory, or nothing relevant in it)</source>
+        <translation>（未检索到内容：没有工作区记忆，或其中没有相关内容）</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>#%1 %2 %3 — %4 — %5</source>
+        <translation>#%1 %2 %3 — %4 — %5</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::AgentRunner</name>
+    <message>
+        <location filename="../widgets/agent_runner.cpp" line="+96"/>
+        <source>backend in the preferences: %1</source>
+        <translation>首选项中的后端：%1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>memory workspace %1: %2</source>
+        <translation>记忆工作区 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>session workspace %1: %2</source>
+        <translation>会话工作区 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>task &apos;%1&apos; is not in the benchmark catalogue</source>
+        <translation>任务“%1”不在基准目录中</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the editor holds no task document or solution file</source>
+        <translation>编辑器中没有任务文档或解答文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the document does not load: %1 at %2:%3</source>
+        <translation>文档无法加载：%1，位置 %2:%3</translation>
+    </message>
+    <message>
+        <location line="+102"/>
+        <source>no golden set file (Preferences → Agent)</source>
+        <translation>没有黄金示例集文件（首选项 → 智能体）</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>promoted to %1 as %2</source>
+        <translation>已加入 %1，编号 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>already in %1 as %2</source>
+        <translation>已在 %1 中，编号 %2</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::AuditDocks</name>
     <message>
         <location filename="../widgets/audit_docks.cpp" line="+17"/>
@@ -136,7 +632,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+131"/>
+        <location filename="../widgets/audit_model.cpp" line="+126"/>
         <source>No campaign workspace is open.</source>
         <translation>没有打开的活动工作区。</translation>
     </message>
@@ -146,7 +642,7 @@
         <translation>未选择采纳记录。</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+123"/>
         <source>adopted</source>
         <translation>已采纳</translation>
     </message>
@@ -231,7 +727,7 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location filename="../widgets/audit_pane.cpp" line="+37"/>
         <location line="+284"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
@@ -426,7 +922,7 @@
         <translation>从 %2 条记录中抽取 %1 条，种子 %3</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>full</source>
         <translation>完全</translation>
     </message>
@@ -1339,23 +1835,29 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+75"/>
+        <location filename="../widgets/main_window.cpp" line="+76"/>
         <source>%1 cancelled</source>
         <translation>%1 已取消</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+18"/>
+        <location line="+206"/>
+        <source>untitled %1</source>
+        <translation>未命名 %1</translation>
+    </message>
+    <message>
+        <location line="-176"/>
         <source>Issues</source>
         <translation>问题</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+174"/>
+        <location line="+175"/>
         <source>Not verified yet (Run → Verify).</source>
         <translation>尚未验证（运行 → 验证）。</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-166"/>
         <source>Verification</source>
         <translation>验证</translation>
     </message>
@@ -1557,7 +2059,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>%1%2 — StepForge</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
@@ -1577,7 +2079,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>无法保存 %1：%2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Saved %1</source>
         <translation>已保存 %1</translation>
     </message>
@@ -1743,7 +2245,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+42"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+37"/>
         <source>All states</source>
         <translation>所有状态</translation>
     </message>
@@ -1933,7 +2435,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+399"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+397"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
@@ -1991,7 +2493,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::OutputCompareModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="+303"/>
+        <location filename="../widgets/stream_inspector_models.cpp" line="+301"/>
         <source>ok</source>
         <translation>正常</translation>
     </message>
@@ -2258,9 +2760,72 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
 </context>
 <context>
+    <name>sf::widgets::ProgramDiffView</name>
+    <message>
+        <location filename="../widgets/program_diff_view.cpp" line="+48"/>
+        <source>Canonical form</source>
+        <translation>规范形式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare both programs in their canonical form (names renamed in definition order, keyword arguments ordered), so renames and layout do not show</source>
+        <translation>以规范形式比较两个程序（按定义顺序重命名、关键字参数排序），从而不显示重命名和排版差异</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Previous change</source>
+        <translation>上一处改动</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next change</source>
+        <translation>下一处改动</translation>
+    </message>
+    <message>
+        <location line="+93"/>
+        <source>Before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>identical</source>
+        <translation>完全相同</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 change</source>
+        <translation>1 处改动</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 changes</source>
+        <translation>%1 处改动</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> (canonical form)</source>
+        <translation>（规范形式）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>before shown as written: %1</source>
+        <translation>之前按原样显示：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>after shown as written: %1</source>
+        <translation>之后按原样显示：%1</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+124"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+127"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -2288,6 +2853,106 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <location line="+1"/>
         <source>&amp;Chip profile:</source>
         <translation>芯片配置(&amp;C):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Built-in synthesizer (offline)</source>
+        <translation>内置合成器（离线）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OpenAI-compatible endpoint</source>
+        <translation>OpenAI 兼容端点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Anthropic</source>
+        <translation>Anthropic</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>e.g. gpt-4o-mini, claude-sonnet-4-5, a local model&apos;s name</source>
+        <translation>例如 gpt-4o-mini、claude-sonnet-4-5 或本地模型的名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the kind&apos;s default</source>
+        <translation>该类型的默认值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NAME of the environment variable, e.g. OPENAI_API_KEY</source>
+        <translation>环境变量的名称，例如 OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only the variable&apos;s name is stored, never the key</source>
+        <translation>只保存变量名，从不保存密钥</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A campaign workspace whose memory (retrieval, resident rules) the agent uses</source>
+        <translation>智能体使用其记忆（检索、常驻规则）的活动工作区</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The session workspace every round is logged to (trace and audit panes)</source>
+        <translation>每一轮都记录到的会话工作区（跟踪和审计面板）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;session&gt;/golden.json</source>
+        <translation>&lt;会话&gt;/golden.json</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>&amp;Backend:</source>
+        <translation>后端(&amp;B)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Base &amp;URL:</source>
+        <translation>基础 &amp;URL：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>API key &amp;variable:</source>
+        <translation>API 密钥变量(&amp;V)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>M&amp;emory workspace:</source>
+        <translation>记忆工作区(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Session workspace:</source>
+        <translation>会话工作区(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Golden set:</source>
+        <translation>黄金示例集(&amp;G)：</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>the agent&apos;s backend needs a model</source>
+        <translation>智能体的后端需要指定模型</translation>
     </message>
 </context>
 <context>
@@ -2436,7 +3101,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::TaskBrowserModel</name>
     <message numerus="yes">
-        <location filename="../widgets/task_browser_model.cpp" line="+160"/>
+        <location filename="../widgets/task_browser_model.cpp" line="+158"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n 个任务</numerusform>

@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "core/bench/catalogue.hpp"
+#include "widgets/agent_docks.hpp"
 #include "widgets/audit_docks.hpp"
 #include "widgets/campaign_docks.hpp"
 #include "widgets/engine_bridge.hpp"
@@ -89,6 +90,8 @@ MainWindow::MainWindow(QWidget* parent)
   });
   createActions();
   campaign_ = new CampaignDocks(this, bridge_, tasks_, [this](const QString& dir) { setWorkspaceDir(dir); });
+  agent_ = new AgentDocks(this);
+  agent_->setBuffer(tr("untitled %1").arg(++untitled_));
   statusTask_ = new QLabel(this);
   statusCheck_ = new QLabel(this);
   statusPerf_ = new QLabel(this);
@@ -294,6 +297,7 @@ void MainWindow::updateTitle() {
 
 void MainWindow::setDocument(const QString& text, const QString& path) {
   path_ = path;
+  agent_->setBuffer(path.isEmpty() ? tr("untitled %1").arg(++untitled_) : path);
   editor_->setFilePath(path);
   editor_->setText(text);
   editor_->setModified(false);
@@ -340,6 +344,7 @@ bool MainWindow::saveTo(const QString& path) {
     statusBar()->showMessage(tr("Cannot save %1: %2").arg(path, f.errorString()), 8000);
     return false;
   }
+  if (path != path_) agent_->renameBuffer(path);
   path_ = path;
   editor_->setFilePath(path);
   editor_->setModified(false);

@@ -27,6 +27,7 @@ class StreamInspector;
 class TaskBrowser;
 class CampaignDocks;
 class AuditDocks;
+class AgentDocks;
 class PerformancePane;
 
 class MainWindow : public QMainWindow {
@@ -57,6 +58,8 @@ class MainWindow : public QMainWindow {
   // The campaign menu, run control, traces, learning curves and run comparison (campaign_docks.hpp).
   CampaignDocks* campaignDocks() const { return campaign_; }
   AuditDocks* auditDocks() const { return audit_; }  // adoption audit + memory inspector
+  // The agent at the editor's side: Agent menu, toolbar and dock (agent_docks.hpp).
+  AgentDocks* agentDocks() const { return agent_; }
   GraphView* graphView() const { return graph_; }
   PerformancePane* performancePane() const { return perf_; }
   // The cost summary in the status bar after Verify ("" when there is none).
@@ -129,6 +132,8 @@ class MainWindow : public QMainWindow {
   QString workspaceDir_;
   CampaignDocks* campaign_ = nullptr;
   AuditDocks* audit_ = nullptr;
+  AgentDocks* agent_ = nullptr;
+  int untitled_ = 0;  // numbers untitled buffers (the agent's history is per buffer)
   quint64 savedRevision_ = 0;
 };
 

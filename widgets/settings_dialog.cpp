@@ -5,6 +5,8 @@
 #include <QDir>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QGroupBox>
+#include <QLineEdit>
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QSettings>
@@ -13,6 +15,7 @@
 #include <algorithm>
 
 #include "core/bench/catalogue.hpp"
+#include "widgets/agent_runner.hpp"
 
 namespace sf::widgets {
 
@@ -141,6 +144,56 @@ SettingsDialog::SettingsDialog(QWidget* parent)
   chip_->setCurrentIndex(std::max(0, chip_->findData(chipSetting())));
   chip_->setToolTip(tr("The chip profile the cost model times verified programs on (Performance pane)"));
   form->addRow(tr("&Chip profile:"), chip_);
+  // The agent at the editor's side (Agent menu): which backend it asks, with which memory, logged where.
+  const AgentSettings agent = agentSettings(false);
+  auto* agentBox = new QGroupBox(tr("Agent"), this);
+  auto* af = new QFormLayout(agentBox);
+  agentKind_ = new QComboBox(agentBox);
+  agentKind_->setObjectName(QStringLiteral("AgentKindBox"));
+  agentKind_->addItem(tr("Built-in synthesizer (offline)"), QStringLiteral("builtin"));
+  agentKind_->addItem(tr("OpenAI-compatible endpoint"), QStringLiteral("openai"));
+  agentKind_->addItem(tr("Anthropic"), QStringLiteral("anthropic"));
+  auto field = [&](const char* name, const std::string& value, const QString& placeholder) {
+    auto* e = new QLineEdit(QString::fromStdString(value), agentBox);
+    e->setObjectName(QStringLiteral("Agent_") + QLatin1String(name));
+    e->setPlaceholderText(placeholder);
+    connect(e, &QLineEdit::textChanged, this, [this] { agentError_->setText(agentError()); });
+    return e;
+  };
+  auto str = [&](const char* k) {
+    return agent.backend.contains(k) && agent.backend[k].is_string() ? agent.backend[k].get<std::string>() : std::string();
+  };
+  agentModel_ = field("model", str("model"), tr("e.g. gpt-4o-mini, claude-sonnet-4-5, a local model's name"));
+  agentBaseUrl_ = field("base_url", str("base_url"), tr("the kind's default"));
+  agentKeyEnv_ = field("key_env", str("key_env"), tr("NAME of the environment variable, e.g. OPENAI_API_KEY"));
+  agentKeyEnv_->setToolTip(tr("Only the variable's name is stored, never the key"));
+  agentMemory_ = field("memory", agent.memoryWorkspace.toStdString(), tr("none"));
+  agentMemory_->setToolTip(tr("A campaign workspace whose memory (retrieval, resident rules) the agent uses"));
+  agentSession_ = field("session", agent.sessionDir.toStdString(), defaultAgentSessionDir());
+  agentSession_->setToolTip(tr("The session workspace every round is logged to (trace and audit panes)"));
+  agentGolden_ = field("golden", agent.goldenFile.toStdString(), tr("<session>/golden.json"));
+  agentError_ = new QLabel(agentBox);
+  agentError_->setObjectName(QStringLiteral("AgentErrorLabel"));
+  agentError_->setWordWrap(true);
+  agentError_->setStyleSheet(QStringLiteral("color: #b02828"));
+  agentKind_->setCurrentIndex(std::max(0, agentKind_->findData(QString::fromStdString(str("kind")))));
+  connect(agentKind_, &QComboBox::currentIndexChanged, this, [this](int) {
+    agentBaseUrl_->clear();  // another kind: its default URL
+    const bool remote = agentKind_->currentData().toString() != QLatin1String("builtin");
+    for (QLineEdit* e : {agentModel_, agentBaseUrl_, agentKeyEnv_}) e->setEnabled(remote);
+    agentError_->setText(agentError());
+  });
+  for (QLineEdit* e : {agentModel_, agentBaseUrl_, agentKeyEnv_})
+    e->setEnabled(agentKind_->currentData().toString() != QLatin1String("builtin"));
+  af->addRow(tr("&Backend:"), agentKind_);
+  af->addRow(tr("&Model:"), agentModel_);
+  af->addRow(tr("Base &URL:"), agentBaseUrl_);
+  af->addRow(tr("API key &variable:"), agentKeyEnv_);
+  af->addRow(tr("M&emory workspace:"), agentMemory_);
+  af->addRow(tr("&Session workspace:"), agentSession_);
+  af->addRow(tr("&Golden set:"), agentGolden_);
+  af->addRow(agentError_);
+
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &SettingsDialog::reject);
@@ -149,6 +202,7 @@ SettingsDialog::SettingsDialog(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
   layout->addWidget(note_);
+  layout->addWidget(agentBox);
   layout->addStretch(1);
   layout->addWidget(buttons);
   updateNote();
@@ -158,9 +212,46 @@ QString SettingsDialog::selectedLanguage() const {
   return language_->currentData().toString();
 }
 
+nlohmann::json SettingsDialog::agentBackend() const {
+  const QString kind = agentKind_->currentData().toString();
+  if (kind == QLatin1String("builtin")) return {{"kind", "builtin"}, {"model", "builtin"}};
+  nlohmann::json b = {{"kind", kind.toStdString()}, {"model", agentModel_->text().trimmed().toStdString()}};
+  QString url = agentBaseUrl_->text().trimmed();
+  if (url.isEmpty() && kind == QLatin1String("anthropic")) url = QStringLiteral("https://api.anthropic.com");
+  if (!url.isEmpty()) b["base_url"] = url.toStdString();
+  b["key_env"] = agentKeyEnv_->text().trimmed().toStdString();
+  return b;
+}
+
+QLineEdit* SettingsDialog::agentField(const QString& name) const {
+  if (name == QLatin1String("model")) return agentModel_;
+  if (name == QLatin1String("base_url")) return agentBaseUrl_;
+  if (name == QLatin1String("key_env")) return agentKeyEnv_;
+  if (name == QLatin1String("memory")) return agentMemory_;
+  if (name == QLatin1String("session")) return agentSession_;
+  if (name == QLatin1String("golden")) return agentGolden_;
+  return nullptr;
+}
+
+QString SettingsDialog::agentError() const {
+  const nlohmann::json b = agentBackend();
+  if (b["model"].get<std::string>().empty()) return tr("the agent's backend needs a model");
+  return agentBackendError(b);
+}
+
 void SettingsDialog::accept() {
+  if (const QString e = agentError(); !e.isEmpty()) {
+    agentError_->setText(e);
+    return;
+  }
   setLanguageSetting(selectedLanguage());
   setChipSetting(chip_->currentData().toString());
+  AgentSettings a;
+  a.backend = agentBackend();
+  a.memoryWorkspace = agentMemory_->text().trimmed();
+  a.sessionDir = agentSession_->text().trimmed();
+  a.goldenFile = agentGolden_->text().trimmed();
+  setAgentSettings(a);
   QDialog::accept();
 }
 

@@ -10,7 +10,10 @@
 #include <QLocale>
 #include <QString>
 
+#include <nlohmann/json.hpp>
+
 class QComboBox;
+class QLineEdit;
 class QCoreApplication;
 class QLabel;
 class QTranslator;
@@ -56,6 +59,11 @@ class SettingsDialog : public QDialog {
 
   QComboBox* languageBox() const { return language_; }
   QComboBox* chipBox() const { return chip_; }
+  // The agent section (agent_runner.hpp: agentSettings()): backend kind, model, base URL, the NAME of the API key
+  // variable, the memory workspace, the session workspace and the golden set.
+  QComboBox* agentKindBox() const { return agentKind_; }
+  QLineEdit* agentField(const QString& name) const;  // "model", "base_url", "key_env", "memory", "session", "golden"
+  QString agentError() const;  // "" when the agent section is acceptable
   // The code selected in the dialog ("" = system).
   QString selectedLanguage() const;
 
@@ -66,6 +74,10 @@ class SettingsDialog : public QDialog {
 
   QComboBox* language_;
   QComboBox* chip_;
+  QComboBox* agentKind_;
+  QLineEdit *agentModel_, *agentBaseUrl_, *agentKeyEnv_, *agentMemory_, *agentSession_, *agentGolden_;
+  QLabel* agentError_;
+  nlohmann::json agentBackend() const;
   QLabel* note_;
   QString initial_;
 };
