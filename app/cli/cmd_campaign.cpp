@@ -112,6 +112,15 @@ int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
     return 2;
   }
   if (ws.had_truncated_tail() && !quiet) std::cerr << "note: ignored a truncated last line in events.jsonl\n";
+  const std::string resume_hint = "fix it, then continue with: stepforge-cli campaign resume " + ws.dir().string();
+  if (!engine.state().finished) {
+    // One minimal request before the first sample: a wrong key or model id stops here, not as failed samples.
+    std::string why = learn::preflight_campaign(*cfg);
+    if (!why.empty()) {
+      std::cerr << "paused before the first sample: " << why << "\n" << resume_hint << "\n";
+      return 3;
+    }
+  }
   engine.start();
   std::unique_ptr<Progress> bar;
   int bar_iter = -2;
@@ -136,6 +145,10 @@ int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
   if (r.status == learn::RunStatus::Failed) {
     std::cerr << "error: " << r.error << "\n";
     return 1;
+  }
+  if (r.status == learn::RunStatus::Paused) {
+    std::cerr << "paused (" << r.reason << "): " << r.error << "\n" << resume_hint << "\n";
+    return 3;
   }
   if (r.status == learn::RunStatus::Cancelled) {
     std::cerr << "cancelled; continue with: stepforge-cli campaign resume " << ws.dir().string() << "\n";
@@ -513,7 +526,10 @@ int cmd_bench(int tasks, int n, int threads) {
 }  // namespace
 
 void add_campaign_commands(CLI::App& app, int& exit_code) {
-  auto* c = app.add_subcommand("campaign", "run, resume and report self-improvement campaigns (workspace folders)");
+  auto* c = app.add_subcommand("campaign",
+                               "run, resume and report self-improvement campaigns (workspace folders); exit status 0 "
+                               "finished, 1 failed or cancelled, 2 usage/config error, 3 paused (endpoint failure or "
+                               "budget: fix it, then `campaign resume`)");
   c->require_subcommand(1);
 
   auto ro = std::make_shared<RunOpts>();

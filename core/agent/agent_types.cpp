@@ -49,7 +49,13 @@ nlohmann::json to_json(const TraceEvent& e) {
   j["cost_usd"] = e.cost_usd ? nlohmann::json(*e.cost_usd) : nlohmann::json(nullptr);
   j["latency_s"] = e.latency_s;
   j["from_cache"] = e.from_cache;
-  if (!e.error_kind.empty()) j["error"] = {{"kind", e.error_kind}, {"message", e.error_message}};
+  if (!e.error_kind.empty()) {
+    j["error"] = {{"kind", e.error_kind}, {"message", e.error_message}};
+    if (e.error_http_status) j["error"]["http_status"] = e.error_http_status;
+    if (e.error_attempts) j["error"]["attempts"] = e.error_attempts;
+  }
+  if (!e.finish_reason.empty()) j["finish_reason"] = e.finish_reason;
+  if (!e.reasoning.empty()) j["reasoning"] = e.reasoning;
   nlohmann::json ds = nlohmann::json::array();
   for (const auto& d : e.diagnostics) {
     ds.push_back({{"severity", std::string(severity_name(d.severity))},

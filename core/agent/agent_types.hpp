@@ -79,6 +79,10 @@ struct TraceEvent {
   double latency_s = 0.0;
   bool from_cache = false;
   std::string error_kind, error_message;  // an LLM error ("" when the call succeeded)
+  int error_http_status = 0;              // of that error (0: none)
+  int error_attempts = 0;                 // HTTP attempts the failed call made
+  std::string finish_reason;              // "stop", "length", ... as the backend normalised it ("" unknown)
+  std::string reasoning;                  // reasoning the provider returned apart from the answer
   Diagnostics diagnostics;                // parse diagnostics of the answer, or the verdict's
   std::optional<bool> pass;               // verdict (verifier / guardian gate result) when known
   std::string stage, code;                // verdict stage and first error code ("" on pass)

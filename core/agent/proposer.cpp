@@ -34,10 +34,14 @@ llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, con
     event.usage = r.response->usage;
     event.latency_s = r.response->latency_s;
     event.from_cache = r.response->from_cache;
+    event.finish_reason = r.response->finish_reason;
+    event.reasoning = r.response->reasoning;
     if (ctx.prices) event.cost_usd = ctx.prices->cost(ctx.model, r.response->usage);
   } else {
     event.error_kind = r.error.kind;
     event.error_message = r.error.message;
+    event.error_http_status = r.error.http_status;
+    event.error_attempts = r.error.attempts;
   }
   return r;
 }
@@ -63,6 +67,8 @@ Proposal Proposer::propose(const PromptInput& in, int sample_index, double tempe
       ev.impl = p.impl;
     }
     ev.adoption = p.parsed.adoption;
+    if (!p.parsed.reasoning.empty())  // inline <think> blocks, next to any the provider returned apart
+      ev.reasoning = ev.reasoning.empty() ? p.parsed.reasoning : ev.reasoning + "\n" + p.parsed.reasoning;
     ev.diagnostics = p.parsed.diagnostics;
     if (!p.ok) {
       if (r.response->finish_reason == llm::kFinishNoProgram) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <deque>
 #include <set>
 
 #include "core/agent/guardian.hpp"
@@ -12,6 +13,7 @@
 #include "core/cost/chip.hpp"
 #include "core/learn/filter.hpp"
 #include "core/learn/stratify.hpp"
+#include "core/llm/preflight.hpp"
 #include "core/store/workspace.hpp"
 
 namespace sf::learn {
@@ -298,6 +300,51 @@ bool CampaignEngine::budget_spent() const {
   return false;
 }
 
+bool CampaignEngine::infrastructure_failure(const std::vector<agent::TraceEvent>& traces) {
+  for (const auto& t : traces) {
+    if (t.error_kind.empty() || t.error_kind == "cancelled") continue;
+    llm::LlmError e{t.error_kind, t.error_http_status, t.error_message, t.error_attempts};
+    llm::FailureDiagnosis d = llm::diagnose_failure(cfg_.backend, t.model, e);
+    if (!d.infrastructure) continue;
+    if (!d.transient) {
+      halt("infrastructure", d.message);
+    } else {
+      const int k = std::max(1, cfg_.backend.max_consecutive_failures);
+      if (++consecutive_failures_ >= k)
+        halt("infrastructure", d.message + " (" + std::to_string(k) + " samples in a row; backend.max_consecutive_failures)");
+    }
+    return true;
+  }
+  consecutive_failures_ = 0;
+  return false;
+}
+
+void CampaignEngine::halt(std::string kind, std::string message) {
+  std::lock_guard lock(mu_);
+  if (halt_.load()) return;  // the first cause counts
+  halt_kind_ = std::move(kind);
+  halt_message_ = std::move(message);
+  halt_ = true;
+}
+
+RunResult CampaignEngine::paused_result() {
+  RunResult r;
+  {
+    std::lock_guard lock(mu_);
+    r.reason = halt_kind_;
+    r.error = halt_message_;
+  }
+  std::string err;
+  if (!emit(GenericEvent{"campaign_paused", {{"kind", r.reason}, {"message", r.error}}}, err) ||
+      (ws_ && !ws_->sync(err))) {
+    r.status = RunStatus::Failed;
+    r.error += "; " + err;
+    return r;
+  }
+  r.status = RunStatus::Paused;
+  return r;
+}
+
 void CampaignEngine::write_memory() {
   if (!ws_) return;
   json solved = json::array();
@@ -372,6 +419,7 @@ RunResult CampaignEngine::loop() {
         r.status = RunStatus::Cancelled;
         return r;
       }
+      if (halted()) return paused_result();
       IterationSummary sum = summarize(*rec);
       sum.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
       if (!emit(sum, err)) {
@@ -485,8 +533,11 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
     iter_t0_ = std::chrono::steady_clock::now();
     iter_start_done_ = done_.load();
   }
-  std::atomic<std::size_t> next{0};
-  std::mutex err_mu;
+  // A sample dropped for a transient infrastructure failure goes to the back of the queue (it is not a
+  // sample yet); halt() stops taking samples.
+  std::deque<std::size_t> queue;
+  for (std::size_t i = 0; i < todo.size(); ++i) queue.push_back(i);
+  std::mutex err_mu;  // guards queue and first_error
   std::string first_error;
   auto worker = [&] {
     while (true) {
@@ -494,16 +545,25 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
         std::unique_lock lock(mu_);
         cv_.wait(lock, [&] { return !paused_ || cancel_.cancelled(); });
       }
-      if (cancel_.cancelled()) return;
-      std::size_t i = next.fetch_add(1);
-      if (i >= todo.size()) return;
+      if (cancel_.cancelled() || halted()) return;
+      std::size_t i;
+      {
+        std::lock_guard l(err_mu);
+        if (queue.empty()) return;
+        i = queue.front();
+        queue.pop_front();
+      }
       std::string e;
-      run_sample(todo[i], iteration, base, e);
+      const bool logged = run_sample(todo[i], iteration, base, e);
       if (!e.empty()) {
         std::lock_guard l(err_mu);
         if (first_error.empty()) first_error = e;
         cancel_.cancel();
         return;
+      }
+      if (!logged && !cancel_.cancelled() && !halted()) {
+        std::lock_guard l(err_mu);
+        queue.push_back(i);
       }
     }
   };
@@ -518,7 +578,7 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
   return true;
 }
 
-void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error) {
+bool CampaignEngine::run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error) {
   Verdict v;
   v.iteration = iteration;
   v.task = s.task->id;
@@ -544,7 +604,8 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
     agent::Proposer proposer(*deps_.backend, ctx, popt);
     agent::Proposal p = proposer.propose(in, s.sample_index, s.temperature, v.seed);
     bool cancelled = std::any_of(traces.begin(), traces.end(), [](const auto& t) { return t.error_kind == "cancelled"; });
-    if (cancelled || cancel_.cancelled()) return;  // not logged: resume re-issues it (from the cache if answered)
+    if (cancelled || cancel_.cancelled()) return false;  // not logged: resume re-issues it (from the cache if answered)
+    if (infrastructure_failure(traces)) return false;     // not a sample: re-issued later or after resume
     std::string impl;
     if (!p.ok) {
       const agent::TraceEvent* pe = traces.empty() ? nullptr : &traces.front();
@@ -565,8 +626,9 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
         agent::GuardResult g = guardian.guard(*s.task, impl, cfg_.guardian, s.sample_index);
         impl = g.impl;
         checked = std::move(g.checked);  // the guardian's final check is the verifier's: one per sample
+        if (infrastructure_failure(traces)) return false;
       }
-      if (cancel_.cancelled()) return;
+      if (cancel_.cancelled()) return false;
       verify_slots_.acquire();
       verify::Report rep;
       try {
@@ -609,10 +671,11 @@ void CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
   // The calls and their verdict go to the log back to back, under one lock.
   std::lock_guard lock(emit_mu_outer_);
   for (auto& c : calls)
-    if (!emit(std::move(c), error)) return;
-  if (!emit(std::move(v), error)) return;
+    if (!emit(std::move(c), error)) return false;
+  if (!emit(std::move(v), error)) return false;
   ++done_;
   ++samples_;
+  return true;
 }
 
 IterationSummary CampaignEngine::summarize(const IterationRecord& rec) const {

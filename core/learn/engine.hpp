@@ -65,12 +65,14 @@ struct EngineProgress {
   bool running = false, paused = false;
 };
 
-enum class RunStatus { Finished, Cancelled, Failed };
+// Paused: the campaign stopped by itself before its end and `campaign resume` continues it exactly (an
+// endpoint that fails for a reason that is not the model's answer, or a budget the next call could exceed).
+enum class RunStatus { Finished, Cancelled, Failed, Paused };
 
 struct RunResult {
   RunStatus status = RunStatus::Failed;
-  std::string reason;  // the stop reason when finished
-  std::string error;   // when failed
+  std::string reason;  // the stop reason when finished; when paused "infrastructure" or "budget"
+  std::string error;   // when failed; when paused the cause and the fix
 };
 
 class CampaignEngine {
@@ -110,7 +112,16 @@ class CampaignEngine {
   RunResult loop();
   bool emit(EventBody body, std::string& error);
   bool run_iteration(IterationRecord& rec, std::string& error);
-  void run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error);
+  // False when the sample was not logged (cancelled, or dropped for an infrastructure failure).
+  bool run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error);
+  // Infrastructure failures (docs/campaign.md): true when a call in `traces` failed for a reason that is not
+  // the model's answer, so the sample is dropped, never a verdict; a non-retryable failure, or the K-th
+  // transient one in a row, halts the campaign (no new sample starts; the run ends paused).
+  bool infrastructure_failure(const std::vector<agent::TraceEvent>& traces);
+  void halt(std::string kind, std::string message);
+  bool halted() const { return halt_.load(); }
+  // The paused result (and a campaign_paused event in the log) after a halt.
+  RunResult paused_result();
   IterationSummary summarize(const IterationRecord& rec) const;
   bool plan_next(bool& finished, std::string& error);
   bool budget_spent() const;
@@ -162,6 +173,9 @@ class CampaignEngine {
   std::atomic<std::int64_t> done_{0}, total_{0}, done_run_{0}, samples_{0};
   std::atomic<int> solved_{0};
   std::atomic<bool> running_{false};
+  std::atomic<bool> halt_{false};
+  std::string halt_kind_, halt_message_;  // under mu_
+  std::atomic<int> consecutive_failures_{0};
   std::chrono::steady_clock::time_point iter_t0_;
   std::atomic<std::int64_t> iter_start_done_{0};
 };

@@ -1,9 +1,12 @@
 #include "core/learn/engine_setup.hpp"
 
+#include <algorithm>
+
 #include "core/agent/prompt_builder.hpp"
 #include "core/bench/catalogue.hpp"
 #include "core/llm/backend_factory.hpp"
 #include "core/llm/builtin_backend.hpp"
+#include "core/llm/preflight.hpp"
 
 namespace sf::learn {
 
@@ -49,6 +52,20 @@ std::unique_ptr<CampaignSetup> prepare_campaign(const CampaignConfig& cfg, const
   s->deps.backend = s->backend.get();
   s->deps.prices = s->prices.get();
   return s;
+}
+
+std::string preflight_campaign(const CampaignConfig& cfg, const llm::CancelToken& cancel) {
+  if (cfg.backend.kind != llm::BackendKind::OpenAi && cfg.backend.kind != llm::BackendKind::Anthropic) return {};
+  llm::BackendConfig b = cfg.backend;
+  b.cache_dir.clear();  // a cached answer proves nothing about the endpoint today
+  b.max_retries = std::min(b.max_retries, 2);
+  b.backoff_max_s = std::min(b.backoff_max_s, 10.0);
+  auto made = llm::make_backend(b);
+  if (!made.backend) return made.error;
+  llm::PreflightResult r = llm::preflight(b, *made.backend, cancel, false);
+  // Only the endpoint's failures stop a campaign here; an odd answer to the test prompt (empty, refused) does not.
+  if (r.ok || !r.failure.infrastructure || cancel.cancelled()) return {};
+  return r.failure.message.empty() ? "the endpoint did not answer the test request" : r.failure.message;
 }
 
 }  // namespace sf::learn

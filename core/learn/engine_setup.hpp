@@ -30,4 +30,8 @@ std::unique_ptr<CampaignSetup> prepare_campaign(const CampaignConfig& cfg, const
                                                 const std::string& resource_dir, std::string& error,
                                                 std::unique_ptr<llm::ChatBackend> backend = nullptr);
 
+// One minimal request to the campaign's endpoint past the response cache (llm::preflight, at most 2 retries):
+// "" when it answers or when the backend is no endpoint (builtin, replay), else the cause and the fix.
+std::string preflight_campaign(const CampaignConfig& cfg, const llm::CancelToken& cancel = {});
+
 }  // namespace sf::learn

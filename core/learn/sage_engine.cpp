@@ -104,6 +104,7 @@ RunResult CampaignEngine::sage_loop() {
       r.status = RunStatus::Cancelled;
       return r;
     }
+    if (halted()) return paused_result();  // the episode in progress restarts on resume, as after a cancel
     wait_if_paused();
     if (cancel_.cancelled()) continue;
     const int e = state_.sage.finished_episodes();
@@ -200,7 +201,9 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     };
     AdoptedProposal ap = propose_with_adoption(*deps_.backend, ctx, popt, in, round, temperature, seed, hot_ids,
                                                is_cancelled);
-    if (is_cancelled()) {
+    // A call (the proposer's or its adoption re-ask) that failed for a reason that is not the model's answer:
+    // the round is not a sample; the episode restarts (after resume, or at once for a transient failure).
+    if (is_cancelled() || infrastructure_failure(traces)) {
       cancelled = true;
       return true;
     }
@@ -215,7 +218,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
         agent::Guardian guardian(deps_.backend, ctx, &verifier_);
         agent::GuardResult guarded = guardian.guard(task, impl, cfg_.guardian, round);
         impl = guarded.impl;
-        if (is_cancelled()) {
+        if (is_cancelled() || infrastructure_failure(traces)) {
           cancelled = true;
           return true;
         }

@@ -110,7 +110,7 @@ std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, s
     return std::nullopt;
   }
   static const std::set<std::string> known = {
-      "kind", "base_url", "model", "key_env", "timeout_s", "max_retries", "backoff_base_s", "backoff_max_s",
+      "kind", "base_url", "model", "key_env", "timeout_s", "max_retries", "max_consecutive_failures", "backoff_base_s", "backoff_max_s",
       "in_flight", "rpm", "tpm", "anthropic_version", "prompt_caching", "cache_dir", "builtin_provider",
       "replay_kind", "max_body_bytes", "token_param", "send_temperature", "reasoning_effort", "extra_body",
       "ca_bundle", "proxy"};
@@ -125,6 +125,7 @@ std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, s
   bool ok = read_kind(j, "kind", c.kind, error) && read(j, "base_url", c.base_url, error) &&
             read(j, "model", c.model, error) && read(j, "key_env", c.key_env, error) &&
             read(j, "timeout_s", c.timeout_s, error) && read(j, "max_retries", c.max_retries, error) &&
+            read(j, "max_consecutive_failures", c.max_consecutive_failures, error) &&
             read(j, "backoff_base_s", c.backoff_base_s, error) && read(j, "backoff_max_s", c.backoff_max_s, error) &&
             read(j, "in_flight", c.in_flight, error) && read(j, "rpm", c.rpm, error) && read(j, "tpm", c.tpm, error) &&
             read(j, "anthropic_version", c.anthropic_version, error) &&
@@ -171,6 +172,7 @@ nlohmann::json backend_config_to_json(const BackendConfig& c) {
                         {"builtin_provider", c.builtin_provider},
                         {"replay_kind", backend_kind_name(c.replay_kind)},
                         {"max_body_bytes", c.max_body_bytes}};
+  if (c.max_consecutive_failures != 3) j["max_consecutive_failures"] = c.max_consecutive_failures;
   if (!c.token_param.empty()) j["token_param"] = c.token_param;
   if (c.send_temperature) j["send_temperature"] = *c.send_temperature;
   if (!c.reasoning_effort.empty()) j["reasoning_effort"] = c.reasoning_effort;
@@ -183,6 +185,8 @@ nlohmann::json backend_config_to_json(const BackendConfig& c) {
 std::string validate(const BackendConfig& c) {
   if (!(c.timeout_s > 0.0 && c.timeout_s <= 3600.0)) return "backend config: timeout_s must be in (0, 3600]";
   if (c.max_retries < 0 || c.max_retries > 20) return "backend config: max_retries must be in [0, 20]";
+  if (c.max_consecutive_failures < 1 || c.max_consecutive_failures > 1000)
+    return "backend config: max_consecutive_failures must be in [1, 1000]";
   if (!(c.backoff_base_s >= 0.0 && c.backoff_base_s <= 600.0)) return "backend config: backoff_base_s must be in [0, 600]";
   if (!(c.backoff_max_s >= 0.0 && c.backoff_max_s <= 3600.0)) return "backend config: backoff_max_s must be in [0, 3600]";
   if (c.in_flight < 1 || c.in_flight > 256) return "backend config: in_flight must be in [1, 256]";

@@ -20,6 +20,9 @@ struct BackendConfig {
   std::string key_env;          // name of the environment variable holding the API key; empty = no key
   double timeout_s = 120.0;     // per HTTP attempt
   int max_retries = 6;          // retries after the first attempt (429, 5xx, timeouts, network errors)
+  // A campaign pauses after this many samples in a row whose call failed after all its retries (429, 5xx,
+  // timeouts, network); a non-retryable endpoint error (401, 404, 400, spend cap, TLS) pauses it at once.
+  int max_consecutive_failures = 3;
   double backoff_base_s = 1.0;  // first backoff; doubles per retry, full jitter in [0.5, 1] x
   double backoff_max_s = 60.0;  // cap for backoff and for Retry-After
   int in_flight = 8;            // concurrent requests in a RequestPool

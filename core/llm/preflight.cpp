@@ -39,9 +39,11 @@ FailureDiagnosis diagnose_failure(const BackendConfig& config, const std::string
     d.message = "spend cap or quota reached" + status + " at " + where + detail +
                 ": raise the limit with the provider, or resume later";
   } else if (e.kind == "http" && (e.http_status == 429 || e.http_status >= 500)) {
+    d.transient = true;
     d.message = "the endpoint kept failing" + status + " after " + std::to_string(e.attempts) + " attempt(s) at " +
                 where + detail + ": resume later, or lower in_flight / rpm";
   } else if (e.kind == "timeout") {
+    d.transient = true;
     d.message = "no answer within backend.timeout_s = " + std::to_string(static_cast<int>(config.timeout_s)) +
                 " s after " + std::to_string(e.attempts) + " attempt(s) from " + where +
                 ": raise timeout_s (reasoning models and local servers can be slow) or resume later";
@@ -49,9 +51,12 @@ FailureDiagnosis diagnose_failure(const BackendConfig& config, const std::string
     d.message = "TLS error talking to " + config.base_url + detail +
                 ": check the server certificate, or point backend.ca_bundle at your CA bundle";
   } else if (e.kind == "network") {
+    d.transient = true;
     d.message = "cannot reach " + config.base_url + detail + ": is the server running and the URL right?";
   } else if (e.kind == "http") {
     d.message = "HTTP error" + status + " from " + where + detail;
+  } else if (e.kind == "config" || e.kind == "cache-miss") {
+    d.message = e.message;  // a missing key, a replay without the recorded answer
   } else {
     d.infrastructure = false;  // parse, refused, cancelled: about the answer or the caller
     d.message = e.message;

@@ -17,6 +17,10 @@ struct FailureDiagnosis {
   // not found (404), a rejected request (400), a quota or spend cap (429 naming it), retries exhausted
   // (429, 5xx, timeouts, network), connection refused, TLS errors. Such a call is never a sample.
   bool infrastructure = false;
+  // An infrastructure failure that may pass by itself (retries exhausted on 429 / 5xx, a timeout, a network
+  // error other than TLS): a campaign pauses only after backend.max_consecutive_failures of them in a row.
+  // Every other infrastructure failure (401/403, 404, 400, a spend cap, TLS, a config error) pauses it at once.
+  bool transient = false;
   std::string message;  // "authentication failed (HTTP 401) for openai at https://…: check OPENAI_API_KEY"
 };
 

@@ -16,7 +16,12 @@
 
 namespace sf::llm::testing {
 
-enum class Mode { Ok, TooMany, ServerError, Malformed, Slow, Truncated, EmptyChoices, Refusal, BadRequest, EchoKey };
+enum class Mode {
+  Ok, TooMany, ServerError, Malformed, Slow, Truncated, EmptyChoices, Refusal, BadRequest, EchoKey,
+  Unauthorized,  // 401
+  NotFound,      // 404 "model not found"
+  SpendCap,      // 429 insufficient_quota
+};
 
 struct Seen {
   std::string path;
@@ -26,7 +31,8 @@ struct Seen {
 
 class LoopbackServer {
  public:
-  LoopbackServer() {
+  // port 0: an ephemeral port; else that port (a server restarted where an earlier one listened).
+  explicit LoopbackServer(int port = 0) {
     auto handler = [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); };
     server_.Post("/v1/chat/completions", handler);
     server_.Post("/v1/messages", handler);
@@ -35,7 +41,8 @@ class LoopbackServer {
       seen_.push_back({req.path, req.body, {req.headers.begin(), req.headers.end()}});
       res.set_content(R"({"object":"list","data":[{"id":"test-model"},{"id":"other-model"}]})", "application/json");
     });
-    port_ = server_.bind_to_any_port("127.0.0.1");
+    if (port == 0) port_ = server_.bind_to_any_port("127.0.0.1");
+    else port_ = server_.bind_to_port("127.0.0.1", port) ? port : -1;
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     // stop() before the accept loop runs would be lost, so wait until it is running.
     for (int i = 0; i < 2000 && !server_.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -43,7 +50,12 @@ class LoopbackServer {
   ~LoopbackServer() {
     server_.stop();
     if (thread_.joinable()) thread_.join();
+    if (stopper_.joinable()) stopper_.join();
   }
+  int port() const { return port_; }
+  // After this many chat requests the server stops listening: later connections are refused (the request
+  // that crosses the limit gets no answer either).
+  void refuse_after(int hits) { refuse_after_ = hits; }
   std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
   std::string anthropic_base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
@@ -73,7 +85,13 @@ class LoopbackServer {
 
  private:
   void handle(const httplib::Request& req, httplib::Response& res) {
-    ++hits_;
+    const int hit = ++hits_;
+    if (refuse_after_ >= 0 && hit > refuse_after_) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!stopper_.joinable()) stopper_ = std::thread([this] { server_.stop(); });
+      res.status = 503;
+      return;
+    }
     Mode mode = Mode::Ok;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -105,6 +123,21 @@ class LoopbackServer {
         res.set_content(R"({"error":{"message":"invalid key )" + key + R"("}})", "application/json");
         return;
       }
+      case Mode::Unauthorized:
+        res.status = 401;
+        res.set_content(R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})",
+                        "application/json");
+        return;
+      case Mode::NotFound:
+        res.status = 404;
+        res.set_content(R"({"error":{"message":"The model `retired-model` does not exist","code":"model_not_found"}})",
+                        "application/json");
+        return;
+      case Mode::SpendCap:
+        res.status = 429;
+        res.set_content(R"({"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota"}})",
+                        "application/json");
+        return;
       case Mode::Malformed:
         res.set_content(R"({"choices": [ {"message": )", "application/json");
         return;
@@ -206,6 +239,8 @@ class LoopbackServer {
   std::deque<Mode> script_;
   std::vector<Seen> seen_;
   std::atomic<int> hits_{0};
+  std::atomic<int> refuse_after_{-1};
+  std::thread stopper_;
 };
 
 }  // namespace sf::llm::testing

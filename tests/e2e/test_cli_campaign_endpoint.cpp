@@ -1,0 +1,209 @@
+// `stepforge-cli campaign` against a loopback OpenAI-compatible server that fails the way real endpoints do
+// (issue 17): a wrong key, a retired model, a rejected request, a spend cap and a server that goes away are
+// never samples; the campaign pauses with exit status 3 and one message naming the cause and the fix, and
+// `campaign resume` after the fix ends with the report of an uninterrupted run.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/unit/llm/loopback_server.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using sf::llm::testing::LoopbackServer;
+using sf::llm::testing::Mode;
+
+struct CliResult {
+  int code = -1;
+  std::string out;
+};
+
+CliResult sh(const std::string& cmd) {
+  CliResult r;
+  FILE* p = popen(("timeout 120 " + cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+CliResult cli(const std::string& args) { return sh(std::string(SF_CLI) + " " + args); }
+
+// A fresh folder for one test's workspaces and config.
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("sf_e2e_endpoint_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// Mode single, 2 tasks x 2 samples, one request at a time, no retries (so failures are quick).
+fs::path write_config(const fs::path& dir, const std::string& base_url, const std::string& key_env = "") {
+  json c = {{"version", 1},
+            {"name", "endpoint"},
+            {"mode", "single"},
+            {"backend",
+             {{"kind", "openai"},
+              {"base_url", base_url},
+              {"model", "test-model"},
+              {"key_env", key_env},
+              {"max_retries", 0},
+              {"backoff_base_s", 0},
+              {"timeout_s", 10}}},
+            {"n", 2},
+            {"temperature0", 0.5},
+            {"tasks", {"rope", "bmm"}},
+            {"order", "given"},
+            {"seed", 7},
+            {"in_flight", 1},
+            {"verify_threads", 1},
+            {"max_tokens", 256}};
+  fs::path p = dir / "config.json";
+  std::ofstream(p) << c.dump(2);
+  return p;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+int count(const std::string& hay, const std::string& needle) {
+  int n = 0;
+  for (auto i = hay.find(needle); i != std::string::npos; i = hay.find(needle, i + 1)) ++n;
+  return n;
+}
+
+// The report without wall-clock times (the only thing two runs may differ in).
+json report(const fs::path& ws) {
+  FILE* p = popen((std::string(SF_CLI) + " campaign report " + ws.string() + " --json 2>/dev/null").c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while (p && (n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  if (p) pclose(p);
+  json r = json::parse(out, nullptr, false);
+  std::function<void(json&)> strip = [&](json& j) {
+    if (j.is_object()) {
+      j.erase("wall_s");
+      for (auto& [k, v] : j.items()) strip(v);
+    } else if (j.is_array()) {
+      for (auto& v : j) strip(v);
+    }
+  };
+  strip(r);
+  return r;
+}
+
+json reference_report(const fs::path& dir) {
+  LoopbackServer server;
+  fs::path cfg = write_config(dir, server.base_url());
+  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ref").string() + " --quiet");
+  EXPECT_EQ(r.code, 0) << r.out;
+  return report(dir / "ref");
+}
+
+}  // namespace
+
+TEST(CliCampaignEndpoint, WrongKeyStopsBeforeTheFirstSample) {
+  fs::path dir = scratch("401");
+  LoopbackServer server;
+  server.script({Mode::Unauthorized});
+  fs::path cfg = write_config(dir, server.base_url(), "SF_E2E_ENDPOINT_KEY");
+  CliResult r = sh("env SF_E2E_ENDPOINT_KEY=wrong-key-value " + std::string(SF_CLI) + " campaign run " + cfg.string() +
+             " --out " + (dir / "ws").string() + " --quiet");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("authentication failed (HTTP 401)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("check SF_E2E_ENDPOINT_KEY"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("campaign resume"), std::string::npos) << r.out;
+  EXPECT_EQ(server.hits(), 1);  // the preflight request only
+  EXPECT_EQ(count(read(dir / "ws" / "events.jsonl"), "\"verdict\""), 0);
+  fs::remove_all(dir);
+}
+
+TEST(CliCampaignEndpoint, RetiredModelStopsBeforeTheFirstSample) {
+  fs::path dir = scratch("404");
+  LoopbackServer server;
+  server.script({Mode::NotFound});
+  fs::path cfg = write_config(dir, server.base_url());
+  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("model or route not found (HTTP 404) for model 'test-model'"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
+// A rejected request (400) and a spend cap (429 insufficient_quota) after the preflight: the campaign pauses at
+// the first one, logs no verdict for it, and resume finishes with the uninterrupted run's report.
+TEST(CliCampaignEndpoint, NonRetryableErrorsMidCampaignPauseAndResumeExactly) {
+  fs::path dir = scratch("mid");
+  const json ref = reference_report(dir);
+  ASSERT_FALSE(ref.is_discarded());
+  struct Case {
+    Mode mode;
+    const char* message;
+  };
+  for (const Case& c : {Case{Mode::BadRequest, "the request was rejected (HTTP 400)"},
+                        Case{Mode::SpendCap, "spend cap or quota reached (HTTP 429)"}}) {
+    LoopbackServer server;
+    server.script({Mode::Ok, Mode::Ok, c.mode});  // preflight, sample 1, then the failure
+    fs::path cfg = write_config(dir, server.base_url());
+    fs::path ws = dir / ("ws" + std::to_string(static_cast<int>(c.mode)));
+    CliResult r = cli("campaign run " + cfg.string() + " --out " + ws.string() + " --quiet");
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_NE(r.out.find(c.message), std::string::npos) << r.out;
+    const std::string log = read(ws / "events.jsonl");
+    EXPECT_EQ(count(log, "\"type\":\"verdict\""), 1) << log;
+    EXPECT_EQ(count(log, "\"stage\":\"llm\""), 0);
+    EXPECT_EQ(count(log, "\"type\":\"campaign_paused\""), 1);
+    CliResult res = cli("campaign resume " + ws.string() + " --quiet");
+    EXPECT_EQ(res.code, 0) << res.out;
+    EXPECT_EQ(report(ws), ref);
+  }
+  fs::remove_all(dir);
+}
+
+// The server goes away after the preflight and two samples: connection refused; after
+// backend.max_consecutive_failures (3) samples in a row the campaign pauses; a server on the same port comes
+// back and resume ends with the report of an uninterrupted run (every sample answered once, nothing twice).
+TEST(CliCampaignEndpoint, ConnectionRefusedMidCampaignThenResumeGivesTheSameReport) {
+  fs::path dir = scratch("refused");
+  const json ref = reference_report(dir);
+  std::optional<LoopbackServer> server(std::in_place);
+  const int port = server->port();
+  server->refuse_after(3);
+  fs::path cfg = write_config(dir, server->base_url());
+  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("samples in a row"), std::string::npos) << r.out;
+  EXPECT_EQ(count(read(dir / "ws" / "events.jsonl"), "\"type\":\"verdict\""), 2);
+  server.reset();
+  LoopbackServer back(port);
+  ASSERT_EQ(back.port(), port);
+  CliResult res = cli("campaign resume " + (dir / "ws").string() + " --quiet");
+  EXPECT_EQ(res.code, 0) << res.out;
+  const json got = report(dir / "ws");
+  EXPECT_EQ(got, ref) << got.dump(1) << "\nvs\n" << ref.dump(1);
+  std::int64_t samples = 0;
+  for (const auto& t : got["tasks"]) samples += t["samples"].get<std::int64_t>();
+  EXPECT_GT(samples, 2);
+  EXPECT_EQ(back.hits(), 1 + samples - 2);  // the preflight and exactly the unanswered samples
+  fs::remove_all(dir);
+}
