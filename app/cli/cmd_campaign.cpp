@@ -158,7 +158,7 @@ int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
 }
 
 struct RunOpts {
-  std::string config, out;
+  std::string config, out, prices;
   std::vector<std::string> sets;
   bool quiet = false;
 };
@@ -196,10 +196,22 @@ int cmd_run(const RunOpts& o) {
     std::cerr << "error: " << o.config << ": " << err << "\n";
     return 2;
   }
+  if (!o.prices.empty() && !llm::PriceTable::load(o.prices, err)) {
+    std::cerr << "error: --prices " << o.prices << ": " << err << "\n";
+    return 2;
+  }
   auto ws = store::Workspace::create(o.out, learn::config_to_json(*cfg), err);
   if (!ws) {
     std::cerr << "error: " << err << "\n";
     return 2;
+  }
+  if (!o.prices.empty()) {
+    std::error_code ec;  // the campaign's own price table: resume prices the same way
+    fs::copy_file(o.prices, ws->dir() / "prices.json", fs::copy_options::overwrite_existing, ec);
+    if (ec) {
+      std::cerr << "error: cannot copy " << o.prices << " into the workspace: " << ec.message() << "\n";
+      return 2;
+    }
   }
   return execute(*ws, o.quiet);
 }
@@ -541,6 +553,9 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
       ->expected(1, 1)
       ->allow_extra_args(false);
   run->add_flag("--quiet", ro->quiet, "no progress bar");
+  run->add_option("--prices", ro->prices,
+                  "a prices.json (USD per million tokens per model) copied into the workspace; replaces the bundled "
+                  "table (required for an unlisted model when budget.cost_usd is set)");
   run->callback([ro, &exit_code] { exit_code = guarded([&] { return cmd_run(*ro); }); });
 
   auto dir = std::make_shared<std::string>();

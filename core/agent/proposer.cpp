@@ -28,7 +28,9 @@ llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, con
   event.seed = seed;
   event.prompt = req.messages;
 
-  llm::ChatResult r = backend.chat(req, ctx.cancel);
+  std::string refused;
+  llm::ChatResult r = ctx.admit && !ctx.admit(req, refused) ? llm::ChatResult::failure("budget", refused)
+                                                            : backend.chat(req, ctx.cancel);
   if (r.ok()) {
     event.response = r.response->text;
     event.usage = r.response->usage;
@@ -46,6 +48,17 @@ llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, con
   return r;
 }
 
+bool answer_truncated(const std::string& finish_reason) {
+  return finish_reason == "length" || finish_reason == "max_tokens";
+}
+
+std::string truncation_feedback(int max_tokens, std::int64_t output_tokens) {
+  return "the answer was cut at the token limit (max_tokens = " + std::to_string(max_tokens) + ", " +
+         std::to_string(output_tokens) +
+         " output tokens) before it was complete; answer again, shorter: only the yaml block with impl: (and the "
+         "lists asked for), no explanation";
+}
+
 Proposal Proposer::propose(const PromptInput& in, int sample_index, double temperature,
                            std::optional<std::uint64_t> seed) {
   Proposal p;
@@ -58,20 +71,25 @@ Proposal Proposer::propose(const PromptInput& in, int sample_index, double tempe
   } else {
     p.response = r.response->text;
     p.usage = r.response->usage;
+    p.finish_reason = r.response->finish_reason;
     p.latency_s = r.response->latency_s;
     p.cost_usd = ev.cost_usd;
     p.parsed = parse_response(p.response, in.experience_ids());
-    if (p.parsed.impl) {
+    const bool cut = answer_truncated(p.finish_reason);  // a verdict of its own, whatever the fragment parses to
+    if (p.parsed.impl && !cut) {
       p.impl = *p.parsed.impl;
       p.ok = true;
       ev.impl = p.impl;
     }
-    ev.adoption = p.parsed.adoption;
+    if (!cut) ev.adoption = p.parsed.adoption;
     if (!p.parsed.reasoning.empty())  // inline <think> blocks, next to any the provider returned apart
       ev.reasoning = ev.reasoning.empty() ? p.parsed.reasoning : ev.reasoning + "\n" + p.parsed.reasoning;
     ev.diagnostics = p.parsed.diagnostics;
     if (!p.ok) {
-      if (r.response->finish_reason == llm::kFinishNoProgram) {
+      if (cut) {
+        p.fail_stage = p.fail_code = "truncated";
+        p.fail_message = truncation_feedback(ctx_.max_tokens, p.usage.output_tokens);
+      } else if (r.response->finish_reason == llm::kFinishNoProgram) {
         p.fail_stage = "search";
         p.fail_code = kNoProgramCode;
         p.fail_message = "the built-in synthesizer found no program within its search budget";

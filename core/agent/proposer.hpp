@@ -1,6 +1,8 @@
 // Roles over a chat backend (algorithms §1). Every call emits one TraceEvent to the role's sink.
 #pragma once
 
+#include <functional>
+
 #include "core/agent/agent_types.hpp"
 #include "core/agent/prompt_builder.hpp"
 #include "core/llm/chat_backend.hpp"
@@ -23,6 +25,9 @@ struct RoleContext {
   llm::CancelToken cancel;
   // Streaming: the answer of every call of this context as it arrives (llm::ChatRequest::on_delta).
   llm::StreamCallback on_delta;
+  // Asked before every call with the request (campaign budgets); false refuses the call: it fails with the
+  // error kind "budget" and the reason in `why`, and nothing is sent.
+  std::function<bool(const llm::ChatRequest& request, std::string& why)> admit;
 };
 
 // Sends `messages`, fills the common event fields (prompt, response, usage, cost, latency, error).
@@ -31,19 +36,28 @@ llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, con
                           double temperature, std::optional<std::uint64_t> seed, int sample_index,
                           TraceEvent& event);
 
+// True for a finish reason that says the answer was cut at the token limit ("length"; Anthropic's max_tokens
+// is normalised to it, and is accepted as given too).
+bool answer_truncated(const std::string& finish_reason);
+// The verdict message and refinement feedback for a cut answer: where it was cut and what to do.
+std::string truncation_feedback(int max_tokens, std::int64_t output_tokens);
+
 struct Proposal {
   bool ok = false;             // the call succeeded and an impl was found
   std::string impl;            // the parsed program ("" when none)
   ParsedResponse parsed;
   std::string response;
   std::string error;           // the LLM error ("kind: message") when the call failed
+  std::string finish_reason;   // the answer's finish reason ("length": cut at max_tokens, see answer_truncated)
   llm::Usage usage;
   std::optional<double> cost_usd;
   double latency_s = 0.0;
   BuiltPrompt prompt;
-  // Why an answered call gave no program (set when the call succeeded and ok is false): stage "search" +
-  // code kNoProgramCode when the built-in synthesizer searched and found none (finish reason
-  // llm::kFinishNoProgram), else stage "parse" + the parser's first code (P-NO-IMPL).
+  // Why an answered call gave no program (set when the call succeeded and ok is false): stage and code
+  // "truncated" when the answer was cut at max_tokens (answer_truncated; the message says where, and the
+  // fragment's program is never used), stage "search" + code kNoProgramCode when the built-in synthesizer
+  // searched and found none (finish reason llm::kFinishNoProgram), else stage "parse" + the parser's first code
+  // (P-NO-IMPL).
   std::string fail_stage, fail_code, fail_message;
 };
 

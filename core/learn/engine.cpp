@@ -134,7 +134,7 @@ const step::TaskDoc* CampaignEngine::find_task(const std::string& id) const {
 }
 
 agent::RoleContext CampaignEngine::role_context(const std::string& task, int iteration, int round,
-                                                std::vector<agent::TraceEvent>& traces) const {
+                                                std::vector<agent::TraceEvent>& traces, Reservation* res) {
   agent::RoleContext ctx;
   ctx.model = cfg_.backend.model;
   ctx.max_tokens = cfg_.max_tokens;
@@ -144,7 +144,69 @@ agent::RoleContext CampaignEngine::role_context(const std::string& task, int ite
   ctx.round = round;
   ctx.cancel = cancel_;
   ctx.sink = [&traces](const agent::TraceEvent& e) { traces.push_back(e); };
+  const Budget& b = cfg_.budget;
+  if (b.tokens > 0 || b.cost_usd > 0 || b.wall_s > 0)
+    ctx.admit = [this, res](const llm::ChatRequest& req, std::string& why) { return admit_call(req, res, why); };
   return ctx;
+}
+
+bool CampaignEngine::admit_call(const llm::ChatRequest& req, Reservation* res, std::string& why) {
+  if (halted()) {
+    why = "the campaign is pausing";
+    return false;
+  }
+  const Budget& b = cfg_.budget;
+  const std::int64_t in = agent::estimate_tokens(agent::prompt_chars(req.messages));
+  const std::int64_t est = in + req.max_tokens;
+  llm::Usage u;
+  u.input_tokens = in;
+  u.output_tokens = req.max_tokens;
+  const double est_cost = deps_.prices ? deps_.prices->cost(req.model, u).value_or(0.0) : 0.0;
+  std::lock_guard lock(budget_mu_);
+  std::int64_t spent = 0;
+  double spent_cost = 0.0, wall = 0.0;
+  {
+    std::lock_guard l(emit_mu_);
+    spent = state_.total_tokens();
+    spent_cost = state_.total_cost();
+    wall = state_.wall_s;
+  }
+  {
+    std::lock_guard l(mu_);
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - iter_t0_).count();
+  }
+  auto num = [](double x) { return std::to_string(static_cast<long long>(std::ceil(x))); };
+  if (b.tokens > 0 && spent + pending_tokens_ + est > b.tokens) {
+    why = "budget.tokens = " + std::to_string(b.tokens) + " could be exceeded by the next call (spent " +
+          std::to_string(spent) + ", in flight up to " + std::to_string(pending_tokens_) + ", this call up to " +
+          std::to_string(est) + " = prompt ~" + std::to_string(in) + " + max_tokens " + std::to_string(req.max_tokens) +
+          "): raise budget.tokens in campaign.json, then resume";
+  } else if (b.cost_usd > 0 && spent_cost + pending_cost_ + est_cost > b.cost_usd) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "budget.cost_usd = %.4f could be exceeded by the next call (spent $%.4f, in flight up to $%.4f, this call up to $%.4f)",
+                  b.cost_usd, spent_cost, pending_cost_, est_cost);
+    why = std::string(buf) + ": raise budget.cost_usd in campaign.json, then resume";
+  } else if (b.wall_s > 0 && wall >= b.wall_s) {
+    why = "budget.wall_s = " + num(b.wall_s) + " s is used up (" + num(wall) +
+          " s): raise budget.wall_s in campaign.json, then resume";
+  } else {
+    if (res) {
+      pending_tokens_ += est;
+      pending_cost_ += est_cost;
+      res->tokens += est;
+      res->cost += est_cost;
+    }
+    return true;
+  }
+  halt("budget", why);
+  return false;
+}
+
+void CampaignEngine::release(Reservation& res) {
+  std::lock_guard lock(budget_mu_);
+  pending_tokens_ -= res.tokens;
+  pending_cost_ -= res.cost;
+  res = {};
 }
 
 void add_trace_usage(UsageByRole& into, const agent::TraceEvent& t) {
@@ -302,6 +364,7 @@ bool CampaignEngine::budget_spent() const {
 
 bool CampaignEngine::infrastructure_failure(const std::vector<agent::TraceEvent>& traces) {
   for (const auto& t : traces) {
+    if (t.error_kind == "budget") return true;  // refused before sending: halt() has the reason
     if (t.error_kind.empty() || t.error_kind == "cancelled") continue;
     llm::LlmError e{t.error_kind, t.error_http_status, t.error_message, t.error_attempts};
     llm::FailureDiagnosis d = llm::diagnose_failure(cfg_.backend, t.model, e);
@@ -588,7 +651,8 @@ bool CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
   v.seed = sample_seed(cfg_.seed, s.task->id, iteration, s.temperature, s.sample_index);
 
   std::vector<agent::TraceEvent> traces;
-  agent::RoleContext ctx = role_context(s.task->id, iteration, 0, traces);
+  ReservationHold hold{*this, {}};  // released after the sample's events are logged (or it is dropped)
+  agent::RoleContext ctx = role_context(s.task->id, iteration, 0, traces, &hold.res);
 
   agent::PromptInput in = base;
   if (!golden_.entries.empty()) {

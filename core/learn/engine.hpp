@@ -128,8 +128,25 @@ class CampaignEngine {
   const step::TaskDoc* find_task(const std::string& id) const;
   void write_memory();
   // The role context of one call sequence: model, limits, prices, cancel token; every trace goes to `traces`.
+  // Budget estimates (tokens, cost) of the calls a sample or round made that are not logged yet.
+  struct Reservation {
+    std::int64_t tokens = 0;
+    double cost = 0.0;
+  };
+  // With `res`, the context's calls pass the budget gate (admit_call) and reserve their estimates in `res`.
   agent::RoleContext role_context(const std::string& task, int iteration, int round,
-                                  std::vector<agent::TraceEvent>& traces) const;
+                                  std::vector<agent::TraceEvent>& traces, Reservation* res = nullptr);
+  // Budgets are hard caps (docs/campaign.md "Budgets"): false, and a halt, when the next call could exceed
+  // budget.tokens / cost_usd (spent + reserved + this call's upper bound: prompt characters / 4 + max_tokens)
+  // or budget.wall_s is used up.
+  bool admit_call(const llm::ChatRequest& req, Reservation* res, std::string& why);
+  void release(Reservation& res);
+  // Releases a sample's reservation when it goes out of scope (after its events are logged).
+  struct ReservationHold {
+    CampaignEngine& engine;
+    Reservation res;
+    ~ReservationHold() { engine.release(res); }
+  };
   // Mode sage (sage_engine.cpp): refinement episodes with the adoption-aware memory (algorithms §4).
   RunResult sage_loop();
   bool sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem, bool& cancelled,
@@ -176,6 +193,9 @@ class CampaignEngine {
   std::atomic<bool> halt_{false};
   std::string halt_kind_, halt_message_;  // under mu_
   std::atomic<int> consecutive_failures_{0};
+  std::mutex budget_mu_;  // guards pending_*
+  std::int64_t pending_tokens_ = 0;
+  double pending_cost_ = 0.0;
   std::chrono::steady_clock::time_point iter_t0_;
   std::atomic<std::int64_t> iter_start_done_{0};
 };

@@ -32,8 +32,23 @@ std::unique_ptr<CampaignSetup> prepare_campaign(const CampaignConfig& cfg, const
   if (!manual) return nullptr;
   s->deps.manual_text = *manual;
   std::string perr;
-  if (auto p = llm::PriceTable::load(std::filesystem::path(resource_dir) / "configs" / "prices.json", perr))
+  // A prices.json in the workspace (campaign run --prices FILE copies one there) replaces the bundled table.
+  const std::filesystem::path own = workspace / "prices.json";
+  const bool has_own = std::filesystem::exists(own);
+  if (auto p = llm::PriceTable::load(has_own ? own : std::filesystem::path(resource_dir) / "configs" / "prices.json", perr))
     s->prices = std::make_unique<llm::PriceTable>(*p);
+  else if (has_own) {
+    error = own.string() + ": " + perr;
+    return nullptr;
+  }
+  if (cfg.budget.cost_usd > 0 &&
+      (cfg.backend.kind == llm::BackendKind::OpenAi || cfg.backend.kind == llm::BackendKind::Anthropic) &&
+      !(s->prices && s->prices->find(cfg.backend.model))) {
+    error = "budget.cost_usd is set but model '" + cfg.backend.model +
+            "' has no price, so the budget could not be kept: price it in prices.json in the workspace (or pass "
+            "--prices FILE to campaign run)";
+    return nullptr;
+  }
   if (backend) {
     s->backend = std::move(backend);
   } else {

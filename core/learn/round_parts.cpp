@@ -64,6 +64,10 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
   const agent::Proposal& p = out.proposal;
   out.answered = p.error.empty();
   if (!out.answered) return out;
+  if (agent::answer_truncated(p.finish_reason)) {  // whatever the fragment parses to
+    out.truncated = true;
+    return out;
+  }
   take(p.parsed);
   std::vector<std::string> missing, unknown;
   for (const auto& id : ids)
@@ -96,7 +100,7 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
   // call_role does not emit; the completed event goes to ctx.sink below.
   agent::TraceEvent ev;
   auto rr = agent::call_role(backend, ctx, "proposer", msgs, p.prompt.cache_prefix, temperature, seed, round, ev);
-  if (rr.ok()) {
+  if (rr.ok() && !agent::answer_truncated(rr.response->finish_reason)) {  // a cut re-ask answer adds nothing
     agent::ParsedResponse pr = agent::parse_response(rr.response->text, ids);
     if (pr.impl) {
       out.impl = *pr.impl;

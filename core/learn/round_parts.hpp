@@ -38,13 +38,15 @@ void add_experiences(const memory::MemoryStore& mem, const std::vector<memory::C
 struct AdoptedProposal {
   agent::Proposal proposal;
   bool answered = false;  // the proposer call returned an answer
+  bool truncated = false;  // the answer was cut at max_tokens: no adoption states, no re-ask, no impl
   std::string impl;       // the program of the last answer ("" when none)
   std::map<std::string, agent::AdoptionEntry> resolved;  // retrieved id -> its adoption entry
   std::set<std::string> reasked;                         // ids that needed the re-ask
 };
 
 // The proposer call and, when the answer leaves a retrieved id unresolved or names an unknown id (hot ids
-// excepted), exactly one re-ask. Every call's trace goes to ctx.sink. Stops early when `cancelled()`.
+// excepted), exactly one re-ask; none for an answer cut at max_tokens (a verdict of its own). Every call's
+// trace goes to ctx.sink. Stops early when `cancelled()`.
 AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::RoleContext& ctx,
                                       const agent::PromptOptions& popt, const agent::PromptInput& in, int round,
                                       double temperature, std::uint64_t seed, const std::set<std::string>& hot_ids,

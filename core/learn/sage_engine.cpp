@@ -185,7 +185,8 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     }
     const std::uint64_t seed = sample_seed(cfg_.seed, task.id, episode, temperature, round);
     std::vector<agent::TraceEvent> traces;
-    agent::RoleContext ctx = role_context(task.id, episode, round, traces);
+    ReservationHold hold{*this, {}};
+    agent::RoleContext ctx = role_context(task.id, episode, round, traces, &hold.res);
     agent::PromptOptions popt;
     popt.max_prompt_tokens = cfg_.max_prompt_tokens;
 

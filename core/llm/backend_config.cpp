@@ -104,6 +104,10 @@ bool read_kind(const nlohmann::json& j, const char* key, BackendKind& out, std::
 
 }  // namespace
 
+std::string default_base_url(BackendKind k) {
+  return k == BackendKind::Anthropic ? "https://api.anthropic.com" : "https://api.openai.com/v1";
+}
+
 std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, std::string& error) {
   if (!j.is_object()) {
     error = "backend config: expected a JSON object";
@@ -121,7 +125,7 @@ std::optional<BackendConfig> backend_config_from_json(const nlohmann::json& j, s
     }
   }
   BackendConfig c;
-  if (j.contains("kind") && j["kind"] == "anthropic") c.base_url = "https://api.anthropic.com";
+  if (j.contains("kind") && j["kind"] == "anthropic") c.base_url = default_base_url(BackendKind::Anthropic);
   bool ok = read_kind(j, "kind", c.kind, error) && read(j, "base_url", c.base_url, error) &&
             read(j, "model", c.model, error) && read(j, "key_env", c.key_env, error) &&
             read(j, "timeout_s", c.timeout_s, error) && read(j, "max_retries", c.max_retries, error) &&

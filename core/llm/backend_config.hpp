@@ -10,7 +10,10 @@ namespace sf::llm {
 
 enum class BackendKind { OpenAi, Anthropic, Builtin, Replay };
 
-std::string backend_kind_name(BackendKind k);  // "openai", "anthropic", "builtin", "replay"
+std::string backend_kind_name(BackendKind k);
+// The endpoint a kind talks to unless base_url says otherwise: OpenAI's for openai (and every other kind),
+// https://api.anthropic.com for anthropic.
+std::string default_base_url(BackendKind k);  // "openai", "anthropic", "builtin", "replay"
 std::optional<BackendKind> parse_backend_kind(const std::string& name);
 
 struct BackendConfig {

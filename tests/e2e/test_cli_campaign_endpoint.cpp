@@ -207,3 +207,32 @@ TEST(CliCampaignEndpoint, ConnectionRefusedMidCampaignThenResumeGivesTheSameRepo
   EXPECT_EQ(back.hits(), 1 + samples - 2);  // the preflight and exactly the unanswered samples
   fs::remove_all(dir);
 }
+
+// An answer cut at max_tokens (finish_reason "length") is the verdict `truncated`, whatever the fragment
+// parses to; every call event records its finish reason.
+TEST(CliCampaignEndpoint, AnswersCutAtMaxTokensAreTruncatedVerdicts) {
+  fs::path dir = scratch("length");
+  LoopbackServer server;
+  server.finish_reason = "length";
+  fs::path cfg = write_config(dir, server.base_url());
+  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+  EXPECT_EQ(r.code, 0) << r.out;
+  int verdicts = 0, truncated = 0, calls = 0, with_reason = 0;
+  std::istringstream log(read(dir / "ws" / "events.jsonl"));
+  for (std::string line; std::getline(log, line);) {
+    json e = json::parse(line, nullptr, false);
+    if (e.value("type", "") == "verdict") {
+      ++verdicts;
+      if (e.value("stage", "") == "truncated") ++truncated;
+      EXPECT_NE(e.value("error", "").find("max_tokens = 256"), std::string::npos) << line;
+    }
+    if (e.value("type", "") == "llm_call") {
+      ++calls;
+      if (e.dump().find("\"finish_reason\":\"length\"") != std::string::npos) ++with_reason;
+    }
+  }
+  EXPECT_GT(verdicts, 0);
+  EXPECT_EQ(truncated, verdicts);
+  EXPECT_EQ(with_reason, calls);
+  fs::remove_all(dir);
+}

@@ -180,10 +180,57 @@ TEST(Engine, SelectionVariantsAndModes) {
   EXPECT_EQ(single.report["tasks_solved"], 2);
 
   auto cfg = make_config();
-  cfg.budget.tokens = 1000;  // it0 alone spends 16 × 150
+  cfg.budget.tokens = 1000;  // one call may take prompt/4 + max_tokens 2048: refused before it is sent
   auto budget = run_campaign(cfg);
-  EXPECT_EQ(budget.result.reason, "budget-spent");
-  EXPECT_EQ(starts(budget.events).size(), 1u);
+  EXPECT_EQ(budget.result.status, RunStatus::Paused);
+  EXPECT_EQ(budget.result.reason, "budget");
+  EXPECT_NE(budget.result.error.find("raise budget.tokens"), std::string::npos) << budget.result.error;
+  EXPECT_EQ(budget.report["tokens"]["total"], 0);
+}
+
+// Budgets are hard caps checked before every call: the campaign pauses in the middle of iteration 0 without
+// exceeding the budget, logs no verdict for the refused call, and resumes with a raised budget to the report
+// of an uninterrupted run, every answer paid once.
+TEST(Engine, BudgetPausesMidIterationAndResumesWithARaisedBudget) {
+  auto ref_dir = fresh_dir("budget_ref"), dir = fresh_dir("budget");
+  auto cfg = make_config(Mode::Single);
+  cfg.in_flight = 1;
+  cfg.max_tokens = 100;
+  g_calls = 0;
+  auto ref = run_campaign(cfg, ref_dir);
+  const int ref_calls = g_calls;
+  ASSERT_EQ(ref.result.status, RunStatus::Finished);
+  ASSERT_EQ(ref.report["tokens"]["total"], 16 * 150);
+
+  g_calls = 0;
+  auto capped = cfg;
+  capped.budget.tokens = 1200;
+  auto first = run_campaign(capped, dir);
+  ASSERT_EQ(first.result.status, RunStatus::Paused) << first.result.error;
+  EXPECT_EQ(first.result.reason, "budget");
+  const auto spent = first.report["tokens"]["total"].get<std::int64_t>();
+  EXPECT_GT(spent, 0);
+  EXPECT_LE(spent, 1200);
+  int verdicts = 0, paused = 0;
+  for (const auto& e : first.events) {
+    if (const auto* v = std::get_if<Verdict>(&e.body)) {
+      ++verdicts;
+      EXPECT_NE(v->stage, "llm");
+    }
+    if (const auto* g = std::get_if<GenericEvent>(&e.body); g && g->type == "campaign_paused") ++paused;
+  }
+  EXPECT_GT(verdicts, 0);
+  EXPECT_LT(verdicts, 16);
+  EXPECT_EQ(paused, 1);
+
+  auto raised = cfg;
+  raised.budget.tokens = 100000;
+  auto resumed = run_campaign(raised, dir);
+  ASSERT_EQ(resumed.result.status, RunStatus::Finished) << resumed.result.error;
+  EXPECT_EQ(g_calls.load(), ref_calls);
+  EXPECT_EQ(deterministic(resumed.report), deterministic(ref.report));
+  fs::remove_all(ref_dir);
+  fs::remove_all(dir);
 }
 
 TEST(Engine, SameResultsWhateverTheConcurrency) {

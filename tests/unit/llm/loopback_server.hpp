@@ -76,6 +76,7 @@ class LoopbackServer {
   std::atomic<bool> client_gone{false};  // a streamed answer found the connection closed
   bool ignore_stream = false;  // answer a streaming request with a plain JSON body (servers without SSE)
   bool cut_stream = false;     // end the stream after the text, without finish reason or end marker
+  std::string finish_reason = "stop";  // OpenAI's value for Ok answers ("length": cut at max_tokens)
 
   int hits() const { return hits_.load(); }
   std::vector<Seen> seen() const {
@@ -176,7 +177,7 @@ class LoopbackServer {
            {"stop_reason", "end_turn"},
            {"usage", {{"input_tokens", 100}, {"output_tokens", 20}, {"cache_read_input_tokens", 50}}}};
     } else {
-      j = {{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", answer_text}}}, {"finish_reason", "stop"}}}},
+      j = {{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", answer_text}}}, {"finish_reason", finish_reason}}}},
            {"usage", {{"prompt_tokens", 120}, {"completion_tokens", 30}}}};
     }
     res.set_content(j.dump(), "application/json");
