@@ -3,11 +3,11 @@
 // never samples; the campaign pauses with exit status 3 and one message naming the cause and the fix, and
 // `campaign resume` after the fix ends with the report of an uninterrupted run.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/e2e/cli_test_util.hpp"
 #include "tests/unit/llm/loopback_server.hpp"
 
 namespace {
@@ -26,27 +27,8 @@ using nlohmann::json;
 using sf::llm::testing::LoopbackServer;
 using sf::llm::testing::Mode;
 
-struct CliResult {
-  int code = -1;
-  std::string out;
-};
-
-CliResult sh(const std::string& cmd) {
-  CliResult r;
-  FILE* p = popen(("timeout 120 " + cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-CliResult cli(const std::string& args) { return sh(std::string(SF_CLI) + " " + args); }
-
 // A fresh folder for one test's workspaces and config.
-fs::path scratch(const std::string& name) {
+fs::path ep_scratch(const std::string& name) {
   fs::path d = fs::temp_directory_path() / ("sf_e2e_endpoint_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
@@ -54,7 +36,7 @@ fs::path scratch(const std::string& name) {
 }
 
 // Mode single, 2 tasks x 2 samples, one request at a time, no retries (so failures are quick).
-fs::path write_config(const fs::path& dir, const std::string& base_url, const std::string& key_env = "") {
+fs::path ep_write_config(const fs::path& dir, const std::string& base_url, const std::string& key_env = "") {
   json c = {{"version", 1},
             {"name", "endpoint"},
             {"mode", "single"},
@@ -79,27 +61,22 @@ fs::path write_config(const fs::path& dir, const std::string& base_url, const st
   return p;
 }
 
-std::string read(const fs::path& p) {
+std::string ep_read(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-int count(const std::string& hay, const std::string& needle) {
+int ep_count(const std::string& hay, const std::string& needle) {
   int n = 0;
   for (auto i = hay.find(needle); i != std::string::npos; i = hay.find(needle, i + 1)) ++n;
   return n;
 }
 
 // The report without wall-clock times (the only thing two runs may differ in).
-json report(const fs::path& ws) {
-  FILE* p = popen((std::string(SF_CLI) + " campaign report " + ws.string() + " --json 2>/dev/null").c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while (p && (n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  if (p) pclose(p);
+json ep_report(const fs::path& ws) {
+  const std::string out = sf::e2e::cli("campaign report " + ws.string() + " --json", false).out;
   json r = json::parse(out, nullptr, false);
   std::function<void(json&)> strip = [&](json& j) {
     if (j.is_object()) {
@@ -113,38 +90,39 @@ json report(const fs::path& ws) {
   return r;
 }
 
-json reference_report(const fs::path& dir) {
+json ep_reference_report(const fs::path& dir) {
   LoopbackServer server;
-  fs::path cfg = write_config(dir, server.base_url());
-  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ref").string() + " --quiet");
+  fs::path cfg = ep_write_config(dir, server.base_url());
+  sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ref").string() + " --quiet");
   EXPECT_EQ(r.code, 0) << r.out;
-  return report(dir / "ref");
+  return ep_report(dir / "ref");
 }
 
 }  // namespace
 
 TEST(CliCampaignEndpoint, WrongKeyStopsBeforeTheFirstSample) {
-  fs::path dir = scratch("401");
+  fs::path dir = ep_scratch("401");
   LoopbackServer server;
   server.script({Mode::Unauthorized});
-  fs::path cfg = write_config(dir, server.base_url(), "SF_E2E_ENDPOINT_KEY");
-  CliResult r = sh("env SF_E2E_ENDPOINT_KEY=wrong-key-value " + std::string(SF_CLI) + " campaign run " + cfg.string() +
-             " --out " + (dir / "ws").string() + " --quiet");
+  fs::path cfg = ep_write_config(dir, server.base_url(), "SF_E2E_ENDPOINT_KEY");
+  ::setenv("SF_E2E_ENDPOINT_KEY", "wrong-key-value", 1);
+  sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+  ::unsetenv("SF_E2E_ENDPOINT_KEY");
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_NE(r.out.find("authentication failed (HTTP 401)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("check SF_E2E_ENDPOINT_KEY"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("campaign resume"), std::string::npos) << r.out;
   EXPECT_EQ(server.hits(), 1);  // the preflight request only
-  EXPECT_EQ(count(read(dir / "ws" / "events.jsonl"), "\"verdict\""), 0);
+  EXPECT_EQ(ep_count(ep_read(dir / "ws" / "events.jsonl"), "\"verdict\""), 0);
   fs::remove_all(dir);
 }
 
 TEST(CliCampaignEndpoint, RetiredModelStopsBeforeTheFirstSample) {
-  fs::path dir = scratch("404");
+  fs::path dir = ep_scratch("404");
   LoopbackServer server;
   server.script({Mode::NotFound});
-  fs::path cfg = write_config(dir, server.base_url());
-  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+  fs::path cfg = ep_write_config(dir, server.base_url());
+  sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_NE(r.out.find("model or route not found (HTTP 404) for model 'test-model'"), std::string::npos) << r.out;
   fs::remove_all(dir);
@@ -153,8 +131,8 @@ TEST(CliCampaignEndpoint, RetiredModelStopsBeforeTheFirstSample) {
 // A rejected request (400) and a spend cap (429 insufficient_quota) after the preflight: the campaign pauses at
 // the first one, logs no verdict for it, and resume finishes with the uninterrupted run's report.
 TEST(CliCampaignEndpoint, NonRetryableErrorsMidCampaignPauseAndResumeExactly) {
-  fs::path dir = scratch("mid");
-  const json ref = reference_report(dir);
+  fs::path dir = ep_scratch("mid");
+  const json ref = ep_reference_report(dir);
   ASSERT_FALSE(ref.is_discarded());
   struct Case {
     Mode mode;
@@ -164,18 +142,18 @@ TEST(CliCampaignEndpoint, NonRetryableErrorsMidCampaignPauseAndResumeExactly) {
                         Case{Mode::SpendCap, "spend cap or quota reached (HTTP 429)"}}) {
     LoopbackServer server;
     server.script({Mode::Ok, Mode::Ok, c.mode});  // preflight, sample 1, then the failure
-    fs::path cfg = write_config(dir, server.base_url());
+    fs::path cfg = ep_write_config(dir, server.base_url());
     fs::path ws = dir / ("ws" + std::to_string(static_cast<int>(c.mode)));
-    CliResult r = cli("campaign run " + cfg.string() + " --out " + ws.string() + " --quiet");
+    sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + ws.string() + " --quiet");
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_NE(r.out.find(c.message), std::string::npos) << r.out;
-    const std::string log = read(ws / "events.jsonl");
-    EXPECT_EQ(count(log, "\"type\":\"verdict\""), 1) << log;
-    EXPECT_EQ(count(log, "\"stage\":\"llm\""), 0);
-    EXPECT_EQ(count(log, "\"type\":\"campaign_paused\""), 1);
-    CliResult res = cli("campaign resume " + ws.string() + " --quiet");
+    const std::string log = ep_read(ws / "events.jsonl");
+    EXPECT_EQ(ep_count(log, "\"type\":\"verdict\""), 1) << log;
+    EXPECT_EQ(ep_count(log, "\"stage\":\"llm\""), 0);
+    EXPECT_EQ(ep_count(log, "\"type\":\"campaign_paused\""), 1);
+    sf::e2e::CliRun res = sf::e2e::cli("campaign resume " + ws.string() + " --quiet");
     EXPECT_EQ(res.code, 0) << res.out;
-    EXPECT_EQ(report(ws), ref);
+    EXPECT_EQ(ep_report(ws), ref);
   }
   fs::remove_all(dir);
 }
@@ -184,22 +162,22 @@ TEST(CliCampaignEndpoint, NonRetryableErrorsMidCampaignPauseAndResumeExactly) {
 // backend.max_consecutive_failures (3) samples in a row the campaign pauses; a server on the same port comes
 // back and resume ends with the report of an uninterrupted run (every sample answered once, nothing twice).
 TEST(CliCampaignEndpoint, ConnectionRefusedMidCampaignThenResumeGivesTheSameReport) {
-  fs::path dir = scratch("refused");
-  const json ref = reference_report(dir);
+  fs::path dir = ep_scratch("refused");
+  const json ref = ep_reference_report(dir);
   std::optional<LoopbackServer> server(std::in_place);
   const int port = server->port();
   server->refuse_after(3);
-  fs::path cfg = write_config(dir, server->base_url());
-  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+  fs::path cfg = ep_write_config(dir, server->base_url());
+  sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_NE(r.out.find("samples in a row"), std::string::npos) << r.out;
-  EXPECT_EQ(count(read(dir / "ws" / "events.jsonl"), "\"type\":\"verdict\""), 2);
+  EXPECT_EQ(ep_count(ep_read(dir / "ws" / "events.jsonl"), "\"type\":\"verdict\""), 2);
   server.reset();
   LoopbackServer back(port);
   ASSERT_EQ(back.port(), port);
-  CliResult res = cli("campaign resume " + (dir / "ws").string() + " --quiet");
+  sf::e2e::CliRun res = sf::e2e::cli("campaign resume " + (dir / "ws").string() + " --quiet");
   EXPECT_EQ(res.code, 0) << res.out;
-  const json got = report(dir / "ws");
+  const json got = ep_report(dir / "ws");
   EXPECT_EQ(got, ref) << got.dump(1) << "\nvs\n" << ref.dump(1);
   std::int64_t samples = 0;
   for (const auto& t : got["tasks"]) samples += t["samples"].get<std::int64_t>();
@@ -211,14 +189,14 @@ TEST(CliCampaignEndpoint, ConnectionRefusedMidCampaignThenResumeGivesTheSameRepo
 // An answer cut at max_tokens (finish_reason "length") is the verdict `truncated`, whatever the fragment
 // parses to; every call event records its finish reason.
 TEST(CliCampaignEndpoint, AnswersCutAtMaxTokensAreTruncatedVerdicts) {
-  fs::path dir = scratch("length");
+  fs::path dir = ep_scratch("length");
   LoopbackServer server;
   server.finish_reason = "length";
-  fs::path cfg = write_config(dir, server.base_url());
-  CliResult r = cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+  fs::path cfg = ep_write_config(dir, server.base_url());
+  sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
   EXPECT_EQ(r.code, 0) << r.out;
   int verdicts = 0, truncated = 0, calls = 0, with_reason = 0;
-  std::istringstream log(read(dir / "ws" / "events.jsonl"));
+  std::istringstream log(ep_read(dir / "ws" / "events.jsonl"));
   for (std::string line; std::getline(log, line);) {
     json e = json::parse(line, nullptr, false);
     if (e.value("type", "") == "verdict") {
@@ -234,5 +212,27 @@ TEST(CliCampaignEndpoint, AnswersCutAtMaxTokensAreTruncatedVerdicts) {
   EXPECT_GT(verdicts, 0);
   EXPECT_EQ(truncated, verdicts);
   EXPECT_EQ(with_reason, calls);
+  fs::remove_all(dir);
+}
+
+// With budget.cost_usd set, a model without a price is refused before anything is sent, unless --prices FILE
+// (copied into the workspace as prices.json) prices it.
+TEST(CliCampaignEndpoint, AnUnpricedModelIsRefusedUnderACostBudgetUnlessPricesPriceIt) {
+  fs::path dir = ep_scratch("prices");
+  LoopbackServer server;
+  fs::path cfg = ep_write_config(dir, server.base_url());
+  sf::e2e::CliRun bad = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws1").string() +
+                      " --quiet --set budget.cost_usd=1");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("model 'test-model' has no price"), std::string::npos) << bad.out;
+  EXPECT_EQ(server.hits(), 0);
+  std::ofstream(dir / "prices.json")
+      << R"({"version": 1, "currency": "USD", "models": {"test-model": {"input_per_mtok": 1, "output_per_mtok": 2}}})";
+  sf::e2e::CliRun ok = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws2").string() + " --quiet --set budget.cost_usd=1 --prices " +
+                     (dir / "prices.json").string());
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_TRUE(fs::exists(dir / "ws2" / "prices.json"));
+  const json rep = ep_report(dir / "ws2");
+  EXPECT_GT(rep["cost_usd"].get<double>(), 0.0);
   fs::remove_all(dir);
 }
