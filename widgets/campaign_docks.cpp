@@ -228,7 +228,7 @@ void CampaignDocks::createActions() {
 void CampaignDocks::updateActions() {
   const bool live = state_ == CampaignRunState::Running || state_ == CampaignRunState::Replaying;
   pauseA_->setEnabled(live);
-  resumeA_->setEnabled(state_ == CampaignRunState::Paused);
+  resumeA_->setEnabled(state_ == CampaignRunState::Paused || state_ == CampaignRunState::Halted);
   cancelA_->setEnabled(live || state_ == CampaignRunState::Paused || state_ == CampaignRunState::Following);
   speed_->setEnabled(state_ == CampaignRunState::Replaying || state_ == CampaignRunState::Paused);
 }
@@ -347,6 +347,8 @@ void CampaignDocks::onState(CampaignRunState s, const QString& message) {
     progress_->setFormat(tr("cancelled"));
   } else if (s == CampaignRunState::Failed) {
     progress_->setFormat(tr("failed"));
+  } else if (s == CampaignRunState::Halted) {
+    progress_->setFormat(tr("paused: fix the cause, then Resume"));
   }
   status_->setText(text);
   w_->statusBar()->showMessage(tr("Campaign %1").arg(text), 8000);

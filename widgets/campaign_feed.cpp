@@ -23,6 +23,7 @@ QString campaignRunStateName(CampaignRunState s) {
     case CampaignRunState::Finished: return QCoreApplication::translate("CampaignRunState", "finished");
     case CampaignRunState::Cancelled: return QCoreApplication::translate("CampaignRunState", "cancelled");
     case CampaignRunState::Failed: return QCoreApplication::translate("CampaignRunState", "failed");
+    case CampaignRunState::Halted: return QCoreApplication::translate("CampaignRunState", "paused (needs attention)");
   }
   return {};
 }

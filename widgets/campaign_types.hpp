@@ -79,7 +79,9 @@ struct TaskStatusRow {
   bool operator==(const TaskStatusRow&) const = default;
 };
 
-enum class CampaignRunState { Idle, Running, Paused, Following, Replaying, Finished, Cancelled, Failed };
+// Halted: the engine paused the campaign by itself (an endpoint failure or a budget; the message says why and
+// what to fix); Resume continues the workspace in a new run.
+enum class CampaignRunState { Idle, Running, Paused, Following, Replaying, Finished, Cancelled, Failed, Halted };
 QString campaignRunStateName(CampaignRunState s);
 
 // What one batch of events changed, plus the running totals (so a receiver needs no other state).

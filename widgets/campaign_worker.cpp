@@ -87,7 +87,8 @@ void CampaignWorker::setState(CampaignRunState s, const QString& message) {
   emit stateChanged(session_, s, message);
 }
 
-bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error) {
+bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error, bool& halted) {
+  halted = false;
   std::string err;
   auto cfg = learn::config_from_json(ws->config(), err);
   if (!cfg) {
@@ -107,6 +108,15 @@ bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error
   if (!engine->load(ws->loaded_events(), err)) {
     error = tr("events.jsonl: %1").arg(QString::fromStdString(err));
     return false;
+  }
+  if (!engine->state().finished) {
+    // One minimal request before the first sample (this worker's thread, not the GUI's).
+    const std::string why = learn::preflight_campaign(*cfg);
+    if (!why.empty()) {
+      error = tr("%1 — fix it, then Resume").arg(QString::fromStdString(why));
+      halted = true;
+      return false;
+    }
   }
   backlog_ = ws->loaded_events();  // a continued run shows what was logged before
   ws_ = std::move(ws);
@@ -137,7 +147,8 @@ void CampaignWorker::start(quint64 session, const QByteArray& configJson, const 
     return;
   }
   QString error;
-  if (!launch(std::move(ws), error)) setState(CampaignRunState::Failed, error);
+  bool halted = false;
+  if (!launch(std::move(ws), error, halted)) setState(halted ? CampaignRunState::Halted : CampaignRunState::Failed, error);
 }
 
 void CampaignWorker::continueWorkspace(quint64 session, const QString& dir) {
@@ -149,7 +160,8 @@ void CampaignWorker::continueWorkspace(quint64 session, const QString& dir) {
     return;
   }
   QString error;
-  if (!launch(std::move(ws), error)) setState(CampaignRunState::Failed, error);
+  bool halted = false;
+  if (!launch(std::move(ws), error, halted)) setState(halted ? CampaignRunState::Halted : CampaignRunState::Failed, error);
 }
 
 void CampaignWorker::open(quint64 session, const QString& dir) {
@@ -193,6 +205,10 @@ void CampaignWorker::pause() {
 }
 
 void CampaignWorker::resume() {
+  if (state_ == CampaignRunState::Halted && !dir_.isEmpty()) {
+    continueWorkspace(session_, dir_);
+    return;
+  }
   if (state_ != CampaignRunState::Paused) return;
   if (source_ == Source::Engine && engine_) {
     engine_->resume();
@@ -301,6 +317,9 @@ void CampaignWorker::tick() {
             case learn::RunStatus::Finished: setState(CampaignRunState::Finished, QString::fromStdString(r.reason)); break;
             case learn::RunStatus::Cancelled: setState(CampaignRunState::Cancelled); break;
             case learn::RunStatus::Failed: setState(CampaignRunState::Failed, QString::fromStdString(r.error)); break;
+            case learn::RunStatus::Paused:
+              setState(CampaignRunState::Halted, tr("%1 — fix it, then Resume").arg(QString::fromStdString(r.error)));
+              break;
           }
           return;
         }

@@ -49,7 +49,7 @@ class CampaignWorker : public QObject {
   void replay(quint64 session, const QString& dir, double eventsPerSecond);
   void setReplaySpeed(double eventsPerSecond);
   void pause();
-  void resume();
+  void resume();   // a paused run; a halted one continues its workspace in a new run
   void cancel();  // a live run: cancels the engine; following / replaying: stops
   void compare(quint64 seq, const QStringList& dirs);
   void shutdown();  // cancels and joins a running engine (called before the thread quits)
@@ -65,7 +65,9 @@ class CampaignWorker : public QObject {
   enum class Source { None, Engine, Follow, Replay };
   void stopSession();
   void begin(quint64 session, const QString& dir, Source src);
-  bool launch(std::unique_ptr<store::Workspace> ws, QString& error);
+  // False with `error` when the run could not start; `halted` then says the endpoint failed its preflight
+  // request (a state to resume from, not a failure of the workspace).
+  bool launch(std::unique_ptr<store::Workspace> ws, QString& error, bool& halted);
   void tick();
   void feed(std::vector<nlohmann::json> events);
   void readGrowth();
