@@ -124,9 +124,9 @@ std::optional<std::string> program_from(const std::string& path, const bench::Ca
   return pf->impl;
 }
 
-int cmd_ask_interactive(const AskOpts& o, llm::ChatBackend& backend, const bench::Catalogue& cat,
-                        const step::TaskDoc& task, const std::string& manual, const llm::PriceTable* prices,
-                        agent::GuardianMode gmode, const nlohmann::json& session_cfg) {
+int cmd_ask_interactive(const AskOpts& o, const llm::BackendConfig& cfg, llm::ChatBackend& backend,
+                        const bench::Catalogue& cat, const step::TaskDoc& task, const std::string& manual,
+                        const llm::PriceTable* prices, agent::GuardianMode gmode, const nlohmann::json& session_cfg) {
   if (o.repair && o.optimise) {
     std::cerr << "error: --repair and --optimise exclude each other\n";
     return 2;
@@ -150,6 +150,7 @@ int cmd_ask_interactive(const AskOpts& o, llm::ChatBackend& backend, const bench
   }
   learn::InteractiveOptions io;
   io.model = o.model;
+  io.endpoint = cfg;
   io.max_tokens = o.max_tokens;
   io.max_prompt_tokens = o.max_prompt_tokens;
   io.temperature = o.temperature;
@@ -196,6 +197,10 @@ int cmd_ask_interactive(const AskOpts& o, llm::ChatBackend& backend, const bench
   if (r.error_kind == "request") {
     std::cerr << "error: " << r.error << "\n";
     return 2;
+  }
+  if (r.error_kind == "endpoint") {  // no verdict: the endpoint failed, not the model
+    std::cerr << "error: " << r.error << "\n";
+    return 3;
   }
   if (o.json) {
     nlohmann::json v = {{"type", "verdict"},   {"task", task.id},     {"action", learn::action_name(r.action)},
@@ -291,7 +296,7 @@ int cmd_ask(const AskOpts& o) {
   auto prices = llm::PriceTable::load(res + "/configs/prices.json", perr);
   if (o.interactive()) {
     nlohmann::json session_cfg = {{"backend", llm::backend_config_to_json(cfg)}, {"model", o.model}};
-    return cmd_ask_interactive(o, *made.backend, cat, *task, *manual, prices ? &*prices : nullptr, *gmode,
+    return cmd_ask_interactive(o, cfg, *made.backend, cat, *task, *manual, prices ? &*prices : nullptr, *gmode,
                                session_cfg);
   }
 

@@ -12,6 +12,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/cost/chip.hpp"
 #include "core/learn/filter.hpp"
+#include "core/learn/round_parts.hpp"
 #include "core/learn/stratify.hpp"
 #include "core/llm/preflight.hpp"
 #include "core/store/workspace.hpp"
@@ -363,23 +364,22 @@ bool CampaignEngine::budget_spent() const {
 }
 
 bool CampaignEngine::infrastructure_failure(const std::vector<agent::TraceEvent>& traces) {
-  for (const auto& t : traces) {
-    if (t.error_kind == "budget") return true;  // refused before sending: halt() has the reason
-    if (t.error_kind.empty() || t.error_kind == "cancelled") continue;
-    llm::LlmError e{t.error_kind, t.error_http_status, t.error_message, t.error_attempts};
-    llm::FailureDiagnosis d = llm::diagnose_failure(cfg_.backend, t.model, e);
-    if (!d.infrastructure) continue;
-    if (!d.transient) {
-      halt("infrastructure", d.message);
-    } else {
-      const int k = std::max(1, cfg_.backend.max_consecutive_failures);
-      if (++consecutive_failures_ >= k)
-        halt("infrastructure", d.message + " (" + std::to_string(k) + " samples in a row; backend.max_consecutive_failures)");
-    }
-    return true;
+  if (std::any_of(traces.begin(), traces.end(), [](const auto& t) { return t.error_kind == "budget"; }))
+    return true;  // refused before sending: halt() has the reason
+  std::optional<llm::FailureDiagnosis> d = endpoint_failure(cfg_.backend, traces);
+  if (!d) {
+    consecutive_failures_ = 0;
+    return false;
   }
-  consecutive_failures_ = 0;
-  return false;
+  if (!d->transient) {
+    halt("infrastructure", d->message);
+  } else {
+    const int k = std::max(1, cfg_.backend.max_consecutive_failures);
+    if (++consecutive_failures_ >= k)
+      halt("infrastructure",
+           d->message + " (" + std::to_string(k) + " samples in a row; backend.max_consecutive_failures)");
+  }
+  return true;
 }
 
 void CampaignEngine::halt(std::string kind, std::string message) {

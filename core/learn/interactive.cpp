@@ -231,12 +231,21 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
       propose_with_adoption(backend_, ctx, popt, in, 0, opt_.temperature, seed, hot_ids, is_cancelled);
   r.response = ap.proposal.response;
   r.adoption = ap.resolved;
-  if (is_cancelled()) {
-    r.cancelled = true;
-    r.error_kind = "cancelled";
-    r.error = "cancelled";
-    return finish();
-  }
+  auto interrupted = [&] {
+    if (is_cancelled()) {
+      r.cancelled = true;
+      r.error_kind = "cancelled";
+      r.error = "cancelled";
+      return true;
+    }
+    if (auto d = endpoint_failure(opt_.endpoint, r.traces)) {  // not a verdict: the endpoint's, not the model's
+      r.error_kind = "endpoint";
+      r.error = d->message;
+      return true;
+    }
+    return false;
+  };
+  if (interrupted()) return finish();
   Verdict v;
   v.iteration = r.round;
   v.task = task.id;
@@ -244,19 +253,14 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
   v.seed = seed;
   if (ap.impl.empty()) {
     set_no_program_verdict(ap, r.traces, v);
-    r.error_kind = ap.answered ? v.stage : v.code;  // "parse" / "search" (no-program), or the LLM error kind
+    r.error_kind = ap.answered ? v.stage : v.code;  // "parse", "search", "truncated", or the LLM error kind
     r.error = v.error;
   } else {
     r.proposal = ap.impl;
     try {
       agent::Guardian guardian(&backend_, ctx, &verifier_);
       r.guard = guardian.guard(task, ap.impl, opt_.guardian, 0);
-      if (is_cancelled()) {
-        r.cancelled = true;
-        r.error_kind = "cancelled";
-        r.error = "cancelled";
-        return finish();
-      }
+      if (interrupted()) return finish();
       r.impl = r.guard->impl;
       r.report = verifier_.verify(task, r.impl, {}, {}, r.guard->checked);
       r.pass = r.report->pass;

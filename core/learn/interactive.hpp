@@ -13,6 +13,7 @@
 #include "core/cost/baseline.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/learn/events.hpp"
+#include "core/llm/backend_config.hpp"
 #include "core/llm/chat_backend.hpp"
 #include "core/llm/price_table.hpp"
 #include "core/memory/memory_store.hpp"
@@ -45,6 +46,9 @@ inline constexpr std::size_t kMaxInstructionChars = 8000;
 
 struct InteractiveOptions {
   std::string model;
+  // The backend's config (never a key): names the endpoint, the key variable and the fix when a call fails
+  // for a reason that is not the model's answer (llm::diagnose_failure).
+  llm::BackendConfig endpoint;
   int max_tokens = 4096;
   int max_prompt_tokens = 0;  // 0 = unlimited
   double temperature = 0.0;
@@ -67,8 +71,12 @@ struct InteractiveResult {
   std::string task;
   std::string instruction;
   bool cancelled = false;
-  std::string error_kind;  // "" on success; an LLM error kind, "request" (bad request), "parse" (an answer
-                           // without a program), "search" (the built-in synthesizer found none), "internal"
+  // "" on success; "request" (bad request, no call made), "endpoint" (a call failed for a reason that is not the
+  // model's answer: a wrong key, a retired model, no server; `error` names the cause and the fix; like a
+  // cancelled round nothing is logged), an LLM error kind about the answer, "parse" (an answer without a
+  // program), "search" (the built-in synthesizer found none), "truncated" (the answer was cut at max_tokens),
+  // "internal", "io"
+  std::string error_kind;
   std::string error;       // its message
   std::string input_feedback;  // what was sent with the program: diagnostics (Repair) or cost feedback (Optimise)
   std::string response;        // the model's last answer text

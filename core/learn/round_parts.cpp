@@ -132,6 +132,17 @@ void set_no_program_verdict(const AdoptedProposal& ap, const std::vector<agent::
   }
 }
 
+std::optional<llm::FailureDiagnosis> endpoint_failure(const llm::BackendConfig& backend,
+                                                      const std::vector<agent::TraceEvent>& traces) {
+  for (const auto& t : traces) {
+    if (t.error_kind.empty() || t.error_kind == "cancelled") continue;
+    llm::LlmError e{t.error_kind, t.error_http_status, t.error_message, t.error_attempts};
+    llm::FailureDiagnosis d = llm::diagnose_failure(backend, t.model, e);
+    if (d.infrastructure) return d;
+  }
+  return std::nullopt;
+}
+
 agent::TraceEvent verifier_event(const std::string& task, int iteration, int round, const std::string& model,
                                  const std::string& impl, const verify::Report& rep, const std::string& diags_text) {
   agent::TraceEvent ve;

@@ -8,6 +8,7 @@
 #include "core/agent/prompt_builder.hpp"
 #include "core/agent/proposer.hpp"
 #include "core/learn/events.hpp"
+#include "core/llm/preflight.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/verify/verifier.hpp"
 
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,9 +56,15 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
 
 // The verdict of a round that has no program to verify (`ap.impl` empty): the proposer call failed (stage
 // "llm", code = the first trace's error kind, else "llm"), or its answer had none (the proposal's fail_*:
-// stage "search" + code no-program when the built-in synthesizer found none within its budget, else stage
-// "parse" + the parser's code, P-NO-IMPL).
+// stage and code "truncated" for an answer cut at max_tokens, stage "search" + code no-program when the
+// built-in synthesizer found none within its budget, else stage "parse" + the parser's code, P-NO-IMPL).
 void set_no_program_verdict(const AdoptedProposal& ap, const std::vector<agent::TraceEvent>& traces, Verdict& v);
+
+// The first call in `traces` that failed for a reason that is not the model's answer (llm::diagnose_failure:
+// authentication, model not found, rejected request, spend cap, retries exhausted, connection refused, TLS,
+// a missing key), diagnosed against `backend`; nullopt when there is none. Cancelled calls do not count.
+std::optional<llm::FailureDiagnosis> endpoint_failure(const llm::BackendConfig& backend,
+                                                      const std::vector<agent::TraceEvent>& traces);
 
 // The `verifier` trace event of a round (diagnostics capped at kMaxDiagnosticsShown).
 agent::TraceEvent verifier_event(const std::string& task, int iteration, int round, const std::string& model,

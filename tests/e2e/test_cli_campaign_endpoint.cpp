@@ -236,3 +236,19 @@ TEST(CliCampaignEndpoint, AnUnpricedModelIsRefusedUnderACostBudgetUnlessPricesPr
   EXPECT_GT(rep["cost_usd"].get<double>(), 0.0);
   fs::remove_all(dir);
 }
+
+// An interactive round (`ask --instruction`) whose call fails for the endpoint's reason is no verdict: exit 3
+// with the cause and the fix, and nothing is logged in the session.
+TEST(CliCampaignEndpoint, InteractiveAskReportsAnEndpointFailureWithExitThree) {
+  fs::path dir = ep_scratch("ask");
+  LoopbackServer server;
+  server.script({Mode::NotFound});
+  sf::e2e::CliRun r = sf::e2e::cli("ask --backend openai --model test-model --base-url " + server.base_url() +
+                                   " --task extra/exclusive_cumsum --instruction shorter --session " + (dir / "session").string());
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_NE(r.out.find("error: model or route not found (HTTP 404) for model 'test-model'"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("verdict:"), std::string::npos) << r.out;
+  EXPECT_EQ(ep_count(ep_read(dir / "session" / "events.jsonl"), "\"verdict\""), 0);
+  fs::remove_all(dir);
+}

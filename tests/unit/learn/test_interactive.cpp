@@ -57,8 +57,8 @@ std::string manual() {
 struct Fixture {
   llm::testing::LoopbackServer server;
   std::unique_ptr<llm::ChatBackend> backend;
+  llm::BackendConfig cfg;
   Fixture() {
-    llm::BackendConfig cfg;
     cfg.kind = llm::BackendKind::OpenAi;
     cfg.base_url = server.base_url();
     cfg.model = "test-model";
@@ -70,6 +70,7 @@ struct Fixture {
   learn::InteractiveOptions options() const {
     learn::InteractiveOptions o;
     o.model = "test-model";
+    o.endpoint = cfg;
     return o;
   }
   std::string last_user_prompt() const {
@@ -224,6 +225,41 @@ TEST(Interactive, CancelledBeforeTheAnswerLogsNothing) {
   EXPECT_FALSE(r.pass);
   EXPECT_EQ(events_of(dir).size(), 1u);  // campaign_started only
   EXPECT_EQ(s.rounds(), 0);
+  fs::remove_all(dir);
+}
+
+TEST(Interactive, AnEndpointFailureIsReportedNotAVerdict) {
+  Fixture f;
+  f.cfg.key_env = "SF_INTERACTIVE_TEST_KEY";
+  learn::InteractiveSession s(*f.backend, nullptr, manual(), f.options());
+  const fs::path dir = temp_dir("endpoint");
+  std::string err;
+  ASSERT_TRUE(s.open_session_log(dir, err)) << err;
+  f.server.script({llm::testing::Mode::Unauthorized});
+  auto r = s.run(task(), {learn::InteractiveAction::Propose, "", ""}, llm::CancelToken{});
+  EXPECT_EQ(r.error_kind, "endpoint");
+  EXPECT_NE(r.error.find("authentication failed (HTTP 401)"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("check SF_INTERACTIVE_TEST_KEY"), std::string::npos) << r.error;
+  EXPECT_FALSE(r.pass);
+  EXPECT_EQ(events_of(dir).size(), 1u);  // nothing logged: not a round
+  EXPECT_EQ(s.rounds(), 0);
+
+  // An answer cut at max_tokens is the model's: a `truncated` verdict, logged, with where it was cut.
+  f.server.finish_reason = "length";
+  f.server.answer_text = fenced(kGood);
+  r = s.run(task(), {learn::InteractiveAction::Propose, "", ""}, llm::CancelToken{});
+  EXPECT_EQ(r.error_kind, "truncated");
+  EXPECT_NE(r.error.find("cut at the token limit (max_tokens = 4096, 30 output tokens)"), std::string::npos)
+      << r.error;
+  EXPECT_TRUE(r.impl.empty());  // never verified, whatever the fragment parses to
+  bool verdict = false;
+  for (const auto& e : events_of(dir))
+    if (e["type"] == "verdict") {
+      verdict = true;
+      EXPECT_EQ(e["code"], "truncated");
+    }
+  EXPECT_TRUE(verdict);
+  EXPECT_EQ(s.rounds(), 1);
   fs::remove_all(dir);
 }
 

@@ -39,6 +39,8 @@ struct Req {
 struct Answer {
   bool pass = false;
   std::vector<std::string> adoption;  // e.g. "{id: m-a, adopted: yes, rationale: \"used it\"}"
+  int http_error = 0;                 // the call fails with this HTTP status instead (an endpoint failure)
+  bool cut = false;                   // finish_reason "length": the answer was cut at max_tokens
 };
 std::function<Answer(const Req&)> g_script;
 std::vector<std::string> g_prompts;  // every proposer user message, in order
@@ -66,6 +68,8 @@ sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::Can
     g_prompts.push_back(user);
   }
   Answer a = g_script(q);
+  if (a.http_error) return sf::llm::ChatResult::failure("http", "Incorrect API key provided", a.http_error, 1);
+  if (a.cut) r.finish_reason = "length";
   std::string body = a.pass ? sf::learn::testing::solution_text(q.task) : "";
   r.text = "```yaml\n" + body;
   if (!a.adoption.empty()) {
@@ -581,6 +585,63 @@ TEST(Sage, CancelThenResumeGivesTheSameResult) {
   a.erase("wall_s");
   b.erase("wall_s");
   EXPECT_EQ(a, b);
+}
+
+// An endpoint failure in the middle of episode 1 (HTTP 401 on its first call) is no sample: the campaign
+// pauses with the cause and the fix, logs nothing of episode 1 but its start, and a resume after the fix
+// ends with the report of an uninterrupted run.
+TEST(Sage, AnEndpointFailurePausesAndResumeGivesTheSameResult) {
+  g_script = two_episode_script;
+  SageRun full = run_sage(sage_config());
+  ASSERT_EQ(full.result.status, RunStatus::Finished) << full.result.error;
+  fs::path ws_dir = fresh("endpoint");
+  CampaignConfig cfg = sage_config();
+  cfg.backend.key_env = "SF_SAGE_TEST_KEY";
+  g_script = [](const Req& q) {
+    if (q.task == kB) return Answer{false, {}, 401};
+    return two_episode_script(q);
+  };
+  SageRun first = run_sage(cfg, ws_dir);
+  ASSERT_EQ(first.result.status, RunStatus::Paused) << first.result.error;
+  EXPECT_EQ(first.result.reason, "infrastructure");
+  EXPECT_NE(first.result.error.find("authentication failed (HTTP 401)"), std::string::npos) << first.result.error;
+  EXPECT_NE(first.result.error.find("check SF_SAGE_TEST_KEY"), std::string::npos) << first.result.error;
+  for (const auto& v : of_type(first.events, "verdict")) EXPECT_EQ(v["task"], kA);  // none for the failed call
+  EXPECT_EQ(of_type(first.events, "campaign_paused").size(), 1u);
+  EXPECT_EQ(of_type(first.events, "episode_finished").size(), 1u);
+
+  g_script = two_episode_script;
+  SageRun resumed = run_sage(cfg, ws_dir);
+  ASSERT_EQ(resumed.result.status, RunStatus::Finished) << resumed.result.error;
+  json a = full.report, b = resumed.report;
+  a.erase("wall_s");
+  b.erase("wall_s");
+  EXPECT_EQ(a, b);
+  fs::remove_all(ws_dir);
+}
+
+// An answer cut at max_tokens is a `truncated` verdict (never verified, no adoption re-ask) and the next
+// round's feedback says where it was cut.
+TEST(Sage, ATruncatedAnswerIsAVerdictAndTheNextRoundIsToldWhy) {
+  g_script = [](const Req& q) {
+    if (q.round == 0) return Answer{true, {}, 0, true};  // a whole program, but cut: not verified
+    return Answer{true, {no("m-a"), no("m-b")}};
+  };
+  {
+    std::lock_guard lock(g_prompts_mu);
+    g_prompts.clear();
+  }
+  SageRun r = run_sage(sage_config({kA}));
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  auto verdicts = of_type(r.events, "verdict");
+  ASSERT_EQ(verdicts.size(), 2u);
+  EXPECT_EQ(verdicts[0]["stage"], "truncated");
+  EXPECT_EQ(verdicts[0]["code"], "truncated");
+  EXPECT_FALSE(verdicts[0]["pass"].get<bool>());
+  EXPECT_TRUE(verdicts[1]["pass"].get<bool>());
+  std::lock_guard lock(g_prompts_mu);
+  ASSERT_EQ(g_prompts.size(), 2u);  // no re-ask for the cut answer
+  EXPECT_NE(g_prompts[1].find("cut at the token limit"), std::string::npos);
 }
 
 // Objective performance (docs/learn.md "Cost"): after the first correct program the episode continues to T
