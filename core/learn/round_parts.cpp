@@ -64,10 +64,8 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
   const agent::Proposal& p = out.proposal;
   out.answered = p.error.empty();
   if (!out.answered) return out;
-  if (agent::answer_truncated(p.finish_reason)) {  // whatever the fragment parses to
-    out.truncated = true;
-    return out;
-  }
+  // Cut at max_tokens: no program (p.fail_* says where it was cut), no adoption states, no re-ask.
+  if (agent::answer_truncated(p.finish_reason)) return out;
   take(p.parsed);
   std::vector<std::string> missing, unknown;
   for (const auto& id : ids)

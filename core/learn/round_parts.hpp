@@ -40,7 +40,6 @@ void add_experiences(const memory::MemoryStore& mem, const std::vector<memory::C
 struct AdoptedProposal {
   agent::Proposal proposal;
   bool answered = false;  // the proposer call returned an answer
-  bool truncated = false;  // the answer was cut at max_tokens: no adoption states, no re-ask, no impl
   std::string impl;       // the program of the last answer ("" when none)
   std::map<std::string, agent::AdoptionEntry> resolved;  // retrieved id -> its adoption entry
   std::set<std::string> reasked;                         // ids that needed the re-ask
