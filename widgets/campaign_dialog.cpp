@@ -5,7 +5,11 @@
 #include "core/bench/catalogue.hpp"
 #include "core/learn/config.hpp"
 #include "core/learn/stratify.hpp"
+#include "core/llm/backend_config.hpp"
+#include "core/llm/preflight.hpp"
 #pragma pop_macro("slots")
+
+#include <algorithm>
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -29,6 +33,28 @@ using nlohmann::json;
 namespace {
 
 QString presetDir() { return QString::fromStdString(bench::resource_dir()) + QStringLiteral("/configs"); }
+
+// What Test connection shows for a check of `b`.
+QString connectionCheckText(const llm::PreflightResult& r, const llm::BackendConfig& b) {
+  auto q = [](const std::string& s) { return QString::fromStdString(s); };
+  if (!r.ok) return r.failure.message.empty() ? CampaignDialog::tr("the endpoint did not answer")
+                                              : q(r.failure.message);
+  if (b.kind == llm::BackendKind::Builtin || b.kind == llm::BackendKind::Replay)
+    return CampaignDialog::tr("Nothing to connect to: %1.").arg(q(r.models_note));
+  QString text = CampaignDialog::tr("Connected to %1: %2 replied in %3 s.")
+                     .arg(q(b.base_url), q(b.model), QString::number(r.reply_s, 'f', 2));
+  if (r.models) {
+    QStringList ids;
+    for (std::size_t i = 0; i < r.models->size() && i < 12; ++i) ids << q((*r.models)[i]);
+    if (r.models->size() > 12) ids << QStringLiteral("…");
+    text += QLatin1Char(' ') + CampaignDialog::tr("The endpoint lists %n model(s): %1.", nullptr,
+                                                  int(r.models->size()))
+                                   .arg(ids.join(QStringLiteral(", ")));
+    if (std::find(r.models->begin(), r.models->end(), b.model) == r.models->end())
+      text += QLatin1Char(' ') + CampaignDialog::tr("It does not list '%1'.").arg(q(b.model));
+  }
+  return text;
+}
 
 QStringList splitList(const QString& s) {
   QStringList out;
@@ -62,6 +88,14 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
   keyEnv_->setPlaceholderText(tr("e.g. OPENAI_API_KEY"));
   keyEnv_->setToolTip(tr("The name of the environment variable that holds the API key. The key itself is never "
                          "written to the workspace, the log or a trace."));
+  test_ = new QPushButton(tr("Test connection"), this);
+  test_->setToolTip(tr("Send one minimal request to the endpoint and list the models it serves"));
+  testResult_ = new QLabel(this);
+  testResult_->setWordWrap(true);
+  testResult_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* testRow = new QHBoxLayout;
+  testRow->addWidget(test_, 0, Qt::AlignTop);
+  testRow->addWidget(testResult_, 1);
   mode_ = new QComboBox(this);
   mode_->addItems(availableModes());
   n_ = new QSpinBox(this);
@@ -110,6 +144,7 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
   form->addRow(tr("Model:"), model_);
   form->addRow(tr("Base URL:"), baseUrl_);
   form->addRow(tr("API key variable:"), keyEnv_);
+  form->addRow(tr("Connection:"), testRow);
   form->addRow(tr("Mode:"), mode_);
   form->addRow(tr("Samples n:"), n_);
   form->addRow(tr("Temperature (iteration 0):"), t0_);
@@ -134,6 +169,12 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
     QString d = QFileDialog::getExistingDirectory(this, tr("Workspace folder (new or empty)"), dir_->text());
     if (!d.isEmpty()) dir_->setText(d);
   });
+  connect(test_, &QPushButton::clicked, this, &CampaignDialog::testConnection);
+  // Another kind talks to another endpoint: its default base URL (a loaded config sets its own URL after).
+  connect(kind_, &QComboBox::currentTextChanged, this, [this](const QString& k) {
+    if (auto kind = llm::parse_backend_kind(k.toStdString()))
+      baseUrl_->setText(QString::fromStdString(llm::default_base_url(*kind)));
+  });
   connect(preset_, &QComboBox::currentIndexChanged, this, [this] { loadPreset(preset_->currentData().toString()); });
   for (QLineEdit* e : {name_, model_, baseUrl_, keyEnv_, temps_, tasks_, dir_})
     connect(e, &QLineEdit::textChanged, this, &CampaignDialog::revalidate);
@@ -149,6 +190,43 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
   else setConfig(learn::config_to_json(learn::CampaignConfig{}));
   dir_->setText(QDir::home().filePath(QStringLiteral("stepforge-campaigns/%1").arg(name_->text())));
 }
+
+CampaignDialog::~CampaignDialog() {
+  testCancel_.cancel();  // the request stops within about a second
+  if (tester_.joinable()) tester_.join();
+}
+
+void CampaignDialog::testConnection() {
+  if (tester_.joinable()) return;  // one test at a time
+  std::string err;
+  const json j = config();
+  auto b = llm::backend_config_from_json(j.value("backend", json::object()), err);
+  if (!b) {
+    showConnectionResult(false, QString::fromStdString(err));
+    return;
+  }
+  test_->setEnabled(false);
+  testResult_->setStyleSheet({});
+  testResult_->setText(tr("Testing %1 …").arg(QString::fromStdString(b->base_url)));
+  testCancel_ = llm::CancelToken{};
+  tester_ = std::thread([this, backend = *b, cancel = testCancel_] {
+    const llm::PreflightResult r = llm::check_endpoint(backend, cancel, true);
+    if (cancel.cancelled()) return;
+    const QString text = connectionCheckText(r, backend);
+    QMetaObject::invokeMethod(this, [this, ok = r.ok, text] { showConnectionResult(ok, text); },
+                              Qt::QueuedConnection);
+  });
+}
+
+void CampaignDialog::showConnectionResult(bool ok, const QString& text) {
+  if (tester_.joinable()) tester_.join();  // it has posted this result and is ending
+  test_->setEnabled(true);
+  testResult_->setStyleSheet(ok ? QStringLiteral("color: #207030") : QStringLiteral("color: #c03030"));
+  testResult_->setText(text);
+  emit connectionTested(ok, text);
+}
+
+QString CampaignDialog::connectionResult() const { return testResult_->text(); }
 
 void CampaignDialog::loadPreset(const QString& path) {
   QFile f(path);

@@ -1,18 +1,29 @@
 // The new-campaign dialog (issue 8 item 6): backend, model, base URL, the NAME of the environment variable
 // holding the API key (never the key itself), mode (every mode learn::parse_mode knows, sage included when the
 // core has it), n, temperatures, m, selection, tasks, budgets, seed and the workspace folder. Starts from a
-// bundled preset (resources/configs) and validates with the core's strict config parser as you type.
+// bundled preset (resources/configs) and validates with the core's strict config parser as you type. Test
+// connection sends one minimal request to the endpoint (llm::check_endpoint, off the GUI thread) and shows the
+// reply time and the models it lists, or the cause and the fix. Choosing another backend kind resets the base
+// URL to that kind's default.
 #pragma once
 
 #include <QDialog>
 
 #include <nlohmann/json.hpp>
 
+#include <thread>
+
+#pragma push_macro("slots")
+#undef slots
+#include "core/llm/chat_types.hpp"
+#pragma pop_macro("slots")
+
 class QComboBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace sf::widgets {
@@ -21,6 +32,7 @@ class CampaignDialog : public QDialog {
   Q_OBJECT
  public:
   explicit CampaignDialog(QWidget* parent = nullptr);
+  ~CampaignDialog() override;  // cancels and joins a connection test in flight
 
   // The modes offered: the candidates "single", "agent", "adaptive", "sage" that learn::parse_mode accepts.
   static QStringList availableModes();
@@ -37,9 +49,18 @@ class CampaignDialog : public QDialog {
 
   void setField(const QString& name, const QString& value);  // tests: "model", "n", "mode", "tasks", ...
 
+  // Test connection (the button): one minimal request to the configured endpoint on a worker thread;
+  // connectionTested() follows with the result, also shown under the button.
+  void testConnection();
+  QString connectionResult() const;
+
+ signals:
+  void connectionTested(bool ok, const QString& text);
+
  private:
   void loadPreset(const QString& path);
   void revalidate();
+  void showConnectionResult(bool ok, const QString& text);
 
   nlohmann::json base_;
   QComboBox* preset_;
@@ -60,6 +81,10 @@ class CampaignDialog : public QDialog {
   QDoubleSpinBox* budgetWall_;
   QSpinBox* seed_;
   QLineEdit* dir_;
+  QPushButton* test_;
+  QLabel* testResult_;
+  std::thread tester_;
+  llm::CancelToken testCancel_;
   QLabel* error_;
   QDialogButtonBox* buttons_;
 };

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
+#include <QFrame>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,6 +14,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
 #include <QStatusBar>
@@ -86,6 +88,23 @@ void CampaignDocks::createDocks() {
   progress_->setFormat(tr("idle"));
   status_ = new QLabel(pane);
   status_->setWordWrap(true);
+  // Shown while the engine has paused the campaign by itself (an endpoint failure, a budget): why, what to fix,
+  // and Resume (a new run that continues the workspace).
+  haltBanner_ = new QFrame(pane);
+  haltBanner_->setObjectName(QStringLiteral("CampaignPauseBanner"));
+  haltBanner_->setStyleSheet(QStringLiteral(
+      "#CampaignPauseBanner { background: #fff4d6; border: 1px solid #d9a400; border-radius: 4px; }"));
+  haltText_ = new QLabel(haltBanner_);
+  haltText_->setWordWrap(true);
+  haltText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // A wrapped label's minimum height is one line: reserve four, so a short dock shows the cause and the fix.
+  haltText_->setMinimumHeight(4 * haltText_->fontMetrics().lineSpacing());
+  auto* haltResume = new QPushButton(tr("Resume"), haltBanner_);
+  connect(haltResume, &QPushButton::clicked, this, &CampaignDocks::resume);
+  auto* hb = new QVBoxLayout(haltBanner_);  // the message gets the dock's whole width (it names a URL)
+  hb->addWidget(haltText_);
+  hb->addWidget(haltResume, 0, Qt::AlignRight);
+  haltBanner_->hide();
   speed_ = new QSlider(Qt::Horizontal, pane);
   speed_->setRange(0, int(std::size(kSpeeds)) - 1);
   speed_->setValue(3);
@@ -106,12 +125,20 @@ void CampaignDocks::createDocks() {
   auto* l = new QVBoxLayout(pane);
   l->addWidget(title_);
   l->addWidget(progress_);
+  l->addWidget(haltBanner_);
   l->addWidget(status_);
   l->addLayout(speedRow);
   l->addStretch(1);
   auto* runDock = new QDockWidget(tr("Campaign"), w_);
   runDock->setObjectName(QStringLiteral("CampaignDock"));
-  runDock->setWidget(pane);
+  // In a scroll area: a short dock scrolls instead of squeezing the labels (and the pause banner) together.
+  auto* paneScroll = new QScrollArea(runDock);
+  paneScroll->setWidgetResizable(true);
+  paneScroll->setFrameShape(QFrame::NoFrame);
+  paneScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  paneScroll->setWidget(pane);
+  paneScroll->setMinimumWidth(pane->minimumSizeHint().width());  // as wide as the pane was without it
+  runDock->setWidget(paneScroll);
   w_->addDockWidget(Qt::LeftDockWidgetArea, runDock);
 
   traces_ = new TracePane(w_);
@@ -307,6 +334,8 @@ void CampaignDocks::setPresentation(bool on) {
 
 QString CampaignDocks::statusText() const { return status_->text(); }
 
+QString CampaignDocks::pauseBannerText() const { return haltBanner_->isHidden() ? QString() : haltText_->text(); }
+
 void CampaignDocks::onUpdate(const CampaignUpdate& u) {
   if (u.reset && tasks_) tasks_->clearStatuses();
   traces_->apply(u);
@@ -350,6 +379,8 @@ void CampaignDocks::onState(CampaignRunState s, const QString& message) {
   } else if (s == CampaignRunState::Halted) {
     progress_->setFormat(tr("paused: fix the cause, then Resume"));
   }
+  haltText_->setText(tr("<b>The campaign paused itself.</b> %1").arg(message.toHtmlEscaped()));
+  haltBanner_->setVisible(s == CampaignRunState::Halted);
   status_->setText(text);
   w_->statusBar()->showMessage(tr("Campaign %1").arg(text), 8000);
 }

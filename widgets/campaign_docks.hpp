@@ -46,6 +46,9 @@ class CampaignDocks : public QObject {
   ComparisonTaskModel* comparisonTasks() const { return cmpTasks_; }
   QProgressBar* progressBar() const { return progress_; }
   QString statusText() const;  // the dock's status line (state, tokens, cost, ETA)
+  // The banner a campaign the engine paused shows (the cause and the fix, and Resume); "" when hidden.
+  QString pauseBannerText() const;
+  QWidget* pauseBanner() const { return haltBanner_; }
   CampaignRunState state() const { return state_; }
   const CampaignUpdate& last() const { return last_; }
   bool presenting() const { return presenting_; }
@@ -93,6 +96,8 @@ class CampaignDocks : public QObject {
   QProgressBar* progress_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* status_ = nullptr;
+  QWidget* haltBanner_ = nullptr;
+  QLabel* haltText_ = nullptr;
   QSlider* speed_ = nullptr;
   QLabel* speedLabel_ = nullptr;
   QAction *newA_ = nullptr, *openA_ = nullptr, *continueA_ = nullptr, *pauseA_ = nullptr, *resumeA_ = nullptr,

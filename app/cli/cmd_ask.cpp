@@ -253,7 +253,7 @@ int cmd_ask(const AskOpts& o) {
   }
   llm::BackendConfig cfg;
   cfg.kind = *kind;
-  if (cfg.kind == llm::BackendKind::Anthropic) cfg.base_url = "https://api.anthropic.com";
+  cfg.base_url = llm::default_base_url(cfg.kind);
   if (!o.base_url.empty()) cfg.base_url = o.base_url;
   cfg.model = o.model.empty() ? std::string("builtin") : o.model;
   cfg.key_env = o.key_env;

@@ -28,12 +28,11 @@ int cmd_llm_check(const LlmOpts& o) {
   }
   llm::BackendConfig c;
   c.kind = *kind;
-  if (*kind == llm::BackendKind::Anthropic) c.base_url = "https://api.anthropic.com";
+  c.base_url = llm::default_base_url(*kind);
   if (!o.base_url.empty()) c.base_url = o.base_url;
   c.model = o.model;
   c.key_env = o.key_env;
   c.timeout_s = o.timeout_s;
-  c.max_retries = 1;  // a check, not a campaign: report quickly
   if (c.model.empty() && *kind != llm::BackendKind::Builtin) {
     std::cerr << "error: --model is required for " << o.backend << "\n";
     return 2;
@@ -43,15 +42,14 @@ int cmd_llm_check(const LlmOpts& o) {
     std::cout << "endpoint: builtin (the offline synthesizer, no network, no key)\nOK\n";
     return 0;
   }
-  auto made = llm::make_backend(c);
-  if (!made.backend) {
-    std::cerr << "error: " << made.error << "\n";
+  llm::CancelToken cancel;
+  llm::PreflightResult r = llm::check_endpoint(c, cancel, !o.no_models);  // a check: at most one retry
+  if (r.config_error) {
+    std::cerr << "error: " << r.failure.message << "\n";
     return 2;
   }
   std::cout << "endpoint: " << llm::backend_kind_name(c.kind) << " at " << c.base_url << "; model: "
             << (c.model.empty() ? "-" : c.model) << "\n";
-  llm::CancelToken cancel;
-  llm::PreflightResult r = llm::preflight(c, *made.backend, cancel, !o.no_models);
   if (r.models) {
     std::cout << "models listed by the endpoint (" << r.models->size() << "):";
     for (std::size_t i = 0; i < r.models->size() && i < 50; ++i) std::cout << (i ? ", " : " ") << (*r.models)[i];

@@ -70,14 +70,7 @@ std::unique_ptr<CampaignSetup> prepare_campaign(const CampaignConfig& cfg, const
 }
 
 std::string preflight_campaign(const CampaignConfig& cfg, const llm::CancelToken& cancel) {
-  if (cfg.backend.kind != llm::BackendKind::OpenAi && cfg.backend.kind != llm::BackendKind::Anthropic) return {};
-  llm::BackendConfig b = cfg.backend;
-  b.cache_dir.clear();  // a cached answer proves nothing about the endpoint today
-  b.max_retries = std::min(b.max_retries, 2);
-  b.backoff_max_s = std::min(b.backoff_max_s, 10.0);
-  auto made = llm::make_backend(b);
-  if (!made.backend) return made.error;
-  llm::PreflightResult r = llm::preflight(b, *made.backend, cancel, false);
+  llm::PreflightResult r = llm::check_endpoint(cfg.backend, cancel, false, 2);
   // Only the endpoint's failures stop a campaign here; an odd answer to the test prompt (empty, refused) does not.
   if (r.ok || !r.failure.infrastructure || cancel.cancelled()) return {};
   return r.failure.message.empty() ? "the endpoint did not answer the test request" : r.failure.message;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <string_view>
 
+#include "core/llm/backend_factory.hpp"
 #include "core/llm/http_chat_backend.hpp"
 
 namespace sf::llm {
@@ -89,6 +90,27 @@ PreflightResult preflight(const BackendConfig& config, ChatBackend& backend, con
     r.models_note = "this backend has no model list";
   }
   return r;
+}
+
+PreflightResult check_endpoint(BackendConfig config, const CancelToken& cancel, bool list_models, int max_retries) {
+  PreflightResult r;
+  if (config.kind == BackendKind::Builtin || config.kind == BackendKind::Replay) {
+    r.ok = true;
+    r.models_note = config.kind == BackendKind::Builtin ? "the offline synthesizer: no network, no key"
+                                                        : "a replay answers from the recorded cache: no network";
+    return r;
+  }
+  config.cache_dir.clear();
+  config.max_retries = std::clamp(max_retries, 0, config.max_retries);
+  config.backoff_max_s = std::min(config.backoff_max_s, 10.0);
+  auto made = make_backend(config);
+  if (!made.backend) {
+    r.config_error = true;
+    r.failure.infrastructure = true;
+    r.failure.message = made.error;
+    return r;
+  }
+  return preflight(config, *made.backend, cancel, list_models);
 }
 
 }  // namespace sf::llm

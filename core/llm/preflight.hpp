@@ -34,11 +34,20 @@ struct PreflightResult {
   std::optional<std::vector<std::string>> models;  // what GET .../models lists (nullopt: not available)
   std::string models_note;        // why the list is not available
   FailureDiagnosis failure;       // when !ok
+  bool config_error = false;      // check_endpoint: no backend could be made from the config (failure says why)
 };
 
 // One minimal chat request ("Reply with the word ok.", temperature 0) through `backend`, and the endpoint's
 // model list when `backend` is an HTTP backend and `list_models` is set.
 PreflightResult preflight(const BackendConfig& config, ChatBackend& backend, const CancelToken& cancel,
                           bool list_models = true);
+
+// The check `stepforge-cli llm check`, the GUI's Test connection and a campaign's preflight make: a backend
+// for `config` past its response cache (a cached answer proves nothing about the endpoint today), with at most
+// `max_retries` retries and backoff at most 10 s, then preflight(). The builtin and replay kinds reach no
+// endpoint: ok, with a note in models_note. A config no backend can be made from (a key variable that is not
+// set, a pasted key) fails with config_error and the reason.
+PreflightResult check_endpoint(BackendConfig config, const CancelToken& cancel, bool list_models = true,
+                               int max_retries = 1);
 
 }  // namespace sf::llm
