@@ -107,6 +107,7 @@ struct AgentRunner::State {
     if (!prices) prices = llm::PriceTable::load(res + "/configs/prices.json", err);
     learn::InteractiveOptions io;
     io.model = cfg.model;
+    io.endpoint = cfg;  // names the endpoint and the fix when a call fails for its reason
     io.chip = job.chip.toStdString();
     io.session_config = {{"backend", llm::backend_config_to_json(cfg)}, {"model", cfg.model}, {"source", "gui"}};
     auto s = std::make_unique<learn::InteractiveSession>(*made.backend, prices ? &*prices : nullptr, manual, io);
