@@ -12,6 +12,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRandomGenerator>
+#include <QSettings>
+#include <QDialog>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
 #include <QSplitter>
@@ -71,8 +73,12 @@ AuditPane::AuditPane(QWidget* parent)
   auto* allButton = new QPushButton(tr("Show all"), this);
   blind_ = new QCheckBox(tr("Blind"), this);
   blind_->setChecked(true);
-  blind_->setToolTip(tr("While sampling, hide the adoption claim, rank, score and existing labels"));
+  blind_->setToolTip(
+      tr("While sampling, hide the adoption claim, rank, score, existing labels and other auditors' labels (B)"));
   sampleInfo_ = new QLabel(this);
+  auditorEdit_ = new QLineEdit(this);
+  auditorEdit_->setToolTip(tr("Your name: labels are saved per auditor (kept in the preferences)"));
+  auditorEdit_->setMaximumWidth(140);
   auto* sampling = new QHBoxLayout;
   sampling->addWidget(new QLabel(tr("Random sample:"), this));
   sampling->addWidget(sampleN_);
@@ -83,6 +89,8 @@ AuditPane::AuditPane(QWidget* parent)
   sampling->addWidget(allButton);
   sampling->addWidget(blind_);
   sampling->addWidget(sampleInfo_, 1);
+  sampling->addWidget(new QLabel(tr("Auditor"), this));
+  sampling->addWidget(auditorEdit_);
 
   table_ = new QTableView(this);
   table_->setModel(filter_);
@@ -131,10 +139,11 @@ AuditPane::AuditPane(QWidget* parent)
   partial->setToolTip(tr("The revision partly applies the experience (key 2)"));
   unrelated->setToolTip(tr("The revision is unrelated to the experience (key 3)"));
   note_ = new QLineEdit(this);
-  note_->setPlaceholderText(tr("Note (saved with the next label)"));
+  note_->setPlaceholderText(tr("Note (saved with the next label; Ctrl+1/2/3 label, Ctrl+Enter completes)"));
+  note_->installEventFilter(this);
   currentLabel_ = new QLabel(this);
   auto* labels = new QHBoxLayout;
-  labels->addWidget(new QLabel(tr("Label (1/2/3, J/K to move):"), this));
+  labels->addWidget(new QLabel(tr("Label (1/2/3, J/K to move, ? for all keys):"), this));
   labels->addWidget(full);
   labels->addWidget(partial);
   labels->addWidget(unrelated);
@@ -183,6 +192,14 @@ AuditPane::AuditPane(QWidget* parent)
   connect(sampleButton, &QPushButton::clicked, this, [this] { sample(sampleN_->value(), seed()); });
   connect(allButton, &QPushButton::clicked, this, &AuditPane::showAll);
   connect(blind_, &QCheckBox::toggled, this, &AuditPane::updateBlind);
+  connect(blind_, &QCheckBox::toggled, this, &AuditPane::updateSummary);
+  {
+    QString me = QSettings().value(QStringLiteral("audit/auditor")).toString();
+    if (me.isEmpty()) me = model_->auditor();
+    auditorEdit_->setText(me);
+    model_->setAuditor(me);
+  }
+  connect(auditorEdit_, &QLineEdit::editingFinished, this, [this] { setAuditor(auditorEdit_->text()); });
   connect(full, &QPushButton::clicked, this, [this] { labelCurrent(0); });
   connect(partial, &QPushButton::clicked, this, [this] { labelCurrent(1); });
   connect(unrelated, &QPushButton::clicked, this, [this] { labelCurrent(2); });
@@ -272,7 +289,63 @@ bool AuditPane::labelCurrent(int index) {
   }
   note_->clear();
   emit statusMessage(tr("Labelled %1 as %2").arg(qs(store::to_string(model_->record(row).key())), label));
+  moveBy(1);  // complete-and-advance
   return true;
+}
+
+bool AuditPane::completeCurrent() {
+  const int row = currentSourceRow();
+  const auto* l = row >= 0 ? model_->labelOf(row) : nullptr;
+  if (!l) {
+    emit statusMessage(tr("Choose a label first: 1 full, 2 partial, 3 unrelated"));
+    return false;
+  }
+  return labelCurrent(store::audit_label_index(l->label));
+}
+
+void AuditPane::setAuditor(const QString& name) {
+  const QString me = name.trimmed();
+  if (me.isEmpty()) {
+    auditorEdit_->setText(model_->auditor());
+    return;
+  }
+  if (auditorEdit_->text() != me) auditorEdit_->setText(me);
+  QSettings().setValue(QStringLiteral("audit/auditor"), me);
+  model_->setAuditor(me);
+}
+
+QString AuditPane::auditor() const {
+  return model_->auditor();
+}
+
+QString AuditPane::cheatSheetText() {
+  return tr("1 / Ctrl+1 — label full and go to the next record\n"
+            "2 / Ctrl+2 — label partial and go to the next record\n"
+            "3 / Ctrl+3 — label unrelated and go to the next record\n"
+            "Ctrl+Enter — complete: save the note with your label and go to the next record\n"
+            "J / Ctrl+J — next record\n"
+            "K / Ctrl+K — previous record\n"
+            "N — write a note (focus the note field; Esc goes back to the table)\n"
+            "S — draw the random sample (N records, the seed shown)\n"
+            "A — show all records\n"
+            "B — blind on / off (hides the claim and other auditors' labels)\n"
+            "? / F1 — this cheat sheet\n"
+            "Keys with Ctrl also work while the note field has focus.");
+}
+
+void AuditPane::showCheatSheet() {
+  if (!cheatSheet_) {
+    auto* dlg = new QDialog(this);
+    dlg->setObjectName(QStringLiteral("auditCheatSheet"));
+    dlg->setWindowTitle(tr("Audit keyboard shortcuts"));
+    auto* l = new QVBoxLayout(dlg);
+    auto* text = new QLabel(cheatSheetText(), dlg);
+    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->addWidget(text);
+    cheatSheet_ = dlg;
+  }
+  cheatSheet_->show();
+  cheatSheet_->raise();
 }
 
 quint64 AuditPane::seed() const {
@@ -339,9 +412,29 @@ void AuditPane::updateSummary() {
                  .arg(names[i])
                  .arg(s.counts[static_cast<std::size_t>(i)])
                  .arg(s.percent(static_cast<std::size_t>(i)), 0, 'f', 1);
-  summary_->setText((filter_->sampling() ? tr("Sample: ") : tr("All records: ")) +
-                    parts.join(QStringLiteral(" · ")) + QStringLiteral(" — ") +
-                    tr("%1 of %2 labelled").arg(s.labelled).arg(s.records));
+  QString text = (filter_->sampling() ? tr("Sample: ") : tr("All records: ")) + parts.join(QStringLiteral(" · ")) +
+                 QStringLiteral(" — ") + tr("%1 of %2 labelled").arg(s.labelled).arg(s.records);
+  // Agreement with every other auditor (never in a blind audit).
+  if (!blind()) {
+    const auto& ws = model_->workspace();
+    const std::string me = model_->auditor().toStdString();
+    for (const auto& other : ws.labels.auditors()) {
+      if (other == me) continue;
+      const auto a = store::agreement(ws.log.records, ws.labels, me, other,
+                                      filter_->sampling() ? &filter_->sample() : nullptr);
+      if (a.both == 0) continue;
+      QString k = a.kappa ? QString::number(*a.kappa, 'f', 2) : tr("undefined");
+      if (a.ci_low && a.ci_high)
+        k += QStringLiteral(" [%1, %2]").arg(*a.ci_low, 0, 'f', 2).arg(*a.ci_high, 0, 'f', 2);
+      text += QStringLiteral(" — ") + tr("vs %1: %2 both, %3% agree, κ %4, %5 disagreements")
+                                          .arg(qs(store::auditor_display_name(other)))
+                                          .arg(a.both)
+                                          .arg(100.0 * a.raw, 0, 'f', 1)
+                                          .arg(k)
+                                          .arg(a.disagreements.size());
+    }
+  }
+  summary_->setText(text);
 }
 
 bool AuditPane::exportSummary(const QString& path, bool markdown, QString* error) const {
@@ -434,33 +527,80 @@ void AuditPane::updateDetail() {
   afterTitle_->setText(after.isEmpty() ? tr("After (no program produced)")
                                        : tr("After (round %1)").arg(r.round));
   const auto* l = model_->labelOf(row);
-  currentLabel_->setText(hide || !l ? QString() : tr("current: %1").arg(qs(l->label)));
+  QString current = hide || !l ? QString() : tr("yours: %1").arg(qs(l->label));
+  // Other auditors' labels: never in a blind audit.
+  if (!hide)
+    if (const auto* by = model_->workspace().labels.of(r.key()))
+      for (const auto& [name, other] : *by)
+        if (qs(name) != model_->auditor())
+          current += (current.isEmpty() ? QString() : QStringLiteral(" · ")) +
+                     tr("%1: %2").arg(qs(store::auditor_display_name(name)), qs(other.label));
+  currentLabel_->setText(current);
 }
 
 bool AuditPane::eventFilter(QObject* watched, QEvent* event) {
-  if (event->type() == QEvent::KeyPress) {
-    auto* k = static_cast<QKeyEvent*>(event);
-    if (k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
-      return QWidget::eventFilter(watched, event);
-    switch (k->key()) {
-      case Qt::Key_1:
-        labelCurrent(0);
-        return true;
-      case Qt::Key_2:
-        labelCurrent(1);
-        return true;
-      case Qt::Key_3:
-        labelCurrent(2);
-        return true;
-      case Qt::Key_J:
-        moveBy(1);
-        return true;
-      case Qt::Key_K:
-        moveBy(-1);
-        return true;
-      default:
-        break;
+  if (event->type() != QEvent::KeyPress) return QWidget::eventFilter(watched, event);
+  auto* k = static_cast<QKeyEvent*>(event);
+  const auto mods = k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier);
+  const bool ctrl = mods == Qt::ControlModifier;
+  const bool inNote = watched == note_;
+  // In the note field plain keys are text: only Ctrl shortcuts (and Esc) act there.
+  if (inNote && !ctrl) {
+    if (k->key() == Qt::Key_Escape) {
+      table_->setFocus();
+      return true;
     }
+    if (k->key() == Qt::Key_F1) {
+      showCheatSheet();
+      return true;
+    }
+    return QWidget::eventFilter(watched, event);
+  }
+  if (mods && !ctrl) return QWidget::eventFilter(watched, event);
+  switch (k->key()) {
+    case Qt::Key_1:
+      labelCurrent(0);
+      return true;
+    case Qt::Key_2:
+      labelCurrent(1);
+      return true;
+    case Qt::Key_3:
+      labelCurrent(2);
+      return true;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+      if (!ctrl) break;
+      completeCurrent();
+      return true;
+    case Qt::Key_J:
+      moveBy(1);
+      return true;
+    case Qt::Key_K:
+      moveBy(-1);
+      return true;
+    default:
+      break;
+  }
+  if (ctrl) return QWidget::eventFilter(watched, event);
+  switch (k->key()) {
+    case Qt::Key_N:
+      note_->setFocus();
+      return true;
+    case Qt::Key_S:
+      sample(sampleN_->value(), seed());
+      return true;
+    case Qt::Key_A:
+      showAll();
+      return true;
+    case Qt::Key_B:
+      blind_->toggle();
+      return true;
+    case Qt::Key_Question:
+    case Qt::Key_F1:
+      showCheatSheet();
+      return true;
+    default:
+      break;
   }
   return QWidget::eventFilter(watched, event);
 }

@@ -60,8 +60,19 @@ class AuditPane : public QWidget {
   bool openWorkspace(const QString& dir);
   // A live event (see AuditModel::applyEvent).
   void applyEvent(const nlohmann::json& event);
-  // Labels the current record with kAuditLabels[index] and the note field; shows errors in the status line.
+  // Labels the current record with kAuditLabels[index] and the note field, then advances to the next record
+  // (complete-and-advance); shows errors in the status line.
   bool labelCurrent(int index);
+  // Ctrl+Enter: saves the note with the current auditor's label of the record and advances (no label yet:
+  // a status message asks for 1/2/3).
+  bool completeCurrent();
+  // The auditor whose labels are shown and written (saved in the preferences, default $USER).
+  void setAuditor(const QString& name);
+  QString auditor() const;
+  // The keyboard cheat sheet (`?` or F1): every shortcut of the pane, one per line ("KEY — action").
+  static QString cheatSheetText();
+  void showCheatSheet();
+  QWidget* cheatSheet() const { return cheatSheet_; }
   void moveBy(int delta);
 
  signals:
@@ -95,6 +106,8 @@ class AuditPane : public QWidget {
   QLabel* afterTitle_;
   QLineEdit* note_;
   QLabel* currentLabel_;
+  QLineEdit* auditorEdit_;
+  QWidget* cheatSheet_ = nullptr;
   QLabel* summary_;
   QLabel* status_;
   struct MemoryText {

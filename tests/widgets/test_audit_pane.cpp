@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <array>
 #include <fstream>
 
 #include "core/store/audit.hpp"
@@ -200,27 +201,119 @@ TEST(AuditPane, KeyboardLabelsAndMoves) {
   EXPECT_EQ(pane.model()->labelOf(1)->label, "partial");
   EXPECT_EQ(pane.model()->labelOf(1)->note, "only partly");
   EXPECT_TRUE(pane.noteEdit()->text().isEmpty());
+  EXPECT_EQ(pane.currentSourceRow(), 2);  // complete-and-advance
+  QTest::keyClick(pane.table(), Qt::Key_K);
   QTest::keyClick(pane.table(), Qt::Key_K);
   EXPECT_EQ(pane.currentSourceRow(), 0);
   QTest::keyClick(pane.table(), Qt::Key_K);  // stays at the top
   EXPECT_EQ(pane.currentSourceRow(), 0);
-  QTest::keyClick(pane.table(), Qt::Key_1);
+  QTest::keyClick(pane.table(), Qt::Key_1);  // row 0 full → row 1
   QTest::keyClick(pane.table(), Qt::Key_J);
-  QTest::keyClick(pane.table(), Qt::Key_J);
-  QTest::keyClick(pane.table(), Qt::Key_3);
+  QTest::keyClick(pane.table(), Qt::Key_3);  // row 2 unrelated → row 3
   EXPECT_EQ(pane.model()->labelOf(0)->label, "full");
   EXPECT_EQ(pane.model()->labelOf(2)->label, "unrelated");
+  EXPECT_EQ(pane.currentSourceRow(), 3);
   // Typing digits into the note does not label.
   pane.noteEdit()->setFocus();
   QTest::keyClicks(pane.noteEdit(), QStringLiteral("12"));
   EXPECT_EQ(pane.noteEdit()->text(), QStringLiteral("12"));
-  EXPECT_EQ(pane.model()->labelOf(2)->label, "unrelated");
+  EXPECT_EQ(pane.model()->labelOf(3), nullptr);
+  // With the note field focused: Ctrl+Enter needs a label first; Ctrl+2 labels with the note and advances.
+  QTest::keyClick(pane.noteEdit(), Qt::Key_Return, Qt::ControlModifier);
+  EXPECT_EQ(pane.model()->labelOf(3), nullptr);
+  QTest::keyClick(pane.noteEdit(), Qt::Key_2, Qt::ControlModifier);
+  ASSERT_NE(pane.model()->labelOf(3), nullptr);
+  EXPECT_EQ(pane.model()->labelOf(3)->note, "12");
+  EXPECT_EQ(pane.currentSourceRow(), 4);
+  // Ctrl+K back, a new note, Ctrl+Enter completes with the record's label and advances again.
+  QTest::keyClick(pane.noteEdit(), Qt::Key_K, Qt::ControlModifier);
+  EXPECT_EQ(pane.currentSourceRow(), 3);
+  QTest::keyClicks(pane.noteEdit(), QStringLiteral("because"));
+  QTest::keyClick(pane.noteEdit(), Qt::Key_Enter, Qt::ControlModifier);
+  EXPECT_EQ(pane.model()->labelOf(3)->label, "partial");
+  EXPECT_EQ(pane.model()->labelOf(3)->note, "because");
+  EXPECT_EQ(pane.currentSourceRow(), 4);
 
   // Reopen in a new pane: labels are there.
   AuditPane other;
   ASSERT_TRUE(other.openWorkspace(dir));
   EXPECT_EQ(other.model()->labelOf(1)->label, "partial");
-  EXPECT_EQ(other.summary().labelled, 3u);
+  EXPECT_EQ(other.summary().labelled, 4u);
+}
+
+namespace {
+// Counts mouse events anywhere in the application.
+struct MouseCounter : QObject {
+  int count = 0;
+  bool eventFilter(QObject*, QEvent* e) override {
+    switch (e->type()) {
+      case QEvent::MouseButtonPress:
+      case QEvent::MouseButtonRelease:
+      case QEvent::MouseButtonDblClick:
+      case QEvent::MouseMove:
+        ++count;
+        break;
+      default:
+        break;
+    }
+    return false;
+  }
+};
+}  // namespace
+
+TEST(AuditPane, FiftyBlindLabelsWithKeyEventsOnly) {
+  QTemporaryDir tmp;
+  std::vector<json> events;
+  for (int i = 0; i < 60; ++i)
+    events.push_back(adoption(i, i / 3, "task/" + std::to_string(i % 7), i % 3, "mem-" + std::to_string(i), 1,
+                              i % 2 == 0, "rationale", "", "x\n"));
+  const QString dir = writeWorkspace(tmp, events);
+  // Another auditor labelled some records already: a blind audit must not show them.
+  {
+    sf::store::AuditWorkspace ws;
+    std::string err;
+    ASSERT_TRUE(sf::store::load_audit_workspace(dir.toStdString(), ws, err)) << err;
+    for (int i = 0; i < 60; i += 2)
+      ASSERT_TRUE(sf::store::record_audit_label(
+          ws, {i / 3, "task/" + std::to_string(i % 7), i % 3, "mem-" + std::to_string(i), "full", "", "bob", "t"}, 1.0,
+          err))
+          << err;
+  }
+  AuditPane pane;
+  pane.resize(1000, 700);
+  ASSERT_TRUE(pane.openWorkspace(dir));
+  pane.setAuditor(QStringLiteral("ann"));
+  pane.setSeed(777);
+  MouseCounter mouse;
+  qApp->installEventFilter(&mouse);
+  QTest::keyClick(pane.table(), Qt::Key_S);  // draw the sample (N = 50 by default), blind by default
+  ASSERT_TRUE(pane.blind());
+  ASSERT_EQ(pane.filterModel()->rowCount(), 50);
+  EXPECT_TRUE(pane.table()->isColumnHidden(AuditModel::LabelColumn));
+  std::array<std::size_t, 3> pressed{};
+  for (int i = 0; i < 50; ++i) {
+    const int which = (i * 7) % 3;
+    ++pressed[static_cast<std::size_t>(which)];
+    QTest::keyClick(pane.table(), static_cast<Qt::Key>(Qt::Key_1 + which));
+  }
+  const auto s = pane.summary();
+  EXPECT_EQ(s.records, 50u);
+  EXPECT_EQ(s.labelled, 50u);
+  EXPECT_EQ(s.counts, pressed);
+  // The cheat sheet lists every shortcut.
+  QTest::keyClick(pane.table(), Qt::Key_Question);
+  ASSERT_NE(pane.cheatSheet(), nullptr);
+  EXPECT_TRUE(pane.cheatSheet()->isVisible());
+  for (const char* key : {"1 / Ctrl+1", "Ctrl+Enter", "J / Ctrl+J", "K / Ctrl+K", "S —", "A —", "B —", "? / F1"})
+    EXPECT_TRUE(AuditPane::cheatSheetText().contains(QString::fromLatin1(key))) << key;
+  qApp->removeEventFilter(&mouse);
+  EXPECT_EQ(mouse.count, 0);
+  // On disk: ann's 50 labels next to bob's 30, none lost.
+  sf::store::AuditWorkspace after;
+  std::string err;
+  ASSERT_TRUE(sf::store::load_audit_workspace(dir.toStdString(), after, err)) << err;
+  EXPECT_EQ(after.labels.only("ann").size(), 50u);
+  EXPECT_EQ(after.labels.only("bob").size(), 30u);
 }
 
 TEST(AuditPane, SamplingIsReproducibleAndBlind) {
