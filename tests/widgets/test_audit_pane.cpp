@@ -305,7 +305,7 @@ TEST(AuditPane, FiftyBlindLabelsWithKeyEventsOnly) {
   ASSERT_NE(pane.cheatSheet(), nullptr);
   EXPECT_TRUE(pane.cheatSheet()->isVisible());
   for (const char* key : {"1 / Ctrl+1", "Ctrl+Enter", "J / Ctrl+J", "K / Ctrl+K", "S —", "A —", "B —", "? / F1"})
-    EXPECT_TRUE(AuditPane::cheatSheetText().contains(QString::fromLatin1(key))) << key;
+    EXPECT_TRUE(AuditPane::cheatSheetText().contains(QString::fromUtf8(key))) << key;
   qApp->removeEventFilter(&mouse);
   EXPECT_EQ(mouse.count, 0);
   // On disk: ann's 50 labels next to bob's 30, none lost.
