@@ -1,6 +1,8 @@
 // The `adoption:` list of a proposer answer: block items (`- id: m1` / `adopted: yes` / `rationale: ...`),
 // flow items (`- {id: m1, adopted: no, rationale: ...}`) or a flow list (`adoption: [{...}, {...}]`).
 // Unquoted commas inside a rationale are kept: a flow map is split only before a known key.
+// Also the `rules_used:` list (the resident rules the answer says it used): a flow list, block items or a
+// comma-separated scalar of rule ids.
 #include "core/agent/response_parser.hpp"
 #include "core/agent/text_util.hpp"
 
@@ -204,7 +206,92 @@ std::vector<std::string> split_flow_items(const std::string& s) {
   return items;
 }
 
+// A resident rule id as an answer writes it: `mem-000003`, `"mem-000003"`, `[mem-000003]`, `id: mem-000003`,
+// `{id: mem-000003}`, `mem-000003 (the bufferize rule)`: the leading run of id characters ("" when none).
+std::string rule_id_of(std::string entry) {
+  entry = trim(entry);
+  if (entry.size() >= 2 && entry.front() == '{' && entry.back() == '}') entry = trim(entry.substr(1, entry.size() - 2));
+  std::string key, value;
+  if (split_pair(entry, key, value) && (field_of(key) == Field::Id || lower(key) == "rule")) entry = value;
+  entry = unquote(entry);
+  if (entry.size() >= 2 && entry.front() == '[' && entry.back() == ']') entry = entry.substr(1, entry.size() - 2);
+  entry = unquote(entry);
+  std::size_t n = 0;
+  while (n < entry.size() && n < 128 &&
+         (std::isalnum(static_cast<unsigned char>(entry[n])) || entry[n] == '-' || entry[n] == '_' || entry[n] == '.'))
+    ++n;
+  return entry.substr(0, n);
+}
+
+// Splits the inside of a flow list at commas outside quotes and braces.
+std::vector<std::string> split_flow_list(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  int depth = 0;
+  char quote = 0;
+  for (char c : s) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  if (!is_blank(cur)) out.push_back(cur);
+  return out;
+}
+
 }  // namespace
+
+void parse_rules_used_list(const std::vector<std::string>& texts, const std::vector<int>& line_nos, int key_index,
+                           std::size_t max_entries, std::vector<std::string>& out, Diagnostics& diags) {
+  const std::string& key_line = texts[key_index];
+  const int key_indent = indent_of(key_line);
+  auto k = static_cast<std::size_t>(key_index);
+  const Location key_loc{line_nos[k], static_cast<int>(indent_chars(key_line)) + 1};
+  std::string rest = trim(std::string_view(key_line).substr(key_line.find(':') + 1));
+  if (auto hash = rest.find(" #"); hash != std::string::npos) rest = trim(rest.substr(0, hash));
+  std::vector<std::pair<std::string, Location>> entries;
+  if (!rest.empty() && rest[0] == '[') {
+    std::string all = gather_balanced(texts, k, rest);
+    std::size_t close = all.rfind(']');
+    for (const auto& e : split_flow_list(all.substr(1, close == std::string::npos || close == 0 ? std::string::npos
+                                                                                                   : close - 1)))
+      entries.emplace_back(e, key_loc);
+  } else if (!rest.empty()) {
+    const std::string word = lower(unquote(rest));
+    if (word != "none" && word != "null" && word != "~" && word != "no" && word != "-")
+      for (const auto& e : split_flow_list(rest)) entries.emplace_back(e, key_loc);
+  } else {
+    for (std::size_t i = k + 1; i < texts.size(); ++i) {
+      const std::string& t = texts[i];
+      if (is_blank(t)) continue;
+      const int ind = indent_of(t);
+      const std::size_t p = indent_chars(t);
+      const bool dash = t[p] == '-' && (p + 1 == t.size() || t[p + 1] == ' ' || t[p + 1] == '\t');
+      if (ind < key_indent || (ind == key_indent && !dash)) break;
+      if (dash) entries.emplace_back(t.substr(p + 1), Location{line_nos[i], static_cast<int>(p) + 1});
+      // other lines under the key (a rationale of the previous entry): nothing to read
+    }
+  }
+  for (const auto& [entry, loc] : entries) {
+    const std::string id = rule_id_of(entry);
+    if (id.empty()) {
+      std::string shown = trim(entry).substr(0, 60);
+      diags.push_back(make_warning("P-RULES-USED", "a rules_used entry is not a rule id: '" + shown + "'", loc));
+      continue;
+    }
+    if (std::find(out.begin(), out.end(), id) == out.end() && out.size() < max_entries) out.push_back(id);
+  }
+}
 
 void parse_adoption_block(const std::vector<std::string>& texts, const std::vector<int>& line_nos, int key_index,
                           std::size_t max_entries, std::vector<AdoptionEntry>& out, Diagnostics& diags) {

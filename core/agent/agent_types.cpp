@@ -42,6 +42,7 @@ nlohmann::json to_json(const TraceEvent& e) {
   nlohmann::json ad = nlohmann::json::array();
   for (const auto& a : e.adoption) ad.push_back(to_json(a));
   j["adoption"] = ad;
+  if (e.rules_used) j["rules_used"] = *e.rules_used;
   j["usage"] = {{"input_tokens", e.usage.input_tokens},
                 {"output_tokens", e.usage.output_tokens},
                 {"cached_input_tokens", e.usage.cached_input_tokens},

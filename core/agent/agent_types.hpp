@@ -74,6 +74,8 @@ struct TraceEvent {
   std::string response;                  // the model's answer text
   std::optional<std::string> impl;       // the parsed (or rewritten) program
   std::vector<AdoptionEntry> adoption;
+  // The resident rules the answer says it used (ParsedResponse::rules_used); nullopt: the answer has no list.
+  std::optional<std::vector<std::string>> rules_used;
   llm::Usage usage;
   std::optional<double> cost_usd;        // nullopt: no price for the model (or no call)
   double latency_s = 0.0;

@@ -66,12 +66,16 @@ std::string answer_format(const PromptInput& in) {
     for (std::size_t i = 0; i < in.experiences.size(); ++i) s += (i ? ", " : "") + in.experiences[i].id;
     s += "): `adopted: yes` if it shaped your program, `no` otherwise, and a one-line rationale.\n";
   }
+  if (!in.rules.empty())
+    s += "Resident rules are in context, so add a `rules_used:` list to the same block with the ids of the resident "
+         "rules your program follows (`rules_used: []` when it follows none).\n";
   s += "\n```yaml\nimpl: |\n  E1 = step.Map(fn=fn_name).apply(E0)\n  return E1\n";
   if (!in.experiences.empty()) {
     s += "adoption:\n";
     for (std::size_t i = 0; i < in.experiences.size() && i < 2; ++i)
       s += "  - {id: " + in.experiences[i].id + ", adopted: " + (i == 0 ? "yes" : "no") + ", rationale: \"...\"}\n";
   }
+  if (!in.rules.empty()) s += "rules_used: [" + in.rules.front().id + "]\n";
   s += "```\n";
   return s;
 }

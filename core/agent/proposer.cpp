@@ -81,7 +81,10 @@ Proposal Proposer::propose(const PromptInput& in, int sample_index, double tempe
       p.ok = true;
       ev.impl = p.impl;
     }
-    if (!cut) ev.adoption = p.parsed.adoption;
+    if (!cut) {
+      ev.adoption = p.parsed.adoption;
+      if (p.parsed.has_rules_used) ev.rules_used = p.parsed.rules_used;
+    }
     if (!p.parsed.reasoning.empty())  // inline <think> blocks, next to any the provider returned apart
       ev.reasoning = ev.reasoning.empty() ? p.parsed.reasoning : ev.reasoning + "\n" + p.parsed.reasoning;
     ev.diagnostics = p.parsed.diagnostics;

@@ -244,9 +244,11 @@ bool looks_like_program(const Region& r) {
 
 }  // namespace
 
-// Adoption list parsing lives in adoption_list.cpp.
+// Adoption and rules_used list parsing lives in adoption_list.cpp.
 void parse_adoption_block(const std::vector<std::string>& texts, const std::vector<int>& line_nos, int key_index,
                           std::size_t max_entries, std::vector<AdoptionEntry>& out, Diagnostics& diags);
+void parse_rules_used_list(const std::vector<std::string>& texts, const std::vector<int>& line_nos, int key_index,
+                           std::size_t max_entries, std::vector<std::string>& out, Diagnostics& diags);
 
 std::optional<bool> ParsedResponse::adopted(const std::string& id) const {
   for (const auto& e : adoption)
@@ -255,6 +257,30 @@ std::optional<bool> ParsedResponse::adopted(const std::string& id) const {
 }
 
 namespace {
+
+// A list that goes with the program (`adoption:`, `rules_used:`): the key in the impl's region if there, else
+// the last fenced block that has it, else the text outside blocks. Returns the region's lines as texts and
+// line numbers and the key's index in them (-1: no such key).
+int find_list_key(const Region* impl_region, const std::vector<Region>& fenced, const Region& outside,
+                  const std::vector<std::string_view>& keys, std::vector<std::string>& texts, std::vector<int>& nos) {
+  auto find_any = [&](const Region& r) {
+    int best = -1;
+    for (auto key : keys) best = std::max(best, find_key(r.lines, key));
+    return best;
+  };
+  const Region* region = nullptr;
+  int at = -1;
+  if (impl_region && (at = find_any(*impl_region)) >= 0) region = impl_region;
+  for (auto it = fenced.rbegin(); it != fenced.rend() && !region; ++it)
+    if ((at = find_any(*it)) >= 0) region = &*it;
+  if (!region && (at = find_any(outside)) >= 0) region = &outside;
+  if (!region) return -1;
+  for (const auto& l : region->lines) {
+    texts.push_back(l.text);
+    nos.push_back(l.no);
+  }
+  return at;
+}
 
 // Blanks every <think>…</think> span (keeping its newlines, so line numbers stay) and returns its text.
 std::string strip_think(std::string& text) {
@@ -353,38 +379,27 @@ ParsedResponse parse_response(std::string_view original, const std::vector<std::
   }
 
   // 2. The adoption list: in the impl's region if there, else the last one anywhere.
-  const Region* ad_region = nullptr;
-  int ad_key = -1;
-  if (impl_region) {
-    ad_key = find_key(impl_region->lines, "adoption");
-    if (ad_key >= 0) ad_region = impl_region;
-  }
-  for (auto it = fenced.rbegin(); it != fenced.rend() && !ad_region; ++it) {
-    int k = find_key(it->lines, "adoption");
-    if (k >= 0) {
-      ad_region = &*it;
-      ad_key = k;
-    }
-  }
-  if (!ad_region) {
-    int k = find_key(outside.lines, "adoption");
-    if (k >= 0) {
-      ad_region = &outside;
-      ad_key = k;
-    }
-  }
   std::vector<AdoptionEntry> raw;
   Location ad_loc;
-  if (ad_region) {
-    out.has_adoption_block = true;
+  {
     std::vector<std::string> texts;
     std::vector<int> nos;
-    for (const auto& l : ad_region->lines) {
-      texts.push_back(l.text);
-      nos.push_back(l.no);
+    const int ad_key = find_list_key(impl_region, fenced, outside, {"adoption"}, texts, nos);
+    if (ad_key >= 0) {
+      out.has_adoption_block = true;
+      ad_loc = {nos[ad_key], static_cast<int>(indent_chars(texts[ad_key])) + 1};
+      parse_adoption_block(texts, nos, ad_key, limits.max_entries, raw, out.diagnostics);
     }
-    ad_loc = {nos[ad_key], static_cast<int>(indent_chars(texts[ad_key])) + 1};
-    parse_adoption_block(texts, nos, ad_key, limits.max_entries, raw, out.diagnostics);
+  }
+  // The resident rules the answer says it used, found like the adoption list.
+  {
+    std::vector<std::string> texts;
+    std::vector<int> nos;
+    const int key = find_list_key(impl_region, fenced, outside, {"rules_used", "rules-used", "used_rules"}, texts, nos);
+    if (key >= 0) {
+      out.has_rules_used = true;
+      parse_rules_used_list(texts, nos, key, limits.max_entries, out.rules_used, out.diagnostics);
+    }
   }
 
   // 3. Resolve against the retrieved ids.

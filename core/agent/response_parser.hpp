@@ -32,6 +32,12 @@ struct ParsedResponse {
   std::vector<AdoptionEntry> adoption;  // in answer order, duplicates removed (first resolved wins)
   std::vector<std::string> missing_ids; // retrieved ids with no resolved entry, in retrieval order
   std::vector<std::string> unknown_ids; // listed ids that were not retrieved, in answer order
+  // The resident rules the answer says its program follows (`rules_used: [id, ...]`, found like the adoption
+  // list), in answer order without duplicates; has_rules_used: the answer has the key (`[]` / `none`: none).
+  // Ids are taken as written (the caller knows which rules were resident); an entry that is not an id is the
+  // warning P-RULES-USED.
+  bool has_rules_used = false;
+  std::vector<std::string> rules_used;
   Diagnostics diagnostics;
   // The text of <think>…</think> blocks (reasoning models that inline it), removed before parsing; an
   // unterminated <think> runs to the end of the answer. Line numbers of the rest are unchanged.
@@ -44,7 +50,7 @@ struct ParsedResponse {
 
 struct ResponseParserLimits {
   std::size_t max_bytes = 1u << 20;  // larger answers: L-RESPONSE-SIZE
-  std::size_t max_entries = 256;     // adoption entries kept
+  std::size_t max_entries = 256;     // adoption entries kept (and rules_used ids)
 };
 
 ParsedResponse parse_response(std::string_view text, const std::vector<std::string>& retrieved_ids,

@@ -105,6 +105,7 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
       ev.impl = out.impl;
     }
     ev.adoption = pr.adoption;
+    if (pr.has_rules_used) ev.rules_used = pr.rules_used;
     ev.diagnostics = pr.diagnostics;
     std::map<std::string, agent::AdoptionEntry> before = out.resolved;
     out.resolved.clear();

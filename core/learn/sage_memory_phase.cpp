@@ -73,7 +73,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     }
     return emit(std::move(b), error);
   };
-  // ATU (or uniform) credit over the items retrieved in the episode; hot rules the agent marked adopted.
+  // ATU (or uniform) credit over the items retrieved in the episode; hot rules the agent marked adopted or
+  // listed in rules_used count as used for their access estimate.
   memory::EpisodeResult res;
   res.episode = episode;
   res.task = ep.task;
@@ -84,10 +85,11 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     // `resolved` field: every record counts, as they were credited then).
     for (const auto& a : rd.adoption)
       if (a.value("resolved", true)) res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
-    for (const auto& id : rd.adopted_ids) {
-      const memory::MemoryItem* it = mem.find(id);
-      if (it && it->state == memory::ItemState::Hot) hot_used.insert(id);
-    }
+    for (const auto* ids : {&rd.adopted_ids, &rd.rules_used})
+      for (const auto& id : *ids) {
+        const memory::MemoryItem* it = mem.find(id);
+        if (it && it->state == memory::ItemState::Hot) hot_used.insert(id);
+      }
   }
   res.hot_used.assign(hot_used.begin(), hot_used.end());
   auto up = mem.end_episode(res);
@@ -207,7 +209,7 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
   std::vector<std::string> recent;
   for (int e = std::max(0, episode - memory::kGuardEpisodes + 1); e <= episode; ++e)
     for (const auto& rd : state_.sage.episodes.at(static_cast<std::size_t>(e)).rounds)
-      recent.insert(recent.end(), rd.adopted_ids.begin(), rd.adopted_ids.end());
+      for (const auto* ids : {&rd.adopted_ids, &rd.rules_used}) recent.insert(recent.end(), ids->begin(), ids->end());
   const std::vector<memory::HotRule> hot_after = mem.hot_context();
   const std::vector<std::string> lost = memory::consolidation_guard_lost(hot_before, hot_after, recent);
   if (lost.empty()) return true;

@@ -164,6 +164,11 @@ bool SageState::apply_call(const LlmCall& c, std::string& error) {
       if (std::find(r.adopted_ids.begin(), r.adopted_ids.end(), id) == r.adopted_ids.end())
         r.adopted_ids.push_back(id);
     }
+    const json& used = c.trace.value("rules_used", json::array());
+    if (used.is_array())
+      for (const auto& u : used)
+        if (u.is_string() && std::find(r.rules_used.begin(), r.rules_used.end(), u.get<std::string>()) == r.rules_used.end())
+          r.rules_used.push_back(u.get<std::string>());
   }
   return true;
 }

@@ -22,6 +22,8 @@ struct SageRound {
   std::vector<nlohmann::json> adoption;  // adoption_record bodies, in retrieval order
   std::vector<std::string>
       adopted_ids;  // every id a proposer answer of the round marked adopted (hot rules too)
+  // every id a proposer answer of the round listed in `rules_used:` (the resident rules it says it followed)
+  std::vector<std::string> rules_used;
 };
 
 struct SageEpisode {

@@ -65,8 +65,10 @@ TEST(PromptBuilder, SystemIsTheStaticManualPrefixAndUserHoldsTheRestInOrder) {
   EXPECT_NE(u.find("T-FN-UNKNOWN"), std::string::npos);
   EXPECT_NE(u.find("fn_bad"), std::string::npos);
   EXPECT_NE(u.find("id: gemm_easy/x\ndescription: the task"), std::string::npos);
-  // the answer format names every retrieved id
+  // the answer format names every retrieved id, and asks which resident rules the program follows
   EXPECT_NE(u.find("(mem-12, mem-40)"), std::string::npos);
+  EXPECT_NE(u.find("add a `rules_used:` list"), std::string::npos);
+  EXPECT_NE(u.find("\nrules_used: [rule-7]\n```"), std::string::npos);
   EXPECT_EQ(p.demos_used, 3);
   EXPECT_EQ(p.demos_omitted, 0);
   EXPECT_EQ(u.find("omitted"), std::string::npos);
@@ -78,6 +80,7 @@ TEST(PromptBuilder, NoExperiencesNoAdoptionRequestNoEmptySections) {
   in.task_text = "id: t/x";
   auto u = build_prompt(in).messages[1].content;
   EXPECT_EQ(u.find("adoption"), std::string::npos);
+  EXPECT_EQ(u.find("rules_used"), std::string::npos);  // no resident rules: no list asked for
   EXPECT_EQ(u.find("## Demonstrations"), std::string::npos);
   EXPECT_EQ(u.find("## Resident rules"), std::string::npos);
   EXPECT_EQ(u.find("## Previous attempt"), std::string::npos);

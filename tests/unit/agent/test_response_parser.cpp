@@ -141,3 +141,44 @@ TEST(ResponseParser, ThinkBlocksAreStrippedAndKeptAsReasoning) {
   EXPECT_FALSE(cut.impl);
   EXPECT_NE(cut.reasoning.find("long thoughts"), std::string::npos);
 }
+
+TEST(ResponseParser, RulesUsedIsReadLikeTheAdoptionList) {
+  // A flow list in the impl's block, next to the adoption list.
+  auto flow = parse_response("```yaml\nimpl: |\n  return E0\nadoption:\n  - {id: m1, adopted: yes, rationale: a}\n"
+                             "rules_used: [mem-3, \"mem-7\", mem-3]\n```\n",
+                             {"m1"});
+  EXPECT_TRUE(flow.has_rules_used);
+  EXPECT_EQ(flow.rules_used, (std::vector<std::string>{"mem-3", "mem-7"}));  // duplicates dropped
+  EXPECT_TRUE(flow.adoption_complete());
+  // Block items in their many shapes, a comment and a rationale line under an item.
+  auto block = parse_response("```yaml\nimpl: |\n  return E0\nrules_used:\n  - mem-1\n  - [mem-2]\n  - id: mem-3\n"
+                              "    why: it fits\n  - {id: mem-4}\n  - mem-5 (the zip rule)\n  - \"mem-6\"\n```\n",
+                              {});
+  EXPECT_EQ(block.rules_used, (std::vector<std::string>{"mem-1", "mem-2", "mem-3", "mem-4", "mem-5", "mem-6"}));
+  // `none`, `[]` and a missing key.
+  for (const char* none : {"rules_used: []", "rules_used: none", "rules_used: [ ]"}) {
+    auto p = parse_response(std::string("```yaml\nimpl: |\n  return E0\n") + none + "\n```\n", {});
+    EXPECT_TRUE(p.has_rules_used) << none;
+    EXPECT_TRUE(p.rules_used.empty()) << none;
+  }
+  auto absent = parse_response("```yaml\nimpl: |\n  return E0\n```\n", {});
+  EXPECT_FALSE(absent.has_rules_used);
+  // A comma-separated scalar outside the block, and an entry that is no id: a warning, nothing else lost.
+  auto loose = parse_response("```yaml\nimpl: |\n  return E0\n```\nrules_used: mem-9, mem-10\n", {});
+  EXPECT_EQ(loose.rules_used, (std::vector<std::string>{"mem-9", "mem-10"}));
+  auto bad = parse_response("```yaml\nimpl: |\n  return E0\nrules_used: [mem-1, ???]\n```\n", {});
+  EXPECT_EQ(bad.rules_used, (std::vector<std::string>{"mem-1"}));
+  ASSERT_EQ(codes_of(bad.diagnostics), (std::vector<std::string>{"P-RULES-USED"}));
+  EXPECT_EQ(bad.diagnostics[0].severity, sf::Severity::Warning);
+  EXPECT_TRUE(bad.impl.has_value());
+}
+
+TEST(ResponseParser, RulesUsedIsBounded) {
+  std::string list;
+  for (int i = 0; i < 400; ++i) list += (i ? ", r" : "r") + std::to_string(i);
+  ResponseParserLimits lim;
+  lim.max_entries = 16;
+  auto p = parse_response("```yaml\nimpl: |\n  return E0\nrules_used: [" + list + "]\n```\n", {}, lim);
+  EXPECT_EQ(p.rules_used.size(), 16u);
+  EXPECT_EQ(p.rules_used.front(), "r0");
+}

@@ -41,6 +41,7 @@ struct Answer {
   std::vector<std::string> adoption;  // e.g. "{id: m-a, adopted: yes, rationale: \"used it\"}"
   int http_error = 0;                 // the call fails with this HTTP status instead (an endpoint failure)
   bool cut = false;                   // finish_reason "length": the answer was cut at max_tokens
+  std::string rules_used;             // a `rules_used:` line's value in the block ("" = no line)
 };
 std::function<Answer(const Req&)> g_script;
 std::vector<std::string> g_prompts;  // every proposer user message, in order
@@ -76,6 +77,7 @@ sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::Can
     r.text += "adoption:\n";
     for (const auto& l : a.adoption) r.text += "  - " + l + "\n";
   }
+  if (!a.rules_used.empty()) r.text += "rules_used: " + a.rules_used + "\n";
   r.text += "```\n";
   if (!a.pass && a.adoption.empty()) r.text = "no idea";
   r.usage.input_tokens = 10;
@@ -235,6 +237,36 @@ TEST(Sage, AtuCreditsOfHandComputedEpisodesThroughTheEngine) {
   // as the reference solutions: speedup 1).
   EXPECT_EQ(r.csv, "episode,task,rounds,first_correct_round,solved,score,best_cycles,best_speedup\n0," + kA +
                        ",2,1,1,1,16435,1\n1," + kB + ",1,0,1,1,16435,1\n");
+}
+
+TEST(Sage, ResidentRulesListedInRulesUsedCountAsUsedForTheirAccess) {
+  // Episode 0: the hot rule m-h is only listed in rules_used (with an id that is not resident, ignored);
+  // episode 1: the answer has no rules_used list and does not adopt m-h.
+  g_script = [](const Req& q) {
+    Answer a{true, {no("m-a"), no("m-b")}};
+    if (q.task == kA) a.rules_used = "[m-h, m-zz]";
+    return a;
+  };
+  g_prompts.clear();
+  SageRun r = run_sage(sage_config());
+  ASSERT_EQ(r.result.status, RunStatus::Finished) << r.result.error;
+  ASSERT_FALSE(g_prompts.empty());
+  EXPECT_NE(g_prompts[0].find("add a `rules_used:` list"), std::string::npos);  // the prompt asks for it
+  auto acc = of_type(r.events, "access_update");
+  ASSERT_EQ(acc.size(), 2u);
+  EXPECT_EQ(acc[0]["item"], "m-h");
+  EXPECT_EQ(acc[0]["used"], true);  // 0.9 * 0.5 + 0.1
+  EXPECT_NEAR(acc[0]["access_after"].get<double>(), 0.55, 1e-12);
+  EXPECT_EQ(acc[1]["used"], false);  // decayed: 0.9 * 0.55
+  EXPECT_NEAR(acc[1]["access_after"].get<double>(), 0.495, 1e-12);
+  // The proposer's call event records the list as answered.
+  bool recorded = false;
+  for (const auto& c : of_type(r.events, "llm_call"))
+    if (c["trace"].value("role", "") == "proposer" && c["trace"].contains("rules_used")) {
+      EXPECT_EQ(c["trace"]["rules_used"], json::array({"m-h", "m-zz"}));
+      recorded = true;
+    }
+  EXPECT_TRUE(recorded);
 }
 
 TEST(Sage, UniformCreditGivesEveryRetrievedItemSMinusBeta) {
