@@ -80,7 +80,8 @@ std::string answer_format(const PromptInput& in) {
   return s;
 }
 
-std::string user_text(const PromptInput& in, std::size_t demos_used) {
+// The demonstrations section: the static start of the user message ("" without demonstrations).
+std::string demos_section(const PromptInput& in, std::size_t demos_used) {
   std::string out;
   if (!in.demos.empty()) {
     section(out, "Demonstrations");
@@ -91,6 +92,11 @@ std::string user_text(const PromptInput& in, std::size_t demos_used) {
     }
     for (std::size_t i = 0; i < demos_used; ++i) out += "\n" + demo_text(in.demos[i], static_cast<int>(i + 1));
   }
+  return out;
+}
+
+std::string user_text(const PromptInput& in, std::size_t demos_used) {
+  std::string out = demos_section(in, demos_used);
   if (!in.rules.empty()) {
     section(out, "Resident rules");
     for (const auto& r : in.rules) {
@@ -210,6 +216,7 @@ BuiltPrompt build_prompt(const PromptInput& in, const PromptOptions& opt) {
   p.demos_omitted = static_cast<int>(in.demos.size() - used);
   p.estimated_tokens = estimate_tokens(sys.size() + user.size());
   p.cache_prefix = sys;
+  p.cache_user_prefix = demos_section(in, used);
   p.messages = {{"system", std::move(sys)}, {"user", std::move(user)}};
   return p;
 }

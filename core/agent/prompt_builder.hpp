@@ -30,6 +30,9 @@ struct PromptOptions {
 struct BuiltPrompt {
   std::vector<llm::ChatMessage> messages;  // [system, user]
   std::string cache_prefix;                // == messages[0].content (the static prefix)
+  // The start of messages[1] that every sample of an iteration shares: the demonstrations section ("" when
+  // there are none). Anthropic prompt caching sets its second breakpoint after it.
+  std::string cache_user_prefix;
   int demos_used = 0;
   int demos_omitted = 0;
   std::int64_t estimated_tokens = 0;

@@ -7,7 +7,7 @@ namespace sf::agent {
 llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, const std::string& role,
                           std::vector<llm::ChatMessage> messages, const std::string& cache_prefix,
                           double temperature, std::optional<std::uint64_t> seed, int sample_index,
-                          TraceEvent& event) {
+                          TraceEvent& event, const std::string& cache_user_prefix) {
   llm::ChatRequest req;
   req.model = ctx.model;
   req.messages = std::move(messages);
@@ -16,6 +16,7 @@ llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, con
   req.seed = seed;
   req.sample_index = sample_index;
   req.cache_prefix_hint = cache_prefix;
+  req.cache_user_prefix_hint = cache_user_prefix;
   req.on_delta = ctx.on_delta;
 
   event.role = role;
@@ -65,7 +66,7 @@ Proposal Proposer::propose(const PromptInput& in, int sample_index, double tempe
   p.prompt = build_prompt(in, prompt_opt_);
   TraceEvent ev;
   auto r = call_role(backend_, ctx_, "proposer", p.prompt.messages, p.prompt.cache_prefix, temperature, seed,
-                     sample_index, ev);
+                     sample_index, ev, p.prompt.cache_user_prefix);
   if (!r.ok()) {
     p.error = r.error.kind + ": " + r.error.message;
   } else {

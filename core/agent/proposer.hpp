@@ -31,10 +31,12 @@ struct RoleContext {
 };
 
 // Sends `messages`, fills the common event fields (prompt, response, usage, cost, latency, error).
+// cache_prefix / cache_user_prefix: the prompt-cache breakpoints (llm::ChatRequest::cache_prefix_hint,
+// cache_user_prefix_hint; "" = none).
 llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, const std::string& role,
                           std::vector<llm::ChatMessage> messages, const std::string& cache_prefix,
                           double temperature, std::optional<std::uint64_t> seed, int sample_index,
-                          TraceEvent& event);
+                          TraceEvent& event, const std::string& cache_user_prefix = {});
 
 // True for a finish reason that says the answer was cut at the token limit ("length"; Anthropic's max_tokens
 // is normalised to it, and is accepted as given too).

@@ -97,7 +97,8 @@ AdoptedProposal propose_with_adoption(llm::ChatBackend& backend, const agent::Ro
   msgs.push_back({"user", ask});
   // call_role does not emit; the completed event goes to ctx.sink below.
   agent::TraceEvent ev;
-  auto rr = agent::call_role(backend, ctx, "proposer", msgs, p.prompt.cache_prefix, temperature, seed, round, ev);
+  auto rr = agent::call_role(backend, ctx, "proposer", msgs, p.prompt.cache_prefix, temperature, seed, round, ev,
+                             p.prompt.cache_user_prefix);
   if (rr.ok() && !agent::answer_truncated(rr.response->finish_reason)) {  // a cut re-ask answer adds nothing
     agent::ParsedResponse pr = agent::parse_response(rr.response->text, ids);
     if (pr.impl) {

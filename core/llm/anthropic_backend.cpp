@@ -1,4 +1,4 @@
-// Anthropic Messages API (x-api-key, anthropic-version, system prompt, optional prompt caching).
+// Anthropic Messages API (x-api-key, anthropic-version, system prompt, prompt caching breakpoints).
 #include "core/llm/http_chat_backend.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,11 +13,11 @@ nlohmann::json text_block(const std::string& text, bool cache) {
   return b;
 }
 
-// Splits `text` after `prefix` into [prefix (cacheable), rest]; the whole text is cacheable when the
-// prefix is empty or equals it.
+// Splits `text` after `prefix` (non-empty, a prefix of `text`) into [prefix (cacheable), rest]; the whole
+// text is cacheable when the prefix equals it.
 nlohmann::json cached_blocks(const std::string& text, const std::string& prefix) {
   nlohmann::json blocks = nlohmann::json::array();
-  if (prefix.empty() || prefix.size() >= text.size()) {
+  if (prefix.size() >= text.size()) {
     blocks.push_back(text_block(text, true));
   } else {
     blocks.push_back(text_block(prefix, true));
@@ -41,24 +41,26 @@ HttpRequest AnthropicBackend::build_request(const ChatRequest& r) const {
       msgs.push_back({{"role", m.role}, {"content", m.content}});
     }
   }
-  const std::string& hint = r.cache_prefix_hint;
-  bool caching = config().prompt_caching;
+  const std::string& sys_hint = r.cache_prefix_hint;
+  const bool caching = config().prompt_caching;
   const std::string model = r.model.empty() ? config().model : r.model;
   nlohmann::json body{{"model", model}, {"max_tokens", r.max_tokens}};
   if (config().effective_send_temperature(model)) body["temperature"] = r.temperature;
   if (!system.empty()) {
-    if (caching && (hint.empty() || starts_with(system, hint))) {
-      body["system"] = cached_blocks(system, hint);
-      caching = false;  // done
-    } else {
+    if (caching && !sys_hint.empty() && starts_with(system, sys_hint))
+      body["system"] = cached_blocks(system, sys_hint);  // breakpoint 1: after the manual
+    else
       body["system"] = system;
-    }
   }
-  if (caching && !hint.empty()) {
+  // The first user message: breakpoint 2 after its static start (the demonstrations); without a system
+  // prompt, the system hint marks it instead.
+  const std::string& user_hint =
+      system.empty() && r.cache_user_prefix_hint.empty() ? sys_hint : r.cache_user_prefix_hint;
+  if (caching && !user_hint.empty()) {
     for (auto& m : msgs) {
       if (m["role"] == "user") {
         std::string content = m["content"].get<std::string>();
-        if (starts_with(content, hint)) m["content"] = cached_blocks(content, hint);
+        if (starts_with(content, user_hint)) m["content"] = cached_blocks(content, user_hint);
         break;
       }
     }

@@ -32,7 +32,9 @@ struct BackendConfig {
   double rpm = 0.0;             // requests per minute; 0 = unlimited
   double tpm = 0.0;             // tokens per minute (estimated input + max_tokens); 0 = unlimited
   std::string anthropic_version = "2023-06-01";
-  bool prompt_caching = false;  // Anthropic: mark the static prompt prefix cacheable
+  // Anthropic: cache breakpoints after the request's static prefixes (ChatRequest::cache_prefix_hint, the
+  // manual, and cache_user_prefix_hint, the demonstrations); false sends the prompt without cache_control.
+  bool prompt_caching = true;
   std::string cache_dir;        // on-disk response cache; empty = no cache
   std::string builtin_provider = "synth";  // builtin: name of the registered provider
   // replay: the backend whose recorded answers are replayed (the cache key includes kind + base URL).

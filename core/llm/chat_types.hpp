@@ -36,9 +36,14 @@ struct ChatRequest {
   std::optional<std::uint64_t> seed;
   std::vector<std::string> stop;
   int sample_index = 0;
-  // The static prefix of the prompt (e.g. the manual). With Anthropic prompt caching enabled, the
-  // system prompt (or first user message) is split after this prefix and the prefix is marked cacheable.
+  // Cache breakpoints for Anthropic prompt caching (BackendConfig::prompt_caching, on by default); neither is
+  // part of the cache key (they do not change the answer). cache_prefix_hint: the static prefix of the system
+  // prompt (e.g. the role statement and the manual); the system prompt is split after it and the prefix
+  // marked cacheable (without a system prompt, the first user message is split after it instead).
+  // cache_user_prefix_hint: the static start of the first user message (e.g. the demonstrations, shared by
+  // every sample of an iteration); a second breakpoint after it. An empty hint sets no breakpoint.
   std::string cache_prefix_hint;
+  std::string cache_user_prefix_hint;
   // Streaming (server-sent events) when set: called with every piece of the answer as it arrives, then once
   // with done = true. Not part of the cache key (it does not change the answer). The HTTP backends stream
   // (core/llm/sse); the builtin backend reports its search progress; cache hits and replays do not call it.

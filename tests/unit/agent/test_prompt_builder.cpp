@@ -72,6 +72,13 @@ TEST(PromptBuilder, SystemIsTheStaticManualPrefixAndUserHoldsTheRestInOrder) {
   EXPECT_EQ(p.demos_used, 3);
   EXPECT_EQ(p.demos_omitted, 0);
   EXPECT_EQ(u.find("omitted"), std::string::npos);
+  // The prompt-cache breakpoints: the whole system prompt, and the user message up to the demonstrations' end.
+  EXPECT_EQ(p.cache_prefix, p.messages[0].content);
+  ASSERT_FALSE(p.cache_user_prefix.empty());
+  EXPECT_TRUE(u.starts_with(p.cache_user_prefix));
+  EXPECT_NE(p.cache_user_prefix.find("### Demonstration 3"), std::string::npos);
+  EXPECT_EQ(p.cache_user_prefix.find("## Resident rules"), std::string::npos);
+  EXPECT_TRUE(u.substr(p.cache_user_prefix.size()).starts_with("\n## Resident rules"));
 }
 
 TEST(PromptBuilder, NoExperiencesNoAdoptionRequestNoEmptySections) {
@@ -82,6 +89,7 @@ TEST(PromptBuilder, NoExperiencesNoAdoptionRequestNoEmptySections) {
   EXPECT_EQ(u.find("adoption"), std::string::npos);
   EXPECT_EQ(u.find("rules_used"), std::string::npos);  // no resident rules: no list asked for
   EXPECT_EQ(u.find("## Demonstrations"), std::string::npos);
+  EXPECT_TRUE(build_prompt(in).cache_user_prefix.empty());  // no demonstrations: no second breakpoint
   EXPECT_EQ(u.find("## Resident rules"), std::string::npos);
   EXPECT_EQ(u.find("## Previous attempt"), std::string::npos);
   EXPECT_NE(u.find("impl: |"), std::string::npos);

@@ -342,14 +342,16 @@ TEST(AnthropicBackend, SendsHeadersSystemAndParsesUsage) {
   EXPECT_FALSE(body.contains("seed"));
 }
 
-TEST(AnthropicBackend, PromptCachingMarksTheStaticPrefix) {
+TEST(AnthropicBackend, PromptCachingIsOnByDefaultWithBreakpointsAfterTheManualAndTheDemonstrations) {
   BackendConfig c;
   c.kind = BackendKind::Anthropic;
   c.base_url = "https://api.anthropic.com";
-  c.prompt_caching = true;
+  EXPECT_TRUE(c.prompt_caching);  // the default
   AnthropicBackend b(c, "k");
   auto req = sample_request();
+  req.messages[1].content = "DEMOS. write the impl";
   req.cache_prefix_hint = "MANUAL.";
+  req.cache_user_prefix_hint = "DEMOS.";
   auto h = b.build_request(req);
   EXPECT_EQ(h.url, "https://api.anthropic.com/v1/messages");
   auto body = nlohmann::json::parse(h.body);
@@ -359,9 +361,28 @@ TEST(AnthropicBackend, PromptCachingMarksTheStaticPrefix) {
   EXPECT_EQ(body["system"][0]["cache_control"]["type"], "ephemeral");
   EXPECT_EQ(body["system"][1]["text"], " Task follows.");
   EXPECT_FALSE(body["system"][1].contains("cache_control"));
-  c.prompt_caching = false;
-  AnthropicBackend plain(c, "k");
-  EXPECT_TRUE(nlohmann::json::parse(plain.build_request(req).body)["system"].is_string());
+  const auto& user = body["messages"][0]["content"];
+  ASSERT_TRUE(user.is_array());
+  ASSERT_EQ(user.size(), 2u);
+  EXPECT_EQ(user[0]["text"], "DEMOS.");
+  EXPECT_EQ(user[0]["cache_control"]["type"], "ephemeral");
+  EXPECT_EQ(user[1]["text"], " write the impl");
+  EXPECT_FALSE(user[1].contains("cache_control"));
+  // No hints (distiller, guardian): no breakpoint; a hint that is not the text's start is ignored.
+  auto plain_req = sample_request();
+  plain_req.cache_user_prefix_hint = "not the start";
+  auto unmarked = nlohmann::json::parse(b.build_request(plain_req).body);
+  EXPECT_TRUE(unmarked["system"].is_string());
+  EXPECT_TRUE(unmarked["messages"][0]["content"].is_string());
+  // `prompt_caching: false` in the config turns it off.
+  std::string err;
+  auto off = backend_config_from_json({{"kind", "anthropic"}, {"prompt_caching", false}}, err);
+  ASSERT_TRUE(off) << err;
+  AnthropicBackend plain(*off, "k");
+  auto pb = nlohmann::json::parse(plain.build_request(req).body);
+  EXPECT_TRUE(pb["system"].is_string());
+  EXPECT_TRUE(pb["messages"][0]["content"].is_string());
+  EXPECT_TRUE(backend_config_from_json({{"kind", "anthropic"}}, err)->prompt_caching);
 }
 
 TEST(AnthropicBackend, RetriesOn429ThenFailsOnRefusal) {
