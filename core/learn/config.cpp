@@ -60,7 +60,7 @@ const std::vector<std::string>& known_keys() {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
       "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective", "verify",
-      "demos"};
+      "demos",   "note"};
   return keys;
 }
 
@@ -137,7 +137,7 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
             ", newer than this StepForge understands (" + std::to_string(kConfigVersion) + ")";
     return std::nullopt;
   }
-  if (!r.string("name", c.name)) return std::nullopt;
+  if (!r.string("name", c.name) || !r.string("note", c.note)) return std::nullopt;
   s = std::string(mode_name(c.mode));
   if (!r.string("mode", s)) return std::nullopt;
   if (auto m = parse_mode(s)) c.mode = *m;
@@ -388,11 +388,13 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
       {"objective", objective_name(c.objective)}};
   if (c.extra_seeds != 0) j["verify"] = {{"extra_seeds", c.extra_seeds}};  // absent when off: old configs unchanged
   if (!c.demos.golden.empty()) j["demos"] = {{"golden", c.demos.golden}, {"max", c.demos.max}};
+  if (!c.note.empty()) j["note"] = c.note;
   return j;
 }
 
 std::string validate(const CampaignConfig& c) {
   auto bad_temp = [](double t) { return !(t >= 0.0 && t <= 2.0); };
+  if (c.note.size() > 4096) return "config key 'note': at most 4096 characters";
   if (c.n < 1 || c.n > 10000) return "config key 'n': must be in [1, 10000]";
   if (c.max_tokens < 1 || c.max_tokens > 1000000) return "config key 'max_tokens': must be in [1, 1000000]";
   if (c.demos.max < 0 || c.demos.max > 64) return "config key 'demos.max': must be in [0, 64]";

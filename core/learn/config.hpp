@@ -74,6 +74,9 @@ struct DemosConfig {
 struct CampaignConfig {
   int version = kConfigVersion;
   std::string name = "campaign";
+  // Free text for people reading the file (e.g. which model the paper used and why this one replaces it);
+  // never interpreted. Written only when non-empty.
+  std::string note;
   Mode mode = Mode::Adaptive;
   llm::BackendConfig backend;  // backend.model is the model; backend.cache_dir is relative to the workspace
   int max_tokens = 2048;       // per response

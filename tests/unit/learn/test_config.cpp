@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "core/bench/catalogue.hpp"
@@ -157,4 +159,37 @@ TEST(Config, VerifyExtraSeeds) {
   auto c3 = config_from_json(o, err);
   ASSERT_TRUE(c3) << err;
   EXPECT_EQ(c3->extra_seeds, 2);
+}
+
+// Issue 17 item 3: every shipped preset loads; the paper presets say why their model is not the paper's where
+// the paper's is retired, and none names a model its provider no longer serves.
+TEST(Config, ShippedPresetsLoadAndNameServedModels) {
+  const std::set<std::string> retired = {"claude-3-5-sonnet-20241022", "claude-3-5-sonnet-20240620",
+                                         "claude-3-5-sonnet-latest", "claude-3-opus-20240229",
+                                         "claude-3-sonnet-20240229"};
+  int presets = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(SF_SOURCE_DIR) + "/resources/configs")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".json" || name == "prices.json") continue;
+    ++presets;
+    std::ifstream in(entry.path());
+    const json j = json::parse(in, nullptr, false, true);
+    ASSERT_FALSE(j.is_discarded()) << name;
+    std::string err;
+    auto c = config_from_json(j, err);
+    ASSERT_TRUE(c) << name << ": " << err;
+    EXPECT_FALSE(retired.count(c->backend.model)) << name << " names the retired model " << c->backend.model;
+    if (name.starts_with("paper-")) {
+      EXPECT_NE(c->note.find("claude-3-5-sonnet-20241022"), std::string::npos) << name;  // the paper's model, named
+      EXPECT_EQ(config_to_json(*c)["note"], c->note);
+    }
+  }
+  EXPECT_GE(presets, 5);
+  // The note is free text, bounded, and absent from configs that have none.
+  std::string err;
+  EXPECT_FALSE(config_to_json(*config_from_json(base(), err)).contains("note"));
+  json long_note = base();
+  long_note["note"] = std::string(5000, 'x');
+  EXPECT_FALSE(config_from_json(long_note, err));
+  EXPECT_NE(err.find("note"), std::string::npos) << err;
 }

@@ -135,6 +135,7 @@ TEST(RequestKey, EveryFieldOfTheRequestAndTheBackendChangesTheKey) {
   EXPECT_NE(request_key(req(), "anthropic https://api.openai.com/v1"), k);
   // The prompt-caching hint does not change the answer, so it is not part of the key.
   EXPECT_FALSE(differs([](ChatRequest& r) { r.cache_prefix_hint = "manual"; }));
+  EXPECT_FALSE(differs([](ChatRequest& r) { r.cache_user_prefix_hint = "demos"; }));
 }
 
 TEST(ResponseCache, StoresAtomicallyAndReadsBack) {
@@ -213,6 +214,16 @@ TEST(PriceTable, ShippedTableLoads) {
   EXPECT_TRUE(t->find("gpt-4o"));
   EXPECT_TRUE(t->find("deepseek-chat"));
   EXPECT_TRUE(t->find("claude-sonnet-4-20250514"));
+  // Current ids, with their prompt-cache rates (a dated id finds its family by prefix).
+  auto sonnet = t->find("claude-sonnet-4-5-20250929");
+  ASSERT_TRUE(sonnet);
+  EXPECT_DOUBLE_EQ(sonnet->cache_write_per_mtok.value_or(0), 3.75);
+  EXPECT_DOUBLE_EQ(sonnet->cached_input_per_mtok.value_or(0), 0.30);
+  auto mini = t->find("gpt-5-mini");
+  ASSERT_TRUE(mini);
+  EXPECT_DOUBLE_EQ(mini->input_per_mtok, 0.25);
+  EXPECT_TRUE(t->find("claude-haiku-4-5"));
+  EXPECT_TRUE(t->find("o4-mini"));
 }
 
 TEST(Redact, SecretHeadersAndSecretsAreReplaced) {
