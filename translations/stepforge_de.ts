@@ -43,6 +43,11 @@
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>paused (needs attention)</source>
+        <translation>angehalten (Eingriff nötig)</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -348,6 +353,11 @@
         <translation>verifiziert nicht: %1</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>endpoint failed: %1</source>
+        <translation>Endpunkt fehlgeschlagen: %1</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>no program: %1</source>
         <translation>kein Programm: %1</translation>
@@ -576,7 +586,7 @@
         <translation>Backend in den Einstellungen: %1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>memory workspace %1: %2</source>
         <translation>Gedächtnis-Arbeitsbereich %1: %2</translation>
     </message>
@@ -727,13 +737,13 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+37"/>
-        <location line="+284"/>
+        <location filename="../widgets/audit_pane.cpp" line="+39"/>
+        <location line="+355"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-353"/>
         <source>Adopted or not</source>
         <translation>Übernommen oder nicht</translation>
     </message>
@@ -813,12 +823,7 @@
         <translation>Blind</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>While sampling, hide the adoption claim, rank, score and existing labels</source>
-        <translation>Während der Stichprobe Übernahmeangabe, Rang, Punktzahl und vorhandene Bewertungen ausblenden</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+9"/>
         <source>Random sample:</source>
         <translation>Zufallsstichprobe:</translation>
     </message>
@@ -828,7 +833,7 @@
         <translation>Seed</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Before</source>
         <translation>Vorher</translation>
     </message>
@@ -868,16 +873,6 @@
         <translation>Die Überarbeitung hat nichts mit der Erfahrung zu tun (Taste 3)</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Note (saved with the next label)</source>
-        <translation>Notiz (wird mit der nächsten Bewertung gespeichert)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Label (1/2/3, J/K to move):</source>
-        <translation>Bewerten (1/2/3, J/K zum Wechseln):</translation>
-    </message>
-    <message>
         <location line="+9"/>
         <source>Export CSV…</source>
         <translation>CSV exportieren…</translation>
@@ -888,7 +883,7 @@
         <translation>Markdown exportieren…</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+84"/>
         <source>Cannot open the audit of %1: %2</source>
         <translation>Das Audit von %1 kann nicht geöffnet werden: %2</translation>
     </message>
@@ -919,7 +914,7 @@
         <translation>%1 als %2 bewertet</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+27"/>
         <source>Sample of %1 of %2 records, seed %3</source>
         <translation>Stichprobe von %1 aus %2 Datensätzen, Seed %3</translation>
     </message>
@@ -954,12 +949,12 @@
         <translation>Alle Datensätze: </translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>%1 of %2 labelled</source>
         <translation>%1 von %2 bewertet</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+29"/>
         <source>Export audit summary as Markdown</source>
         <translation>Audit-Zusammenfassung als Markdown exportieren</translation>
     </message>
@@ -1073,16 +1068,39 @@
         <source>After (round %1)</source>
         <translation>Nachher (Runde %1)</translation>
     </message>
-    <message>
-        <location line="+2"/>
-        <source>current: %1</source>
-        <translation>aktuell: %1</translation>
-    </message>
 </context>
 <context>
     <name>sf::widgets::CampaignDialog</name>
     <message>
-        <location filename="../widgets/campaign_dialog.cpp" line="+50"/>
+        <location filename="../widgets/campaign_dialog.cpp" line="+40"/>
+        <source>the endpoint did not answer</source>
+        <translation>der Endpunkt hat nicht geantwortet</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing to connect to: %1.</source>
+        <translation>Nichts zu verbinden: %1.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connected to %1: %2 replied in %3 s.</source>
+        <translation>Verbunden mit %1: %2 antwortete in %3 s.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>The endpoint lists %n model(s): %1.</source>
+        <translation>
+            <numerusform>Der Endpunkt führt %n Modell auf: %1.</numerusform>
+            <numerusform>Der Endpunkt führt %n Modelle auf: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It does not list &apos;%1&apos;.</source>
+        <translation>„%1“ ist dort nicht aufgeführt.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>New Campaign</source>
         <translation>Neue Kampagne</translation>
     </message>
@@ -1097,7 +1115,7 @@
         <translation>Der Name der Umgebungsvariable, die den API-Schlüssel enthält. Der Schlüssel selbst wird nie in den Arbeitsbereich, das Protokoll oder eine Aufzeichnung geschrieben.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>0.4, 0.7, 1.0</source>
         <translation>0.4, 0.7, 1.0</translation>
     </message>
@@ -1152,6 +1170,12 @@
         <location line="+1"/>
         <source>API key variable:</source>
         <translation>Variable des API-Schlüssels:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+203"/>
+        <source>Connection:</source>
+        <translation>Verbindung:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1224,7 +1248,22 @@
         <translation>Arbeitsbereich-Ordner (neu oder leer)</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+27"/>
+        <source>Test connection</source>
+        <translation>Verbindung testen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Send one minimal request to the endpoint and list the models it serves</source>
+        <translation>Eine minimale Anfrage an den Endpunkt senden und die angebotenen Modelle auflisten</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Testing %1 …</source>
+        <translation>%1 wird getestet …</translation>
+    </message>
+    <message>
+        <location line="+82"/>
         <source>Temperatures: &apos;%1&apos; is not a number</source>
         <translation>Temperaturen: „%1“ ist keine Zahl</translation>
     </message>
@@ -1242,7 +1281,7 @@
 <context>
     <name>sf::widgets::CampaignDocks</name>
     <message>
-        <location filename="../widgets/campaign_docks.cpp" line="+80"/>
+        <location filename="../widgets/campaign_docks.cpp" line="+82"/>
         <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
         <translation>Keine Kampagne geöffnet (Kampagne → Neue Kampagne oder Arbeitsbereich öffnen).</translation>
     </message>
@@ -1252,7 +1291,12 @@
         <translation>bereit</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Replay speed:</source>
         <translation>Wiedergabetempo:</translation>
     </message>
@@ -1267,8 +1311,8 @@
         <translation>%1 Ereignisse/s</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+111"/>
+        <location line="+14"/>
+        <location line="+118"/>
         <source>Campaign</source>
         <translation>Kampagne</translation>
     </message>
@@ -1423,7 +1467,7 @@
         <translation>Arbeitsbereich %1</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+81"/>
         <source>%1 (%2) — %3</source>
         <translation>%1 (%2) — %3</translation>
     </message>
@@ -1463,6 +1507,16 @@
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>paused: fix the cause, then Resume</source>
+        <translation>angehalten: Ursache beheben, dann Fortsetzen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;The campaign paused itself.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Die Kampagne hat sich selbst angehalten.&lt;/b&gt; %1</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Campaign %1</source>
         <translation>Kampagne %1</translation>
@@ -1471,7 +1525,7 @@
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+94"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+95"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json: %1</translation>
     </message>
@@ -1481,7 +1535,13 @@
         <translation>events.jsonl: %1</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+7"/>
+        <location line="+205"/>
+        <source>%1 — fix it, then Resume</source>
+        <translation>%1 — beheben, dann Fortsetzen</translation>
+    </message>
+    <message>
+        <location line="-180"/>
         <source>Invalid configuration: %1</source>
         <translation>Ungültige Konfiguration: %1</translation>
     </message>
@@ -2835,7 +2895,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+127"/>
+        <location filename="../widgets/settings_dialog.cpp" line="-75"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -2945,7 +3005,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>API-Schlüssel-&amp;Variable:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+12"/>
         <source>M&amp;emory workspace:</source>
         <translation>&amp;Gedächtnis-Arbeitsbereich:</translation>
     </message>
@@ -3318,7 +3378,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Zum neuesten Aufruf scrollen</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Response</source>
         <translation>Antwort</translation>
     </message>
@@ -3343,12 +3403,17 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Prompt</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+2"/>
+        <source>Reasoning</source>
+        <translation>Begründung des Modells</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>%1 of %2 calls</source>
         <translation>%1 von %2 Aufrufen</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>(the guardian changed nothing)</source>
         <translation>(der Wächter hat nichts geändert)</translation>
     </message>
@@ -3375,6 +3440,16 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <location line="+5"/>
         <source>, from the cache</source>
         <translation>, aus dem Cache</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finish reason %1</source>
+        <translation>Abschlussgrund %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>resident rules used: %1</source>
+        <translation>verwendete residente Regeln: %1</translation>
     </message>
 </context>
 <context>

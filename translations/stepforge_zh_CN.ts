@@ -43,6 +43,11 @@
         <source>failed</source>
         <translation>失败</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>paused (needs attention)</source>
+        <translation>已暂停（需要处理）</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -348,6 +353,11 @@
         <translation>未通过验证：%1</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>endpoint failed: %1</source>
+        <translation>端点失败：%1</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>no program: %1</source>
         <translation>没有程序：%1</translation>
@@ -576,7 +586,7 @@
         <translation>首选项中的后端：%1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>memory workspace %1: %2</source>
         <translation>记忆工作区 %1：%2</translation>
     </message>
@@ -727,13 +737,13 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+37"/>
-        <location line="+284"/>
+        <location filename="../widgets/audit_pane.cpp" line="+39"/>
+        <location line="+355"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-353"/>
         <source>Adopted or not</source>
         <translation>采纳与否</translation>
     </message>
@@ -813,12 +823,7 @@
         <translation>盲审</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>While sampling, hide the adoption claim, rank, score and existing labels</source>
-        <translation>抽样时隐藏采纳声明、排名、得分和已有标注</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+9"/>
         <source>Random sample:</source>
         <translation>随机抽样：</translation>
     </message>
@@ -828,7 +833,7 @@
         <translation>种子</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
@@ -868,16 +873,6 @@
         <translation>修订与该经验无关（按键 3）</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Note (saved with the next label)</source>
-        <translation>备注（随下一个标注一起保存）</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Label (1/2/3, J/K to move):</source>
-        <translation>标注（1/2/3，J/K 移动）：</translation>
-    </message>
-    <message>
         <location line="+9"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
@@ -888,7 +883,7 @@
         <translation>导出 Markdown…</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+84"/>
         <source>Cannot open the audit of %1: %2</source>
         <translation>无法打开 %1 的审计：%2</translation>
     </message>
@@ -917,7 +912,7 @@
         <translation>已将 %1 标注为 %2</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+27"/>
         <source>Sample of %1 of %2 records, seed %3</source>
         <translation>从 %2 条记录中抽取 %1 条，种子 %3</translation>
     </message>
@@ -952,12 +947,12 @@
         <translation>所有记录：</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>%1 of %2 labelled</source>
         <translation>已标注 %1 / %2</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+29"/>
         <source>Export audit summary as Markdown</source>
         <translation>将审计摘要导出为 Markdown</translation>
     </message>
@@ -1071,16 +1066,38 @@
         <source>After (round %1)</source>
         <translation>之后（第 %1 轮）</translation>
     </message>
-    <message>
-        <location line="+2"/>
-        <source>current: %1</source>
-        <translation>当前：%1</translation>
-    </message>
 </context>
 <context>
     <name>sf::widgets::CampaignDialog</name>
     <message>
-        <location filename="../widgets/campaign_dialog.cpp" line="+50"/>
+        <location filename="../widgets/campaign_dialog.cpp" line="+40"/>
+        <source>the endpoint did not answer</source>
+        <translation>端点没有应答</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing to connect to: %1.</source>
+        <translation>无需连接：%1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connected to %1: %2 replied in %3 s.</source>
+        <translation>已连接到 %1：%2 在 %3 秒内应答。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>The endpoint lists %n model(s): %1.</source>
+        <translation>
+            <numerusform>端点列出了 %n 个模型：%1。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>It does not list &apos;%1&apos;.</source>
+        <translation>其中没有列出“%1”。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>New Campaign</source>
         <translation>新建活动</translation>
     </message>
@@ -1095,7 +1112,7 @@
         <translation>保存 API 密钥的环境变量名称。密钥本身绝不会写入工作区、日志或跟踪记录。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>0.4, 0.7, 1.0</source>
         <translation>0.4, 0.7, 1.0</translation>
     </message>
@@ -1150,6 +1167,12 @@
         <location line="+1"/>
         <source>API key variable:</source>
         <translation>API 密钥变量：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+203"/>
+        <source>Connection:</source>
+        <translation>连接：</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1222,7 +1245,22 @@
         <translation>工作区文件夹（新建或空文件夹）</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+27"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Send one minimal request to the endpoint and list the models it serves</source>
+        <translation>向端点发送一个最小请求，并列出它提供的模型</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Testing %1 …</source>
+        <translation>正在测试 %1 …</translation>
+    </message>
+    <message>
+        <location line="+82"/>
         <source>Temperatures: &apos;%1&apos; is not a number</source>
         <translation>温度：“%1”不是数字</translation>
     </message>
@@ -1240,7 +1278,7 @@
 <context>
     <name>sf::widgets::CampaignDocks</name>
     <message>
-        <location filename="../widgets/campaign_docks.cpp" line="+80"/>
+        <location filename="../widgets/campaign_docks.cpp" line="+82"/>
         <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
         <translation>没有打开的活动（活动 → 新建活动 或 打开工作区）。</translation>
     </message>
@@ -1250,7 +1288,12 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+14"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Replay speed:</source>
         <translation>回放速度：</translation>
     </message>
@@ -1265,8 +1308,8 @@
         <translation>%1 事件/秒</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+111"/>
+        <location line="+14"/>
+        <location line="+118"/>
         <source>Campaign</source>
         <translation>活动</translation>
     </message>
@@ -1421,7 +1464,7 @@
         <translation>工作区 %1</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+81"/>
         <source>%1 (%2) — %3</source>
         <translation>%1（%2）— %3</translation>
     </message>
@@ -1461,6 +1504,16 @@
         <translation>失败</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>paused: fix the cause, then Resume</source>
+        <translation>已暂停：排除原因后点击继续</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;The campaign paused itself.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;活动已自行暂停。&lt;/b&gt; %1</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>Campaign %1</source>
         <translation>活动 %1</translation>
@@ -1469,7 +1522,7 @@
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+94"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+95"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json：%1</translation>
     </message>
@@ -1479,7 +1532,13 @@
         <translation>events.jsonl：%1</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+7"/>
+        <location line="+205"/>
+        <source>%1 — fix it, then Resume</source>
+        <translation>%1 — 排除后点击继续</translation>
+    </message>
+    <message>
+        <location line="-180"/>
         <source>Invalid configuration: %1</source>
         <translation>无效的配置：%1</translation>
     </message>
@@ -2825,7 +2884,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="+127"/>
+        <location filename="../widgets/settings_dialog.cpp" line="-75"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -2935,7 +2994,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>API 密钥变量(&amp;V)：</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+12"/>
         <source>M&amp;emory workspace:</source>
         <translation>记忆工作区(&amp;E)：</translation>
     </message>
@@ -3307,7 +3366,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>滚动到最新的调用</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Response</source>
         <translation>响应</translation>
     </message>
@@ -3332,12 +3391,17 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>提示词</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+2"/>
+        <source>Reasoning</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>%1 of %2 calls</source>
         <translation>%1 / %2 次调用</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <source>(the guardian changed nothing)</source>
         <translation>（守护者未做任何更改）</translation>
     </message>
@@ -3364,6 +3428,16 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <location line="+5"/>
         <source>, from the cache</source>
         <translation>，来自缓存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>finish reason %1</source>
+        <translation>结束原因 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>resident rules used: %1</source>
+        <translation>使用的常驻规则：%1</translation>
     </message>
 </context>
 <context>

@@ -68,6 +68,8 @@ QString agentVerdictLine(const AgentOutcome& o) {
         .arg(QString::fromStdString(d.message));
   }
   if (r.report) return AgentPanel::tr("does not verify: %1").arg(QString::fromStdString(r.report->code));
+  // The endpoint's failure, not the model's answer: its message names the cause and the fix.
+  if (r.error_kind == "endpoint") return AgentPanel::tr("endpoint failed: %1").arg(QString::fromStdString(r.error));
   return AgentPanel::tr("no program: %1").arg(QString::fromStdString(r.error.empty() ? r.error_kind : r.error));
 }
 

@@ -88,14 +88,8 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
   keyEnv_->setPlaceholderText(tr("e.g. OPENAI_API_KEY"));
   keyEnv_->setToolTip(tr("The name of the environment variable that holds the API key. The key itself is never "
                          "written to the workspace, the log or a trace."));
-  test_ = new QPushButton(tr("Test connection"), this);
-  test_->setToolTip(tr("Send one minimal request to the endpoint and list the models it serves"));
-  testResult_ = new QLabel(this);
-  testResult_->setWordWrap(true);
-  testResult_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  auto* testRow = new QHBoxLayout;
-  testRow->addWidget(test_, 0, Qt::AlignTop);
-  testRow->addWidget(testResult_, 1);
+  test_ = new ConnectionTest([this](QString*) { return config().value("backend", json::object()); }, this);
+  connect(test_, &ConnectionTest::tested, this, &CampaignDialog::connectionTested);
   mode_ = new QComboBox(this);
   mode_->addItems(availableModes());
   n_ = new QSpinBox(this);
@@ -144,7 +138,7 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
   form->addRow(tr("Model:"), model_);
   form->addRow(tr("Base URL:"), baseUrl_);
   form->addRow(tr("API key variable:"), keyEnv_);
-  form->addRow(tr("Connection:"), testRow);
+  form->addRow(tr("Connection:"), test_);
   form->addRow(tr("Mode:"), mode_);
   form->addRow(tr("Samples n:"), n_);
   form->addRow(tr("Temperature (iteration 0):"), t0_);
@@ -169,7 +163,6 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
     QString d = QFileDialog::getExistingDirectory(this, tr("Workspace folder (new or empty)"), dir_->text());
     if (!d.isEmpty()) dir_->setText(d);
   });
-  connect(test_, &QPushButton::clicked, this, &CampaignDialog::testConnection);
   // Another kind talks to another endpoint: its default base URL (a loaded config sets its own URL after).
   connect(kind_, &QComboBox::currentTextChanged, this, [this](const QString& k) {
     if (auto kind = llm::parse_backend_kind(k.toStdString()))
@@ -191,42 +184,64 @@ CampaignDialog::CampaignDialog(QWidget* parent) : QDialog(parent) {
   dir_->setText(QDir::home().filePath(QStringLiteral("stepforge-campaigns/%1").arg(name_->text())));
 }
 
-CampaignDialog::~CampaignDialog() {
-  testCancel_.cancel();  // the request stops within about a second
+ConnectionTest::ConnectionTest(BackendFn backend, QWidget* parent)
+    : QWidget(parent),
+      backend_(std::move(backend)),
+      button_(new QPushButton(CampaignDialog::tr("Test connection"), this)),
+      result_(new QLabel(this)) {
+  setObjectName(QStringLiteral("ConnectionTest"));
+  button_->setObjectName(QStringLiteral("TestConnectionButton"));
+  button_->setToolTip(CampaignDialog::tr("Send one minimal request to the endpoint and list the models it serves"));
+  result_->setObjectName(QStringLiteral("TestConnectionResult"));
+  result_->setWordWrap(true);
+  result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* row = new QHBoxLayout(this);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(button_, 0, Qt::AlignTop);
+  row->addWidget(result_, 1);
+  connect(button_, &QPushButton::clicked, this, &ConnectionTest::run);
+}
+
+ConnectionTest::~ConnectionTest() {
+  cancel_.cancel();  // the request stops within about a second
   if (tester_.joinable()) tester_.join();
 }
 
-void CampaignDialog::testConnection() {
+void ConnectionTest::run() {
   if (tester_.joinable()) return;  // one test at a time
+  QString why;
+  const json j = backend_(&why);
   std::string err;
-  const json j = config();
-  auto b = llm::backend_config_from_json(j.value("backend", json::object()), err);
+  auto b = j.is_discarded() ? std::nullopt : llm::backend_config_from_json(j, err);
   if (!b) {
-    showConnectionResult(false, QString::fromStdString(err));
+    show(false, why.isEmpty() ? QString::fromStdString(err) : why);
     return;
   }
-  test_->setEnabled(false);
-  testResult_->setStyleSheet({});
-  testResult_->setText(tr("Testing %1 …").arg(QString::fromStdString(b->base_url)));
-  testCancel_ = llm::CancelToken{};
-  tester_ = std::thread([this, backend = *b, cancel = testCancel_] {
+  button_->setEnabled(false);
+  result_->setStyleSheet({});
+  result_->setText(CampaignDialog::tr("Testing %1 …").arg(QString::fromStdString(b->base_url)));
+  cancel_ = llm::CancelToken{};
+  tester_ = std::thread([this, backend = *b, cancel = cancel_] {
     const llm::PreflightResult r = llm::check_endpoint(backend, cancel, true);
     if (cancel.cancelled()) return;
     const QString text = connectionCheckText(r, backend);
-    QMetaObject::invokeMethod(this, [this, ok = r.ok, text] { showConnectionResult(ok, text); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, [this, ok = r.ok, text] { show(ok, text); }, Qt::QueuedConnection);
   });
 }
 
-void CampaignDialog::showConnectionResult(bool ok, const QString& text) {
+void ConnectionTest::show(bool ok, const QString& text) {
   if (tester_.joinable()) tester_.join();  // it has posted this result and is ending
-  test_->setEnabled(true);
-  testResult_->setStyleSheet(ok ? QStringLiteral("color: #207030") : QStringLiteral("color: #c03030"));
-  testResult_->setText(text);
-  emit connectionTested(ok, text);
+  button_->setEnabled(true);
+  result_->setStyleSheet(ok ? QStringLiteral("color: #207030") : QStringLiteral("color: #c03030"));
+  result_->setText(text);
+  emit tested(ok, text);
 }
 
-QString CampaignDialog::connectionResult() const { return testResult_->text(); }
+QString ConnectionTest::result() const { return result_->text(); }
+
+void CampaignDialog::testConnection() { test_->run(); }
+
+QString CampaignDialog::connectionResult() const { return test_->result(); }
 
 void CampaignDialog::loadPreset(const QString& path) {
   QFile f(path);

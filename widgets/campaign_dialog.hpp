@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <thread>
 
 #pragma push_macro("slots")
@@ -28,11 +29,39 @@ class QSpinBox;
 
 namespace sf::widgets {
 
+// A "Test connection" button with its result beside it: one minimal request to the endpoint of the backend
+// JSON `backend()` returns (llm::check_endpoint on a worker thread, never the GUI thread), then the reply time
+// and the models it lists, or the cause and the fix. The one test the new-campaign dialog and the preferences
+// share.
+class ConnectionTest : public QWidget {
+  Q_OBJECT
+ public:
+  // `backend` gives the backend JSON to test; it may return a discarded JSON with `error` set.
+  using BackendFn = std::function<nlohmann::json(QString* error)>;
+  explicit ConnectionTest(BackendFn backend, QWidget* parent = nullptr);
+  ~ConnectionTest() override;  // cancels and joins a test in flight
+
+  void run();  // the button's action (one test at a time)
+  QString result() const;
+  QPushButton* button() const { return button_; }
+
+ signals:
+  void tested(bool ok, const QString& text);
+
+ private:
+  void show(bool ok, const QString& text);
+
+  BackendFn backend_;
+  QPushButton* button_;
+  QLabel* result_;
+  std::thread tester_;
+  llm::CancelToken cancel_;
+};
+
 class CampaignDialog : public QDialog {
   Q_OBJECT
  public:
   explicit CampaignDialog(QWidget* parent = nullptr);
-  ~CampaignDialog() override;  // cancels and joins a connection test in flight
 
   // The modes offered: the candidates "single", "agent", "adaptive", "sage" that learn::parse_mode accepts.
   static QStringList availableModes();
@@ -60,7 +89,6 @@ class CampaignDialog : public QDialog {
  private:
   void loadPreset(const QString& path);
   void revalidate();
-  void showConnectionResult(bool ok, const QString& text);
 
   nlohmann::json base_;
   QComboBox* preset_;
@@ -81,10 +109,7 @@ class CampaignDialog : public QDialog {
   QDoubleSpinBox* budgetWall_;
   QSpinBox* seed_;
   QLineEdit* dir_;
-  QPushButton* test_;
-  QLabel* testResult_;
-  std::thread tester_;
-  llm::CancelToken testCancel_;
+  ConnectionTest* test_;
   QLabel* error_;
   QDialogButtonBox* buttons_;
 };

@@ -214,6 +214,11 @@ void CampaignFeed::onLlmCall(const json& e, CampaignUpdate& u) {
   d->response = capped(ss(tr, "response"));
   d->impl = capped(ss(tr, "impl"));
   d->guardianDiff = capped(ss(tr, "guardian_diff"));
+  d->reasoning = capped(ss(tr, "reasoning"));
+  d->finishReason = qs(tr, "finish_reason");
+  if (auto it = tr.find("rules_used"); it != tr.end() && it->is_array())
+    for (const auto& id : *it)
+      if (id.is_string() && d->rulesUsed.size() < 64) d->rulesUsed << QString::fromStdString(id.get<std::string>());
   if (auto it = tr.find("diagnostics"); it != tr.end() && it->is_array()) {
     QStringList lines;
     for (const auto& dg : *it)

@@ -28,6 +28,9 @@ struct TraceDetail {
   QString impl;         // the parsed (or rewritten) program
   QString guardianDiff; // the guardian's line diff
   QString diagnostics;  // one per line: "CODE line:col message"
+  QString reasoning;    // reasoning the provider returned apart from the answer, and <think> blocks ("" none)
+  QString finishReason; // "stop", "length" (cut at max_tokens), ... ("" unknown)
+  QStringList rulesUsed;  // the resident rules the answer listed in rules_used: (empty: none or no list)
 };
 
 // One agent call (an llm_call event) with the verdict of its sample once known.

@@ -16,6 +16,7 @@
 
 #include "core/bench/catalogue.hpp"
 #include "widgets/agent_runner.hpp"
+#include "widgets/campaign_dialog.hpp"
 
 namespace sf::widgets {
 
@@ -189,6 +190,17 @@ SettingsDialog::SettingsDialog(QWidget* parent)
   af->addRow(tr("&Model:"), agentModel_);
   af->addRow(tr("Base &URL:"), agentBaseUrl_);
   af->addRow(tr("API key &variable:"), agentKeyEnv_);
+  // The campaign dialog's Test connection, on the agent's backend as the fields describe it.
+  agentTest_ = new ConnectionTest(
+      [this](QString* error) {
+        if (const QString e = agentError(); !e.isEmpty()) {
+          *error = e;
+          return nlohmann::json(nlohmann::json::value_t::discarded);
+        }
+        return agentBackend();
+      },
+      agentBox);
+  af->addRow(CampaignDialog::tr("Connection:"), agentTest_);
   af->addRow(tr("M&emory workspace:"), agentMemory_);
   af->addRow(tr("&Session workspace:"), agentSession_);
   af->addRow(tr("&Golden set:"), agentGolden_);

@@ -20,6 +20,8 @@ class QTranslator;
 
 namespace sf::widgets {
 
+class ConnectionTest;
+
 // The QSettings key of the language preference.
 inline constexpr char kLanguageKey[] = "ui/language";
 
@@ -64,6 +66,8 @@ class SettingsDialog : public QDialog {
   QComboBox* agentKindBox() const { return agentKind_; }
   QLineEdit* agentField(const QString& name) const;  // "model", "base_url", "key_env", "memory", "session", "golden"
   QString agentError() const;  // "" when the agent section is acceptable
+  // Test connection on the agent's backend (the campaign dialog's test: llm::check_endpoint off the GUI thread).
+  ConnectionTest* agentConnectionTest() const { return agentTest_; }
   // The code selected in the dialog ("" = system).
   QString selectedLanguage() const;
 
@@ -77,6 +81,7 @@ class SettingsDialog : public QDialog {
   QComboBox* agentKind_;
   QLineEdit *agentModel_, *agentBaseUrl_, *agentKeyEnv_, *agentMemory_, *agentSession_, *agentGolden_;
   QLabel* agentError_;
+  ConnectionTest* agentTest_;
   nlohmann::json agentBackend() const;
   QLabel* note_;
   QString initial_;

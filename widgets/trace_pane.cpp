@@ -79,11 +79,15 @@ TracePane::TracePane(QWidget* parent)
   impl_ = textView(tabs_);
   diff_ = textView(tabs_);
   verdictText_ = textView(tabs_);
+  reasoning_ = textView(tabs_);
   tabs_->addTab(response_, tr("Response"));
   tabs_->addTab(impl_, tr("Program"));
   tabs_->addTab(diff_, tr("Guardian diff"));
   tabs_->addTab(verdictText_, tr("Verdict"));
   tabs_->addTab(prompt_, tr("Prompt"));
+  // Collapsed: the tab is there only for a call whose answer came with reasoning.
+  tabs_->addTab(reasoning_, tr("Reasoning"));
+  tabs_->setTabVisible(tabs_->indexOf(reasoning_), false);
 
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(view_);
@@ -160,7 +164,8 @@ void TracePane::showRow(int row) {
 void TracePane::showDetail(const QModelIndex& proxyIndex) {
   const QModelIndex src = proxy_->mapToSource(proxyIndex);
   if (!src.isValid()) {
-    for (auto* t : {prompt_, response_, impl_, diff_, verdictText_}) t->clear();
+    for (auto* t : {prompt_, response_, impl_, diff_, verdictText_, reasoning_}) t->clear();
+    tabs_->setTabVisible(tabs_->indexOf(reasoning_), false);
     return;
   }
   const TraceRow& r = model_->row(src.row());
@@ -168,6 +173,8 @@ void TracePane::showDetail(const QModelIndex& proxyIndex) {
   const TraceDetail& d = r.detail ? *r.detail : empty;
   prompt_->setPlainText(d.prompt);
   response_->setPlainText(d.response);
+  reasoning_->setPlainText(d.reasoning);
+  tabs_->setTabVisible(tabs_->indexOf(reasoning_), !d.reasoning.isEmpty());
   impl_->setPlainText(d.impl);
   diff_->setPlainText(d.guardianDiff.isEmpty() ? tr("(the guardian changed nothing)") : d.guardianDiff);
   QString v = tr("%1 — %2, iteration %3, sample %4 (temperature index %5)\n")
@@ -181,6 +188,8 @@ void TracePane::showDetail(const QModelIndex& proxyIndex) {
            .arg(r.latency, 0, 'f', 2)
            .arg(r.cost, 0, 'f', 4)
            .arg(r.fromCache ? tr(", from the cache") : QString());
+  if (!d.finishReason.isEmpty()) v += tr("finish reason %1").arg(d.finishReason) + QLatin1Char('\n');
+  if (!d.rulesUsed.isEmpty()) v += tr("resident rules used: %1").arg(d.rulesUsed.join(QStringLiteral(", "))) + QLatin1Char('\n');
   if (!d.diagnostics.isEmpty()) v += QLatin1Char('\n') + d.diagnostics;
   verdictText_->setPlainText(v);
 }
@@ -191,6 +200,7 @@ QString TracePane::detailText(const QString& which) const {
   if (which == QLatin1String("impl")) return impl_->toPlainText();
   if (which == QLatin1String("diff")) return diff_->toPlainText();
   if (which == QLatin1String("verdict")) return verdictText_->toPlainText();
+  if (which == QLatin1String("reasoning")) return reasoning_->toPlainText();
   return {};
 }
 

@@ -28,7 +28,7 @@ class TracePane : public QWidget {
   TraceModel* model() const { return model_; }
   TraceFilterProxy* proxy() const { return proxy_; }
   QTableView* view() const { return view_; }
-  // The detail texts shown (for tests): "prompt", "response", "impl", "diff", "verdict".
+  // The detail texts shown (for tests): "prompt", "response", "impl", "diff", "verdict", "reasoning".
   QString detailText(const QString& which) const;
   // Shows the detail of source row `row` and selects it.
   void showRow(int row);
@@ -52,7 +52,7 @@ class TracePane : public QWidget {
   QLabel* count_;
   QTableView* view_;
   QTabWidget* tabs_;
-  QPlainTextEdit *prompt_, *response_, *impl_, *diff_, *verdictText_;
+  QPlainTextEdit *prompt_, *response_, *impl_, *diff_, *verdictText_, *reasoning_;
 };
 
 }  // namespace sf::widgets

@@ -249,6 +249,17 @@ TEST(AgentActions, ABadBackendInThePreferencesIsReportedNotRun) {
   EXPECT_EQ(a.server.hits(), 0);
 }
 
+TEST(AgentActions, AnEndpointFailureIsNamedWithItsCauseAndFix) {
+  AgentWindow a;
+  a.server.script({sf::llm::testing::Mode::Unauthorized});
+  ASSERT_TRUE(a.w.newFromTask(QString::fromLatin1(kTask)));
+  ASSERT_NE(a.agent()->run(InteractiveAction::Propose), 0u);
+  ASSERT_TRUE(a.waitIdle());
+  const QString status = a.panel()->statusText();
+  EXPECT_TRUE(status.contains(QStringLiteral("endpoint failed: authentication failed (HTTP 401)"))) << status.toStdString();
+  EXPECT_FALSE(status.contains(QStringLiteral("no program"))) << status.toStdString();
+}
+
 TEST(AgentActions, WorkspaceMemoryIsRetrievedAndTheAdoptionListShown) {
   AgentWindow a;
   sf::memory::MemoryStore mem;

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>
+#include <QComboBox>
 #include <QDir>
+#include <QLineEdit>
 #include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -18,6 +20,7 @@
 #include "widgets/campaign_docks.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/settings_dialog.hpp"
 
 namespace campaign_endpoint_tests {
 
@@ -92,6 +95,39 @@ TEST(CampaignEndpoint, TestConnectionShowsTheReplyTheModelsOrTheCauseAndTheFix) 
   std::tie(ok, text) = testOnce(d);
   EXPECT_FALSE(ok);
   EXPECT_TRUE(text.contains(QStringLiteral("SF_WIDGET_TEST_UNSET_KEY"))) << text.toStdString();
+  EXPECT_EQ(server.hits(), hits);
+}
+
+TEST(CampaignEndpoint, PreferencesTestTheAgentsConnectionWithTheSameCheck) {
+  LoopbackServer server;
+  SettingsDialog d;
+  d.agentKindBox()->setCurrentIndex(d.agentKindBox()->findData(QStringLiteral("openai")));
+  d.agentField(QStringLiteral("model"))->setText(QStringLiteral("test-model"));
+  d.agentField(QStringLiteral("base_url"))->setText(QString::fromStdString(server.base_url()));
+  d.agentField(QStringLiteral("key_env"))->setText(QString());
+  ConnectionTest* t = d.agentConnectionTest();
+  ASSERT_NE(t, nullptr);
+  auto once = [&] {
+    QSignalSpy spy(t, &ConnectionTest::tested);
+    t->button()->click();
+    EXPECT_TRUE(spy.size() == 1 || spy.wait(20000));
+    return spy.isEmpty() ? std::pair<bool, QString>{false, QString()}
+                         : std::pair<bool, QString>{spy.at(0).at(0).toBool(), spy.at(0).at(1).toString()};
+  };
+  auto [ok, text] = once();
+  EXPECT_TRUE(ok) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("test-model replied in"))) << text.toStdString();
+  EXPECT_EQ(t->result(), text);
+  const int hits = server.hits();
+  EXPECT_GE(hits, 1);  // the request went to the endpoint
+  d.resize(560, d.sizeHint().height());
+  savePng(&d, QStringLiteral("preferences_test_connection.png"));
+  // A pasted key in the variable field: refused before any request, and not repeated.
+  d.agentField(QStringLiteral("key_env"))->setText(QStringLiteral("sk-proj-AbCdEf0123456789xyzXYZ0123456789"));
+  std::tie(ok, text) = once();
+  EXPECT_FALSE(ok);
+  EXPECT_TRUE(text.contains(QStringLiteral("looks like an API key"))) << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("AbCdEf0123")));
   EXPECT_EQ(server.hits(), hits);
 }
 

@@ -3,6 +3,8 @@
 // dialog.
 #include <gtest/gtest.h>
 
+#include <QTabWidget>
+
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QFile>
@@ -247,6 +249,32 @@ TEST(TracePane, DetailShowsPromptResponseProgramDiffAndVerdict) {
   EXPECT_EQ(pane.detailText(QStringLiteral("diff")), QStringLiteral("- a\n+ b"));
   EXPECT_TRUE(pane.detailText(QStringLiteral("prompt")).contains(QStringLiteral("solve a/x")));
   EXPECT_TRUE(pane.detailText(QStringLiteral("verdict")).startsWith(QStringLiteral("fail: verify V-MISMATCH")));
+}
+
+TEST(TracePane, ReasoningIsItsOwnTabOnlyWhenThereIsSomeWithTheFinishReasonAndRulesUsed) {
+  TracePane pane;
+  CampaignFeed f;
+  json cut = call(2, 0, "a/x", 0, "proposer", 3, 4);
+  cut["trace"]["finish_reason"] = "length";
+  cut["trace"]["reasoning"] = "first zip, then map";
+  cut["trace"]["rules_used"] = json::array({"mem-1", "mem-4"});
+  CampaignUpdate u = f.consume({started(), iterStart(0, 1, {"a/x"}, 1, 2, 100.0), cut,
+                                call(3, 0, "a/x", 1, "proposer", 3, 4)});
+  u.reset = true;
+  pane.apply(u);
+  ASSERT_EQ(pane.model()->rowCount(), 2);
+  auto* tabs = pane.findChild<QTabWidget*>();
+  ASSERT_NE(tabs, nullptr);
+  const int last = tabs->count() - 1;
+  EXPECT_EQ(tabs->tabText(last), QStringLiteral("Reasoning"));
+  pane.showRow(0);
+  EXPECT_EQ(pane.detailText(QStringLiteral("reasoning")), QStringLiteral("first zip, then map"));
+  EXPECT_TRUE(tabs->isTabVisible(last));
+  EXPECT_TRUE(pane.detailText(QStringLiteral("verdict")).contains(QStringLiteral("finish reason length")));
+  EXPECT_TRUE(pane.detailText(QStringLiteral("verdict")).contains(QStringLiteral("resident rules used: mem-1, mem-4")));
+  pane.showRow(1);  // no reasoning: the tab is collapsed away
+  EXPECT_FALSE(tabs->isTabVisible(last));
+  EXPECT_TRUE(pane.detailText(QStringLiteral("reasoning")).isEmpty());
 }
 
 TEST(ComparisonModels, SideBySideTasksTokensAndCost) {
