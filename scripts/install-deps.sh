@@ -25,8 +25,20 @@ for p in "${PKGS[@]}"; do
   fi
 done
 
+# Optional: the OS keyring for the GUI's API keys (qtkeychain). Best effort: the build works without it.
+OPTIONAL=(qtkeychain-qt6-dev)
+install_optional() {
+  for p in "${OPTIONAL[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" ||
+        echo "install-deps: optional $p not installed (the GUI builds without the OS keyring)"
+    fi
+  done
+}
+
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "install-deps: all ${#PKGS[@]} packages already installed"
+  install_optional || true
   exit 0
 fi
 
@@ -34,3 +46,4 @@ echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_optional || true

@@ -52,7 +52,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/gui/main.cpp" line="+30"/>
+        <location filename="../app/gui/main.cpp" line="+31"/>
         <source>StepForge workbench</source>
         <translation>StepForge-Werkbank</translation>
     </message>
@@ -82,7 +82,7 @@
         <translation>Aufgabendokument oder Lösungsdatei.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>stepforge: cannot open %1</source>
         <translation>stepforge: %1 kann nicht geöffnet werden</translation>
     </message>
@@ -581,7 +581,22 @@
 <context>
     <name>sf::widgets::AgentRunner</name>
     <message>
-        <location filename="../widgets/agent_runner.cpp" line="+96"/>
+        <location filename="../widgets/agent_runner.cpp" line="+104"/>
+        <source>the OS keyring did not store the key (%1); it is used for this session only</source>
+        <translation>der Schlüsselbund des Systems hat den Schlüssel nicht gespeichert (%1); er gilt nur für diese Sitzung</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>stored in the OS keyring as %1</source>
+        <translation>im Schlüsselbund des Systems als %1 gespeichert</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>this build has no OS keyring; the key is used for this session only</source>
+        <translation>dieser Build hat keinen Schlüsselbund; der Schlüssel gilt nur für diese Sitzung</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>backend in the preferences: %1</source>
         <translation>Backend in den Einstellungen: %1</translation>
     </message>
@@ -823,7 +838,7 @@
         <translation>Blind</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+3"/>
         <source>Random sample:</source>
         <translation>Zufallsstichprobe:</translation>
     </message>
@@ -833,7 +848,7 @@
         <translation>Seed</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+21"/>
         <source>Before</source>
         <translation>Vorher</translation>
     </message>
@@ -1173,7 +1188,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../widgets/settings_dialog.cpp" line="+203"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+228"/>
         <source>Connection:</source>
         <translation>Verbindung:</translation>
     </message>
@@ -2895,7 +2910,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="-75"/>
+        <location filename="../widgets/settings_dialog.cpp" line="-97"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -3005,7 +3020,27 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>API-Schlüssel-&amp;Variable:</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <source>the key itself, kept in the OS keyring (optional)</source>
+        <translation>der Schlüssel selbst, im Schlüsselbund des Systems (optional)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Used when the environment does not set the variable; never written to a file</source>
+        <translation>Verwendet, wenn die Umgebung die Variable nicht setzt; nie in eine Datei geschrieben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Store in keyring</source>
+        <translation>Im Schlüsselbund speichern</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>API &amp;key:</source>
+        <translation>API-&amp;Schlüssel:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>M&amp;emory workspace:</source>
         <translation>&amp;Gedächtnis-Arbeitsbereich:</translation>
     </message>
@@ -3020,7 +3055,17 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>&amp;Goldene Menge:</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+36"/>
+        <source>name the API key variable first: the keyring keeps the key under that name</source>
+        <translation>zuerst die Variable des API-Schlüssels benennen: der Schlüsselbund speichert den Schlüssel unter diesem Namen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>enter the key to store</source>
+        <translation>den zu speichernden Schlüssel eingeben</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>the agent&apos;s backend needs a model</source>
         <translation>das Backend des Agenten braucht ein Modell</translation>
     </message>

@@ -52,7 +52,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/gui/main.cpp" line="+30"/>
+        <location filename="../app/gui/main.cpp" line="+31"/>
         <source>StepForge workbench</source>
         <translation>StepForge 工作台</translation>
     </message>
@@ -82,7 +82,7 @@
         <translation>任务文档或解答文件。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>stepforge: cannot open %1</source>
         <translation>stepforge：无法打开 %1</translation>
     </message>
@@ -581,7 +581,22 @@
 <context>
     <name>sf::widgets::AgentRunner</name>
     <message>
-        <location filename="../widgets/agent_runner.cpp" line="+96"/>
+        <location filename="../widgets/agent_runner.cpp" line="+104"/>
+        <source>the OS keyring did not store the key (%1); it is used for this session only</source>
+        <translation>系统密钥环未能保存该密钥（%1）；它仅在本次会话中使用</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>stored in the OS keyring as %1</source>
+        <translation>已以 %1 存入系统密钥环</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>this build has no OS keyring; the key is used for this session only</source>
+        <translation>此版本没有系统密钥环；该密钥仅在本次会话中使用</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>backend in the preferences: %1</source>
         <translation>首选项中的后端：%1</translation>
     </message>
@@ -823,7 +838,7 @@
         <translation>盲审</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+3"/>
         <source>Random sample:</source>
         <translation>随机抽样：</translation>
     </message>
@@ -833,7 +848,7 @@
         <translation>种子</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+21"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
@@ -1170,7 +1185,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../widgets/settings_dialog.cpp" line="+203"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+228"/>
         <source>Connection:</source>
         <translation>连接：</translation>
     </message>
@@ -2884,7 +2899,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="-75"/>
+        <location filename="../widgets/settings_dialog.cpp" line="-97"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -2994,7 +3009,27 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>API 密钥变量(&amp;V)：</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <source>the key itself, kept in the OS keyring (optional)</source>
+        <translation>密钥本身，保存在系统密钥环中（可选）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Used when the environment does not set the variable; never written to a file</source>
+        <translation>当环境未设置该变量时使用；从不写入文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Store in keyring</source>
+        <translation>存入密钥环</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>API &amp;key:</source>
+        <translation>API 密钥(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>M&amp;emory workspace:</source>
         <translation>记忆工作区(&amp;E)：</translation>
     </message>
@@ -3009,7 +3044,17 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>黄金示例集(&amp;G)：</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+36"/>
+        <source>name the API key variable first: the keyring keeps the key under that name</source>
+        <translation>请先填写 API 密钥变量名：密钥环以该名称保存密钥</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>enter the key to store</source>
+        <translation>请输入要保存的密钥</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>the agent&apos;s backend needs a model</source>
         <translation>智能体的后端需要指定模型</translation>
     </message>

@@ -15,6 +15,10 @@
 #include "core/llm/price_table.hpp"
 #include "core/synth/provider.hpp"
 
+#ifdef SF_HAVE_QTKEYCHAIN
+#include <qt6keychain/keychain.h>
+#endif
+
 namespace sf::widgets {
 
 namespace {
@@ -71,6 +75,64 @@ QString agentBackendError(const nlohmann::json& backend) {
   if (!cfg) return QString::fromStdString(err);
   if (auto problem = llm::validate(*cfg); !problem.empty()) return QString::fromStdString(problem);
   return {};
+}
+
+namespace {
+constexpr char kKeyringService[] = "StepForge";
+constexpr char kKeyringNamesKey[] = "agent/keyringNames";
+}  // namespace
+
+bool keyringAvailable() {
+#ifdef SF_HAVE_QTKEYCHAIN
+  return true;
+#else
+  return false;
+#endif
+}
+
+void storeKeyInKeyring(const QString& keyEnv, const QString& key, QObject* context,
+                       std::function<void(bool, const QString&)> done) {
+  llm::set_session_key(keyEnv.toStdString(), key.toStdString());
+#ifdef SF_HAVE_QTKEYCHAIN
+  auto* job = new QKeychain::WritePasswordJob(QLatin1String(kKeyringService));
+  job->setAutoDelete(true);
+  job->setInsecureFallback(false);  // never a plain-text file
+  job->setKey(keyEnv);
+  job->setTextData(key.trimmed());
+  QObject::connect(job, &QKeychain::Job::finished, context, [keyEnv, done](QKeychain::Job* j) {
+    if (j->error() != QKeychain::NoError) {
+      done(false, AgentRunner::tr("the OS keyring did not store the key (%1); it is used for this session only")
+                      .arg(j->errorString()));
+      return;
+    }
+    QSettings s;
+    QStringList names = s.value(QLatin1String(kKeyringNamesKey)).toStringList();
+    if (!names.contains(keyEnv)) names << keyEnv;
+    s.setValue(QLatin1String(kKeyringNamesKey), names);
+    done(true, AgentRunner::tr("stored in the OS keyring as %1").arg(keyEnv));
+  });
+  job->start();
+#else
+  (void)context;
+  done(false, AgentRunner::tr("this build has no OS keyring; the key is used for this session only"));
+#endif
+}
+
+void loadKeysFromKeyring() {
+#ifdef SF_HAVE_QTKEYCHAIN
+  for (const QString& name : QSettings().value(QLatin1String(kKeyringNamesKey)).toStringList()) {
+    if (!llm::key_env_problem(name.toStdString()).empty()) continue;
+    auto* job = new QKeychain::ReadPasswordJob(QLatin1String(kKeyringService));
+    job->setAutoDelete(true);
+    job->setInsecureFallback(false);
+    job->setKey(name);
+    QObject::connect(job, &QKeychain::Job::finished, [name](QKeychain::Job* j) {
+      auto* r = static_cast<QKeychain::ReadPasswordJob*>(j);
+      if (r->error() == QKeychain::NoError) llm::set_session_key(name.toStdString(), r->textData().toStdString());
+    });
+    job->start();
+  }
+#endif
 }
 
 // Everything the rounds use, built on the worker thread and rebuilt when the settings change.

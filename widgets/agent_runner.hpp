@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,18 @@ void setAgentSettings(const AgentSettings& s);
 QString defaultAgentSessionDir();  // <AppDataLocation>/agent-session
 // "" when `backend` is a usable backend config (llm::backend_config_from_json + validate), else the reason.
 QString agentBackendError(const nlohmann::json& backend);
+
+// The OS keyring (qtkeychain; optional at build time: keyringAvailable() says whether it was compiled in).
+// Keys live under the service "StepForge", one entry per environment-variable NAME; the core gets them as
+// strings (llm::set_session_key), used when the environment does not set that variable. QSettings keeps only
+// the names (agent/keyringNames), never a key.
+bool keyringAvailable();
+// Hands `key` to the core for `keyEnv` at once (this session) and stores it in the keyring; `done(ok, message)`
+// follows on `context`'s thread. Without the keyring compiled in: the session only, ok = false.
+void storeKeyInKeyring(const QString& keyEnv, const QString& key, QObject* context,
+                       std::function<void(bool ok, const QString& message)> done);
+// Reads the key of every stored name from the keyring into the core (asynchronous; at start-up).
+void loadKeysFromKeyring();
 
 struct AgentJob {
   learn::InteractiveAction action = learn::InteractiveAction::Propose;

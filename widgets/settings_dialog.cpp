@@ -6,7 +6,9 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QLabel>
 #include <QLibraryInfo>
 #include <QSettings>
@@ -15,6 +17,7 @@
 #include <algorithm>
 
 #include "core/bench/catalogue.hpp"
+#include "core/llm/backend_config.hpp"
 #include "widgets/agent_runner.hpp"
 #include "widgets/campaign_dialog.hpp"
 
@@ -190,6 +193,21 @@ SettingsDialog::SettingsDialog(QWidget* parent)
   af->addRow(tr("&Model:"), agentModel_);
   af->addRow(tr("Base &URL:"), agentBaseUrl_);
   af->addRow(tr("API key &variable:"), agentKeyEnv_);
+  // The OS keyring (when compiled in): a key for the variable named above, stored in the keyring, never in
+  // the settings; the core gets it as a string when the environment does not set the variable.
+  if (keyringAvailable()) {
+    agentKey_ = new QLineEdit(agentBox);
+    agentKey_->setObjectName(QStringLiteral("Agent_key"));
+    agentKey_->setEchoMode(QLineEdit::Password);
+    agentKey_->setPlaceholderText(tr("the key itself, kept in the OS keyring (optional)"));
+    agentKey_->setToolTip(tr("Used when the environment does not set the variable; never written to a file"));
+    agentKeyStore_ = new QPushButton(tr("Store in keyring"), agentBox);
+    agentKeyStore_->setObjectName(QStringLiteral("AgentKeyStore"));
+    agentKeyResult_ = new QLabel(agentBox);
+    agentKeyResult_->setObjectName(QStringLiteral("AgentKeyResult"));
+    agentKeyResult_->setWordWrap(true);
+    connect(agentKeyStore_, &QPushButton::clicked, this, &SettingsDialog::storeKey);
+  }
   // The campaign dialog's Test connection, on the agent's backend as the fields describe it.
   agentTest_ = new ConnectionTest(
       [this](QString* error) {
@@ -200,6 +218,16 @@ SettingsDialog::SettingsDialog(QWidget* parent)
         return agentBackend();
       },
       agentBox);
+  if (agentKey_) {
+    auto* keyRow = new QHBoxLayout;
+    keyRow->addWidget(agentKey_, 1);
+    keyRow->addWidget(agentKeyStore_);
+    auto* keyLabel = new QLabel(tr("API &key:"), agentBox);
+    keyLabel->setBuddy(agentKey_);
+    af->addRow(keyLabel, keyRow);
+    af->addRow(QString(), agentKeyResult_);
+    agentKeyResult_->hide();  // until there is a message
+  }
   af->addRow(CampaignDialog::tr("Connection:"), agentTest_);
   af->addRow(tr("M&emory workspace:"), agentMemory_);
   af->addRow(tr("&Session workspace:"), agentSession_);
@@ -235,6 +263,30 @@ nlohmann::json SettingsDialog::agentBackend() const {
   return b;
 }
 
+void SettingsDialog::storeKey() {
+  const QString name = agentKeyEnv_->text().trimmed();
+  const QString key = agentKey_->text().trimmed();
+  QString problem;
+  if (name.isEmpty()) problem = tr("name the API key variable first: the keyring keeps the key under that name");
+  else if (auto why = llm::key_env_problem(name.toStdString()); !why.empty()) problem = QString::fromStdString(why);
+  else if (key.isEmpty()) problem = tr("enter the key to store");
+  if (!problem.isEmpty()) {
+    agentKeyResult_->setStyleSheet(QStringLiteral("color: #b02828"));
+    agentKeyResult_->setText(problem);
+    agentKeyResult_->show();
+    return;
+  }
+  agentKeyStore_->setEnabled(false);
+  agentKey_->clear();  // the key stays in no widget
+  storeKeyInKeyring(name, key, this, [this](bool ok, const QString& message) {
+    agentKeyStore_->setEnabled(true);
+    agentKeyResult_->setStyleSheet(ok ? QStringLiteral("color: #207030") : QStringLiteral("color: #b02828"));
+    agentKeyResult_->setText(message);
+    agentKeyResult_->show();
+    emit keyStored(ok, message);
+  });
+}
+
 QLineEdit* SettingsDialog::agentField(const QString& name) const {
   if (name == QLatin1String("model")) return agentModel_;
   if (name == QLatin1String("base_url")) return agentBaseUrl_;
@@ -242,6 +294,7 @@ QLineEdit* SettingsDialog::agentField(const QString& name) const {
   if (name == QLatin1String("memory")) return agentMemory_;
   if (name == QLatin1String("session")) return agentSession_;
   if (name == QLatin1String("golden")) return agentGolden_;
+  if (name == QLatin1String("key")) return agentKey_;  // nullptr without the keyring
   return nullptr;
 }
 

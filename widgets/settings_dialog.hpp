@@ -16,6 +16,7 @@ class QComboBox;
 class QLineEdit;
 class QCoreApplication;
 class QLabel;
+class QPushButton;
 class QTranslator;
 
 namespace sf::widgets {
@@ -64,7 +65,9 @@ class SettingsDialog : public QDialog {
   // The agent section (agent_runner.hpp: agentSettings()): backend kind, model, base URL, the NAME of the API key
   // variable, the memory workspace, the session workspace and the golden set.
   QComboBox* agentKindBox() const { return agentKind_; }
-  QLineEdit* agentField(const QString& name) const;  // "model", "base_url", "key_env", "memory", "session", "golden"
+  // "model", "base_url", "key_env", "memory", "session", "golden", "key" (the keyring's key field; nullptr when
+  // the build has no keyring: keyringAvailable())
+  QLineEdit* agentField(const QString& name) const;
   QString agentError() const;  // "" when the agent section is acceptable
   // Test connection on the agent's backend (the campaign dialog's test: llm::check_endpoint off the GUI thread).
   ConnectionTest* agentConnectionTest() const { return agentTest_; }
@@ -72,6 +75,12 @@ class SettingsDialog : public QDialog {
   QString selectedLanguage() const;
 
   void accept() override;
+  // Store in keyring (the button): hands the key field's key to the core and the OS keyring under the
+  // variable's name; keyStored() follows. The field is cleared at once.
+  void storeKey();
+
+ signals:
+  void keyStored(bool ok, const QString& message);
 
  private:
   void updateNote();
@@ -82,6 +91,9 @@ class SettingsDialog : public QDialog {
   QLineEdit *agentModel_, *agentBaseUrl_, *agentKeyEnv_, *agentMemory_, *agentSession_, *agentGolden_;
   QLabel* agentError_;
   ConnectionTest* agentTest_;
+  QLineEdit* agentKey_ = nullptr;  // the keyring's key (only with the keyring)
+  QPushButton* agentKeyStore_ = nullptr;
+  QLabel* agentKeyResult_ = nullptr;
   nlohmann::json agentBackend() const;
   QLabel* note_;
   QString initial_;

@@ -8,6 +8,7 @@
 
 #include <QDockWidget>
 
+#include "widgets/agent_runner.hpp"
 #include "widgets/campaign_docks.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
@@ -45,6 +46,8 @@ int main(int argc, char** argv) {
   cli.addPositionalArgument(QStringLiteral("file"), QApplication::translate("main", "Task document or solution file."));
   cli.process(app);
 
+  // Keys stored in the OS keyring from Preferences → Agent (when the build has the keyring): to the core, by name.
+  if (!cli.isSet(shot)) sf::widgets::loadKeysFromKeyring();
   sf::widgets::MainWindow w;
   const QStringList files = cli.positionalArguments();
   if (!files.isEmpty()) {

@@ -5,8 +5,41 @@
 #include "core/llm/http_chat_backend.hpp"
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 namespace sf::llm {
+
+namespace {
+
+std::string trim_key(const std::string& v) {
+  auto first = v.find_first_not_of(" \t\r\n");
+  auto last = v.find_last_not_of(" \t\r\n");
+  return first == std::string::npos ? std::string() : v.substr(first, last - first + 1);
+}
+
+std::mutex& session_keys_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::map<std::string, std::string>& session_keys() {
+  static std::map<std::string, std::string> keys;
+  return keys;
+}
+
+}  // namespace
+
+void set_session_key(const std::string& key_env, const std::string& value) {
+  std::lock_guard lock(session_keys_mutex());
+  const std::string key = trim_key(value);
+  if (key.empty()) session_keys().erase(key_env);
+  else session_keys()[key_env] = key;
+}
+
+bool has_session_key(const std::string& key_env) {
+  std::lock_guard lock(session_keys_mutex());
+  return session_keys().count(key_env) > 0;
+}
 
 BackendOrError make_backend(const BackendConfig& config, TraceSink trace) {
   BackendOrError out;
@@ -19,15 +52,19 @@ BackendOrError make_backend(const BackendConfig& config, TraceSink trace) {
       std::string key;
       if (!config.key_env.empty()) {
         const char* v = std::getenv(config.key_env.c_str());
-        if (!v || !*v) {
-          out.error = "the API key variable " + config.key_env + " is not set";
-          return out;
+        if (v && *v) {
+          key = v;
+        } else {  // not in the environment: a session key (the GUI's keyring), else an error
+          std::lock_guard lock(session_keys_mutex());
+          auto it = session_keys().find(config.key_env);
+          if (it == session_keys().end()) {
+            out.error = "the API key variable " + config.key_env + " is not set";
+            return out;
+          }
+          key = it->second;
         }
-        key = v;
         // A key pasted with its newline or spaces would fail as "authentication failed".
-        auto first = key.find_first_not_of(" \t\r\n");
-        auto last = key.find_last_not_of(" \t\r\n");
-        key = first == std::string::npos ? std::string() : key.substr(first, last - first + 1);
+        key = trim_key(key);
         if (key.empty()) {
           out.error = "the API key variable " + config.key_env + " holds only white space";
           return out;

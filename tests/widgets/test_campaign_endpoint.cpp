@@ -8,6 +8,8 @@
 #include <QAbstractButton>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
+#include <QSettings>
 #include <QLineEdit>
 #include <QElapsedTimer>
 #include <QPushButton>
@@ -20,7 +22,9 @@
 #include "widgets/campaign_docks.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/agent_runner.hpp"
 #include "widgets/settings_dialog.hpp"
+#include "core/llm/backend_factory.hpp"
 
 namespace campaign_endpoint_tests {
 
@@ -129,6 +133,46 @@ TEST(CampaignEndpoint, PreferencesTestTheAgentsConnectionWithTheSameCheck) {
   EXPECT_TRUE(text.contains(QStringLiteral("looks like an API key"))) << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("AbCdEf0123")));
   EXPECT_EQ(server.hits(), hits);
+}
+
+// The OS keyring (issue 17 item 8, optional at build time): the key goes to the core for this session at once
+// and to the keyring; never into QSettings or a widget. The headless test machine has no keyring service, so
+// the store itself may fail: then the message says the key serves this session only.
+TEST(CampaignEndpoint, AKeyForTheKeyringReachesTheCoreAndNoFile) {
+  SettingsDialog d;
+  QLineEdit* key = d.agentField(QStringLiteral("key"));
+  if (!keyringAvailable()) {
+    EXPECT_EQ(key, nullptr);  // no field without the keyring
+    GTEST_SKIP() << "built without qtkeychain";
+  }
+  ASSERT_NE(key, nullptr);
+  const std::string name = "SF_WIDGET_KEYRING_TEST_KEY";
+  ::unsetenv(name.c_str());
+  sf::llm::set_session_key(name, "");
+  d.agentKindBox()->setCurrentIndex(d.agentKindBox()->findData(QStringLiteral("openai")));
+  d.agentField(QStringLiteral("model"))->setText(QStringLiteral("test-model"));
+  auto* store = d.findChild<QPushButton*>(QStringLiteral("AgentKeyStore"));
+  ASSERT_NE(store, nullptr);
+  // No variable name: refused, nothing kept.
+  d.agentField(QStringLiteral("key_env"))->clear();
+  key->setText(QStringLiteral("sk-keyring-secret-0042"));
+  store->click();
+  EXPECT_FALSE(sf::llm::has_session_key(""));
+  d.agentField(QStringLiteral("key_env"))->setText(QString::fromStdString(name));
+  QSignalSpy spy(&d, &SettingsDialog::keyStored);
+  store->click();
+  EXPECT_TRUE(key->text().isEmpty());  // the key stays in no widget
+  ASSERT_TRUE(spy.size() == 1 || spy.wait(30000));
+  EXPECT_TRUE(sf::llm::has_session_key(name));  // the core has it (this session), whatever the keyring said
+  EXPECT_FALSE(spy.at(0).at(1).toString().contains(QStringLiteral("secret-0042")));
+  d.resize(560, d.sizeHint().height());
+  savePng(&d, QStringLiteral("preferences_keyring.png"));
+  QSettings settings;
+  settings.sync();
+  QFile file(settings.fileName());
+  if (file.open(QIODevice::ReadOnly)) EXPECT_FALSE(file.readAll().contains("secret-0042"));
+  for (const QString& k : settings.allKeys()) EXPECT_FALSE(settings.value(k).toString().contains(QStringLiteral("secret-0042")));
+  sf::llm::set_session_key(name, "");
 }
 
 TEST(CampaignEndpoint, APausedCampaignShowsTheBannerAndResumeFinishesIt) {

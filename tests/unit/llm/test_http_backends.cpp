@@ -501,6 +501,31 @@ TEST(BackendFactory, KeyValuesAreTrimmedAndBlankKeysRefused) {
   ::unsetenv("SF_TEST_PADDED_KEY");
 }
 
+TEST(BackendFactory, ASessionKeyServesWhenTheVariableIsUnsetAndTheEnvironmentWins) {
+  LoopbackServer s;
+  BackendConfig c = fast_config(BackendKind::OpenAi, s);
+  c.key_env = "SF_TEST_SESSION_KEY";
+  ::unsetenv("SF_TEST_SESSION_KEY");
+  EXPECT_FALSE(make_backend(c).backend);
+  set_session_key("SF_TEST_SESSION_KEY", "  sk-from-the-keyring-42\n");  // trimmed like an environment value
+  EXPECT_TRUE(has_session_key("SF_TEST_SESSION_KEY"));
+  std::vector<std::string> traces;
+  auto made = make_backend(c, [&](const std::string& t) { traces.push_back(t); });
+  ASSERT_TRUE(made.backend) << made.error;
+  ASSERT_TRUE(made.backend->chat(sample_request(), CancelToken{}).ok());
+  EXPECT_EQ(s.seen().back().headers.find("Authorization")->second, "Bearer sk-from-the-keyring-42");
+  for (const auto& t : traces) EXPECT_EQ(t.find("sk-from-the-keyring-42"), std::string::npos) << t;
+  ::setenv("SF_TEST_SESSION_KEY", "sk-from-the-environment", 1);
+  auto env = make_backend(c);
+  ASSERT_TRUE(env.backend);
+  ASSERT_TRUE(env.backend->chat(sample_request(), CancelToken{}).ok());
+  EXPECT_EQ(s.seen().back().headers.find("Authorization")->second, "Bearer sk-from-the-environment");
+  ::unsetenv("SF_TEST_SESSION_KEY");
+  set_session_key("SF_TEST_SESSION_KEY", "");  // forgotten
+  EXPECT_FALSE(has_session_key("SF_TEST_SESSION_KEY"));
+  EXPECT_EQ(make_backend(c).error, "the API key variable SF_TEST_SESSION_KEY is not set");
+}
+
 TEST(OpenAiBackend, DeepSeekCacheHitTokensAreCachedInput) {
   LoopbackServer s;
   OpenAiBackend b(fast_config(BackendKind::OpenAi, s), kSecret);
