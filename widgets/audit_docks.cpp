@@ -37,11 +37,14 @@ void AuditDocks::applyEvents(const std::vector<nlohmann::json>& events) {
     audit_->applyEvent(e);
     memory_->applyEvent(e);
   }
+  if (replaying_) return;  // a demo replay keeps the presentation layout; View shows them
   if (auditDock_->isHidden() && audit_->model()->rowCount() > 0) auditDock_->show();
   if (memoryDock_->isHidden() && memory_->model()->rowCount() > 0) memoryDock_->show();
 }
 
 void AuditDocks::openWorkspace(const QString& dir) {
+  if (replaying_ && dir == replayDir_) return;  // the replay's events build both panes
+  replaying_ = false;
   audit_->openWorkspace(dir);
   memory_->loadWorkspace(dir);
   const bool sage = audit_->model()->rowCount() > 0 || memory_->model()->rowCount() > 0 ||
@@ -51,6 +54,14 @@ void AuditDocks::openWorkspace(const QString& dir) {
     auditDock_->show();
     auditDock_->raise();
   }
+}
+
+void AuditDocks::startReplay(const QString& dir) {
+  replaying_ = true;
+  replayDir_ = dir;
+  audit_->model()->startReplay(dir);
+  emit audit_->statusMessage(tr("Replay: the records follow the replayed events"));
+  memory_->model()->clear();  // the memory.json snapshot goes too: hot items show their rule text
 }
 
 }  // namespace sf::widgets

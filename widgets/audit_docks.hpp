@@ -29,7 +29,12 @@ class AuditDocks : public QObject {
 
  public slots:
   void openWorkspace(const QString& dir);
-  // Events in log order (envelopes), to both panes; shows the docks when sage data arrives.
+  // A demo replay of `dir`: both panes are built from the replayed events only (nothing read from the final
+  // audit.json / memory.json), starting over when the replay does (scrubbed back). During a replay the docks
+  // are not popped up by arriving data (the presentation layout stays as it is; View shows them), and
+  // openWorkspace(dir) of the replayed workspace leaves them alone.
+  void startReplay(const QString& dir);
+  // Events in log order (envelopes), to both panes; shows the docks when sage data arrives (not in a replay).
   void applyEvents(const std::vector<nlohmann::json>& events);
 
  private:
@@ -38,6 +43,8 @@ class AuditDocks : public QObject {
   MemoryInspector* memory_;
   QDockWidget* auditDock_;
   QDockWidget* memoryDock_;
+  bool replaying_ = false;
+  QString replayDir_;
 };
 
 }  // namespace sf::widgets

@@ -24,7 +24,9 @@ bool AuditModel::openWorkspace(const QString& dir, QString* error) {
     return false;
   }
   beginResetModel();
+  replay_ = false;
   ws_ = std::move(ws);
+  verdicts_ = learn::AuditView{};
   // The speedups of the verdicts (not part of the audit fold): only lines that can hold one are parsed.
   {
     std::ifstream in(ws_.dir / "events.jsonl");
@@ -41,30 +43,42 @@ bool AuditModel::openWorkspace(const QString& dir, QString* error) {
 }
 
 bool AuditModel::noteVerdict(const nlohmann::json& e) {
+  // Read defensively (older and hand-written logs lack fields a typed verdict needs); the rule is the view's.
   if (!e.is_object()) return false;
   auto get = [&](const char* k) { auto it = e.find(k); return it == e.end() ? nullptr : &*it; };
   const auto *ty = get("type"), *pass = get("pass"), *sp = get("speedup"), *task = get("task"),
              *it = get("iteration"), *round = get("sample_index"), *feas = get("feasible");
   if (!ty || !ty->is_string() || ty->get_ref<const std::string&>() != "verdict") return false;
-  if (!pass || !pass->is_boolean() || !pass->get<bool>() || !sp || !sp->is_number()) return false;
-  if (feas && feas->is_boolean() && !feas->get<bool>()) return false;
+  if (!pass || !pass->is_boolean() || !sp || !sp->is_number()) return false;
   if (!task || !task->is_string() || !it || !it->is_number_integer() || !round || !round->is_number_integer())
     return false;
-  speedups_[{it->get<std::int64_t>(), task->get<std::string>(), round->get<int>()}] = sp->get<double>();
-  return true;
+  std::optional<bool> feasible;
+  if (feas && feas->is_boolean()) feasible = feas->get<bool>();
+  return verdicts_.note_verdict(it->get<std::int64_t>(), task->get<std::string>(), round->get<int>(),
+                                pass->get<bool>(), sp->get<double>(), feasible);
 }
 
 double AuditModel::speedupOf(std::int64_t episode, const std::string& task, int round) const {
-  auto it = speedups_.find({episode, task, round});
-  return it == speedups_.end() ? -1.0 : it->second;
+  return verdicts_.speedup(episode, task, round).value_or(-1.0);
+}
+
+void AuditModel::reset(const std::filesystem::path& dir) {
+  beginResetModel();
+  ws_ = store::AuditWorkspace{};
+  ws_.dir = dir;
+  verdicts_ = learn::AuditView{};
+  endResetModel();
+  emit labelsChanged();
 }
 
 void AuditModel::clear() {
-  beginResetModel();
-  ws_ = store::AuditWorkspace{};
-  speedups_.clear();
-  endResetModel();
-  emit labelsChanged();
+  replay_ = false;
+  reset({});
+}
+
+void AuditModel::startReplay(const QString& dir) {
+  replay_ = true;
+  reset(dir.toStdString());
 }
 
 QString AuditModel::workspaceDir() const {
@@ -76,6 +90,11 @@ void AuditModel::applyEvent(const nlohmann::json& event) {
   auto ty = event.find("type");
   if (ty == event.end() || !ty->is_string()) return;
   const std::string& type = ty->get_ref<const std::string&>();
+  if (replay_ && type == "campaign_started") {
+    auto seq = event.find("seq");
+    if (seq != event.end() && seq->is_number_integer() && seq->get<std::int64_t>() == 0) reset(ws_.dir);
+    return;
+  }
   if (type == "verdict") {
     if (!noteVerdict(event)) return;
     // The verdict follows its round's adoption records: refresh their speedup cells.

@@ -10,6 +10,7 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 
+#include "core/learn/projections.hpp"
 #include "core/store/audit.hpp"
 
 namespace sf::widgets {
@@ -45,6 +46,9 @@ class AuditModel : public QAbstractTableModel {
 
   // Loads a workspace (events.jsonl + audit.json). False with a message (the model is left unchanged).
   bool openWorkspace(const QString& dir, QString* error = nullptr);
+  // A replay of `dir` (demo mode): empty, nothing read from disk; every row comes from the replayed events,
+  // and a `campaign_started` with seq 0 (the replay starting over, e.g. scrubbed back) empties it again.
+  void startReplay(const QString& dir);
   void clear();
   QString workspaceDir() const;
   bool hasWorkspace() const { return !ws_.dir.empty(); }
@@ -85,9 +89,12 @@ class AuditModel : public QAbstractTableModel {
   // A `verdict` event: remembers its speedup (PASS, feasible, a number). True when it recorded one.
   bool noteVerdict(const nlohmann::json& event);
 
+  void reset(const std::filesystem::path& dir);  // empty, with `dir` as the workspace
+
   store::AuditWorkspace ws_;
   QString auditor_;
-  std::map<std::tuple<std::int64_t, std::string, int>, double> speedups_;
+  learn::AuditView verdicts_;  // the speedups of the PASS verdicts (core projection)
+  bool replay_ = false;
 };
 
 // Filters the AuditModel; with a sample set only the sampled records are shown, in draw order.

@@ -26,6 +26,7 @@
 #include "core/memory/memory_store.hpp"
 #include "widgets/audit_code_view.hpp"
 #include "widgets/audit_model.hpp"
+#include "widgets/column_sizing.hpp"
 
 namespace sf::widgets {
 
@@ -98,8 +99,7 @@ AuditPane::AuditPane(QWidget* parent)
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(false);
-  table_->horizontalHeader()->setSectionResizeMode(AuditModel::RationaleColumn, QHeaderView::Stretch);
+  sizeColumnsWithTextColumn(table_->horizontalHeader(), AuditModel::RationaleColumn);
   table_->setWordWrap(false);
   table_->installEventFilter(this);
 

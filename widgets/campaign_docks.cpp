@@ -27,6 +27,7 @@
 #include "widgets/comparison_model.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/learning_curves.hpp"
+#include "widgets/replay_controls.hpp"
 #include "widgets/task_browser.hpp"
 #include "widgets/trace_pane.hpp"
 
@@ -154,7 +155,8 @@ void CampaignDocks::createDocks() {
   curves_ = new LearningCurves(w_);
   auto* curveDock = new QDockWidget(tr("Learning Curves"), w_);
   curveDock->setObjectName(QStringLiteral("CurvesDock"));
-  curveDock->setWidget(curves_);
+  replay_ = new ReplayControls(bridge_, curves_, w_);  // hosts the curves; scrubbing and highlights in replays
+  curveDock->setWidget(replay_);
   w_->addDockWidget(Qt::RightDockWidgetArea, curveDock);
   if (auto* graph = w_->findChild<QDockWidget*>(QStringLiteral("GraphDock"))) {
     w_->tabifyDockWidget(graph, curveDock);
@@ -290,7 +292,17 @@ void CampaignDocks::continueWorkspace(const QString& dir) {
 void CampaignDocks::startDemo(const QString& dir, double eventsPerSecond) {
   setPresentation(true);
   bridge_->replayWorkspace(dir, eventsPerSecond);
+  emit replayStarted(dir);  // before workspaceOpened: the event-following docks start empty, read no file
   setWorkspace(dir);
+  showPresentationDocks();
+}
+
+void CampaignDocks::showPresentationDocks() {
+  for (QDockWidget* d : w_->findChildren<QDockWidget*>()) {
+    const QString n = d->objectName();
+    d->setVisible(n == QLatin1String("CampaignDock") || n == QLatin1String("TracesDock") ||
+                  n == QLatin1String("CurvesDock"));
+  }
 }
 
 void CampaignDocks::compareWorkspaces(const QStringList& dirs) {
@@ -311,17 +323,22 @@ void CampaignDocks::setPresentation(bool on) {
   if (on == presenting_) return;
   presenting_ = on;
   presentA_->setChecked(on);
+  replay_->setArrowKeysEnabled(on);
   if (on) {
     savedState_ = w_->saveState();
     savedFont_ = w_->font();
     QFont big = savedFont_;
     big.setPointSizeF(std::max(14.0, savedFont_.pointSizeF() * 1.6));
     w_->setFont(big);
-    for (QDockWidget* d : w_->findChildren<QDockWidget*>()) {
-      const QString n = d->objectName();
-      d->setVisible(n == QLatin1String("CampaignDock") || n == QLatin1String("TracesDock") ||
-                    n == QLatin1String("CurvesDock"));
-    }
+    showPresentationDocks();
+    // The editor's and the campaign's tool bars make room for the charts (the menus keep every action).
+    for (QToolBar* tb : w_->findChildren<QToolBar*>()) tb->hide();
+    // The docks that follow a sage replay (Adoption Audit, Memory; opened from the View menu, a replay does
+    // not pop them up: at 1366×768 they would not fit beside the curves) join the Traces dock as tabs.
+    // Leaving restores the saved state.
+    if (auto* t = w_->findChild<QDockWidget*>(QStringLiteral("TracesDock")))
+      for (const char* name : {"AuditDock", "MemoryDock"})
+        if (auto* d = w_->findChild<QDockWidget*>(QLatin1String(name))) w_->tabifyDockWidget(t, d);
     if (w_->centralWidget()) w_->centralWidget()->hide();
     if (auto* c = w_->findChild<QDockWidget*>(QStringLiteral("CurvesDock"))) c->raise();
     if (auto* t = w_->findChild<QDockWidget*>(QStringLiteral("TracesDock"))) t->raise();

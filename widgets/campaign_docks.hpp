@@ -28,6 +28,7 @@ class EngineBridge;
 class TaskBrowser;
 class TracePane;
 class LearningCurves;
+class ReplayControls;
 class ComparisonSummaryModel;
 class ComparisonTaskModel;
 
@@ -41,6 +42,7 @@ class CampaignDocks : public QObject {
 
   TracePane* tracePane() const { return traces_; }
   LearningCurves* curves() const { return curves_; }
+  ReplayControls* replayControls() const { return replay_; }
   LearningCurves* comparisonCurves() const { return cmpCurves_; }
   ComparisonSummaryModel* comparisonSummary() const { return cmpSummary_; }
   ComparisonTaskModel* comparisonTasks() const { return cmpTasks_; }
@@ -68,12 +70,16 @@ class CampaignDocks : public QObject {
   void resume();
   void cancel();
 
+ signals:
+  void replayStarted(const QString& dir);  // a demo replay of `dir` started (after its workspace was opened)
+
  private:
   void createDocks();
   void createActions();
   void onUpdate(const CampaignUpdate& u);
   void onState(CampaignRunState s, const QString& message);
   void updateActions();
+  void showPresentationDocks();  // Campaign, Traces and Learning Curves only
   void setWorkspace(const QString& dir);
 
   QMainWindow* w_;
@@ -89,6 +95,7 @@ class CampaignDocks : public QObject {
 
   TracePane* traces_ = nullptr;
   LearningCurves* curves_ = nullptr;
+  ReplayControls* replay_ = nullptr;
   LearningCurves* cmpCurves_ = nullptr;
   ComparisonSummaryModel* cmpSummary_ = nullptr;
   ComparisonTaskModel* cmpTasks_ = nullptr;

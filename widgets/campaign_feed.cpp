@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 
+#include "core/learn/verdict_words.hpp"
 #include "core/store/event_log.hpp"
 #include "core/store/workspace.hpp"
 
@@ -87,6 +88,10 @@ QString verdictText(const json& e) {
   const QString stage = qs(e, "stage"), code = qs(e, "code");
   if (!stage.isEmpty() || !code.isEmpty()) s += QStringLiteral(": ") + (stage + QLatin1Char(' ') + code).trimmed();
   return s;
+}
+
+QString verdictWordOf(const json& e) {
+  return QString::fromStdString(learn::verdict_word(flag(e, "pass"), ss(e, "stage"), ss(e, "code")));
 }
 
 }  // namespace
@@ -244,6 +249,7 @@ void CampaignFeed::onVerdict(const json& e, CampaignUpdate& u, qint64 firstRow) 
   const std::string taskId = ss(e, "task");
   SampleKey key{num<int>(e, "iteration"), taskId, num<int>(e, "temperature_index"), num<int>(e, "sample_index")};
   const QString v = verdictText(e);
+  const QString word = verdictWordOf(e);
   const bool pass = flag(e, "pass");
   // Cost-model fields of a PASS verdict (optional).
   const double cyc = pass ? optNum(e, "cycles").value_or(-1.0) : -1.0;
@@ -256,10 +262,11 @@ void CampaignFeed::onVerdict(const json& e, CampaignUpdate& u, qint64 firstRow) 
       if (row >= firstRow) {
         TraceRow& r = u.traceRows[static_cast<int>(row - firstRow)];
         r.verdict = v;
+        r.verdictWord = word;
         r.cycles = cycles;
         r.speedup = speedup;
       } else {
-        u.verdictUpdates.push_back({static_cast<int>(row), v, cycles, speedup});
+        u.verdictUpdates.push_back({static_cast<int>(row), v, cycles, speedup, word});
       }
     }
     pending_.erase(it);

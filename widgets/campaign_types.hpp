@@ -41,6 +41,7 @@ struct TraceRow {
   int temperatureIndex = 0;
   int sample = 0;       // sample index, or the sage round
   QString verdict;      // "" (pending), "pass", or "fail: STAGE CODE"
+  QString verdictWord;  // the verdict in a word or two (learn::verdict_word: "pass", "no program", …)
   qint64 cycles = -1;   // the PASS verdict's cost-model cycles (-1: none, e.g. an older log)
   double speedup = -1;  // the PASS verdict's speedup over the baseline (-1: none)
   qint64 tokens = 0;    // input + output tokens of this call
@@ -57,6 +58,7 @@ struct TraceVerdictUpdate {
   QString verdict;
   qint64 cycles = -1;
   double speedup = -1;
+  QString verdictWord;
 };
 
 // One point of a learning curve: after an iteration (adaptive/single/agent) or an episode (sage).

@@ -9,6 +9,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
+#include "core/learn/projections.hpp"
 #include "core/store/workspace.hpp"
 #if __has_include("core/synth/provider.hpp")
 #include "core/synth/provider.hpp"
@@ -69,6 +70,7 @@ void CampaignWorker::stopSession() {
   firstUpdate_ = true;
   backlog_.clear();
   replayEvents_.clear();
+  replayBreaks_.clear();
   replayPos_ = 0;
   replayCredit_ = 0;
   logOffset_ = 0;
@@ -191,12 +193,64 @@ void CampaignWorker::replay(quint64 session, const QString& dir, double eventsPe
   }
   replayEvents_ = ws->loaded_events();
   replaySpeed_ = eventsPerSecond;
+  {
+    learn::StoryView story;
+    for (const auto& j : replayEvents_) {
+      std::string parseErr;
+      if (auto e = learn::event_from_json(j, parseErr)) {
+        story.apply(*e);
+      } else {
+        learn::Event skipped;  // keeps the positions aligned with the log
+        skipped.body = learn::GenericEvent{"malformed", nlohmann::json::object()};
+        story.apply(skipped);
+      }
+    }
+    ReplayStory rs;
+    rs.length = static_cast<int>(replayEvents_.size());
+    for (std::size_t p : story.episode_starts()) rs.episodeStarts.push_back(static_cast<int>(p));
+    replayBreaks_.clear();
+    for (const auto& m : story.moments()) {
+      rs.moments.push_back({static_cast<int>(m.position), m.x, QString::fromUtf8(learn::moment_kind_name(m.kind)),
+                            QString::fromStdString(m.caption)});
+      replayBreaks_.push_back(m.position);
+    }
+    emit replayStory(session_, rs);
+  }
   setState(CampaignRunState::Replaying);
   feed({});
   timer_->start();
 }
 
 void CampaignWorker::setReplaySpeed(double eventsPerSecond) { replaySpeed_ = eventsPerSecond; }
+
+void CampaignWorker::setPauseAtMoments(bool on) { pauseAtMoments_ = on; }
+
+void CampaignWorker::seekReplay(quint64 session, int position) {
+  if (session != session_ || replayEvents_.empty()) return;
+  const std::size_t to = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(position, 1)), 1, replayEvents_.size());
+  if (to == replayPos_) return;
+  std::size_t from = replayPos_;
+  if (to < replayPos_) {  // backward: fold the first events afresh
+    feed_ = CampaignFeed{};
+    firstUpdate_ = true;
+    from = 0;
+  }
+  replayPos_ = to;
+  replayCredit_ = 0;
+  feed(std::vector<nlohmann::json>(replayEvents_.begin() + static_cast<std::ptrdiff_t>(from),
+                                   replayEvents_.begin() + static_cast<std::ptrdiff_t>(to)));
+  if (source_ != Source::Replay) {  // finished: scrubbing makes it a paused replay again
+    source_ = Source::Replay;
+    timer_->start();
+  }
+  if (replayPos_ >= replayEvents_.size()) {
+    setState(CampaignRunState::Finished, feed_.summary().finishReason);
+    source_ = Source::None;
+    timer_->stop();
+  } else if (state_ != CampaignRunState::Paused) {
+    setState(CampaignRunState::Paused);
+  }
+}
 
 void CampaignWorker::pause() {
   if (state_ != CampaignRunState::Running && state_ != CampaignRunState::Replaying) return;
@@ -350,15 +404,24 @@ void CampaignWorker::tick() {
         replayCredit_ -= static_cast<double>(n);
       }
       n = std::min(n, replayEvents_.size() - replayPos_);
+      bool atMoment = false;
+      if (pauseAtMoments_)
+        for (std::size_t b : replayBreaks_)
+          if (b > replayPos_ && b <= replayPos_ + n) {
+            n = b - replayPos_;  // stop right after the moment's event
+            atMoment = true;
+            break;
+          }
       batch.assign(replayEvents_.begin() + static_cast<std::ptrdiff_t>(replayPos_),
                    replayEvents_.begin() + static_cast<std::ptrdiff_t>(replayPos_ + n));
       replayPos_ += n;
       feed(std::move(batch));
       if (replayPos_ >= replayEvents_.size()) {
         timer_->stop();
-        source_ = Source::None;
-        replayEvents_.clear();
+        source_ = Source::None;  // the events stay: seekReplay can scrub back
         setState(CampaignRunState::Finished, feed_.summary().finishReason);
+      } else if (atMoment) {
+        setState(CampaignRunState::Paused, tr("key moment"));
       }
       return;
     }

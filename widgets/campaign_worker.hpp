@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "widgets/campaign_feed.hpp"
+#include "widgets/replay_types.hpp"
 
 #include <QObject>
 #include <QStringList>
@@ -48,6 +49,12 @@ class CampaignWorker : public QObject {
   // Replays a recorded workspace at `eventsPerSecond` (<= 0: as fast as the ticks allow).
   void replay(quint64 session, const QString& dir, double eventsPerSecond);
   void setReplaySpeed(double eventsPerSecond);
+  // Moves a replay (running, paused or finished) to `position` events applied (at least 1: campaign_started):
+  // forward by feeding the events in between, backward by folding the first `position` events afresh (the
+  // update says reset and the event batch starts at campaign_started). A finished replay becomes paused.
+  void seekReplay(quint64 session, int position);
+  // With `on`, a running replay pauses right after each key moment of its story.
+  void setPauseAtMoments(bool on);
   void pause();
   void resume();   // a paused run; a halted one continues its workspace in a new run
   void cancel();  // a live run: cancels the engine; following / replaying: stops
@@ -58,6 +65,7 @@ class CampaignWorker : public QObject {
   void update(const sf::widgets::CampaignUpdate& u);
   void eventsFed(quint64 session, const sf::widgets::EventBatch& events);
   void stateChanged(quint64 session, sf::widgets::CampaignRunState state, const QString& message);
+  void replayStory(quint64 session, const sf::widgets::ReplayStory& story);
   void comparisonReady(quint64 seq, const QVector<sf::widgets::CampaignSummary>& summaries);
 
  private:
@@ -93,6 +101,8 @@ class CampaignWorker : public QObject {
   std::vector<nlohmann::json> replayEvents_;
   std::size_t replayPos_ = 0;
   double replaySpeed_ = 0, replayCredit_ = 0;
+  std::vector<std::size_t> replayBreaks_;  // positions of the story's moments (pause there when asked)
+  bool pauseAtMoments_ = false;
 };
 
 }  // namespace sf::widgets

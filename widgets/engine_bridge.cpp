@@ -20,6 +20,7 @@ void registerTypes() {
     qRegisterMetaType<sf::widgets::CampaignUpdate>("sf::widgets::CampaignUpdate");
     qRegisterMetaType<sf::widgets::CampaignSummary>("sf::widgets::CampaignSummary");
     qRegisterMetaType<sf::widgets::CampaignRunState>("sf::widgets::CampaignRunState");
+    qRegisterMetaType<sf::widgets::ReplayStory>("sf::widgets::ReplayStory");
     qRegisterMetaType<QVector<sf::widgets::CampaignSummary>>("QVector<sf::widgets::CampaignSummary>");
     return true;
   }();
@@ -71,6 +72,9 @@ EngineBridge::EngineBridge(QObject* parent) : QObject(parent), control_(std::mak
   });
   connect(campaign_, &CampaignWorker::eventsFed, this, [this](quint64 session, const EventBatch& b) {
     if (session == session_) emit campaignEvents(b);
+  });
+  connect(campaign_, &CampaignWorker::replayStory, this, [this](quint64 session, const ReplayStory& st) {
+    if (session == session_) emit replayStory(st);
   });
   connect(campaign_, &CampaignWorker::stateChanged, this,
           [this](quint64 session, CampaignRunState st, const QString& msg) {
@@ -169,6 +173,15 @@ quint64 EngineBridge::replayWorkspace(const QString& dir, double eventsPerSecond
 void EngineBridge::setReplaySpeed(double eventsPerSecond) {
   QMetaObject::invokeMethod(campaign_, [w = campaign_, eventsPerSecond] { w->setReplaySpeed(eventsPerSecond); },
                             Qt::QueuedConnection);
+}
+
+void EngineBridge::seekReplay(int position) {
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, s = session_, position] { w->seekReplay(s, position); },
+                            Qt::QueuedConnection);
+}
+
+void EngineBridge::setPauseAtMoments(bool on) {
+  QMetaObject::invokeMethod(campaign_, [w = campaign_, on] { w->setPauseAtMoments(on); }, Qt::QueuedConnection);
 }
 
 void EngineBridge::pauseCampaign() {

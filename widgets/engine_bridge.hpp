@@ -11,6 +11,7 @@
 
 #include "widgets/campaign_types.hpp"
 #include "widgets/engine_types.hpp"
+#include "widgets/replay_types.hpp"
 
 namespace sf::widgets {
 
@@ -51,6 +52,8 @@ class EngineBridge : public QObject {
   quint64 openWorkspace(const QString& dir);     // finished or live (followed as events.jsonl grows)
   quint64 replayWorkspace(const QString& dir, double eventsPerSecond);  // demo mode; <= 0: fastest
   void setReplaySpeed(double eventsPerSecond);
+  void seekReplay(int position);          // CampaignWorker::seekReplay (the current session)
+  void setPauseAtMoments(bool on);        // a replay pauses after each key moment of its story
   void pauseCampaign();
   void resumeCampaign();
   void cancelCampaign();
@@ -71,6 +74,8 @@ class EngineBridge : public QObject {
   // Every event fed to the models, in log order (live, followed or replayed): for panes that follow events.
   void campaignEvents(const sf::widgets::EventBatch& events);
   void campaignStateChanged(sf::widgets::CampaignRunState state, const QString& message);
+  // A replay's story (episode starts, key moments), once per replay session before its first update.
+  void replayStory(const sf::widgets::ReplayStory& story);
   void comparisonReady(const QVector<sf::widgets::CampaignSummary>& summaries);
 
   // Internal: queued to the worker.

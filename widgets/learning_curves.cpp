@@ -16,7 +16,9 @@
 #include <QScatterSeries>
 #include <QSvgGenerator>
 #include <QValueAxis>
+#include <QLegendMarker>
 #include <QVBoxLayout>
+#include <cmath>
 #include <set>
 
 namespace sf::widgets {
@@ -56,6 +58,7 @@ LearningCurves::LearningCurves(QWidget* parent)
   l->setContentsMargins(2, 2, 2, 2);
   l->addLayout(top);
   l->addWidget(view_, 1);
+  view_->installEventFilter(this);
   connect(xCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
     x_ = i == 1 ? XAxis::Tokens : XAxis::Iteration;
     rebuild();
@@ -83,6 +86,121 @@ LearningCurves::LearningCurves(QWidget* parent)
     if (!p.isEmpty()) exportSvg(p);
   });
   rebuild();
+}
+
+void LearningCurves::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange) {
+    applyFonts();
+    fitToSize();
+  }
+}
+
+bool LearningCurves::eventFilter(QObject* o, QEvent* e) {
+  if (o == view_ && e->type() == QEvent::Resize) fitToSize();
+  return QWidget::eventFilter(o, e);
+}
+
+void LearningCurves::applyFonts() {
+  // QtCharts does not inherit the widget font: labels, titles and the legend follow it explicitly, so they
+  // scale with the presentation layout. The chart keeps room for ~13 lines of text.
+  const QFont base = font();
+  QFont title = base;
+  title.setBold(true);
+  title.setPointSizeF(base.pointSizeF() * 1.15);
+  chart_->setTitleFont(title);
+  chart_->legend()->setFont(base);
+  for (QAbstractAxis* a : chart_->axes()) {
+    a->setLabelsFont(base);
+    a->setTitleFont(base);
+  }
+  view_->setMinimumHeight(QFontMetrics(base).height() * 13);
+}
+
+namespace {
+
+// The smallest "nice" step (1, 2, 5 × 10^k, at least `minStep`) that keeps at most `maxTicks` ticks on
+// [0, range].
+double niceStep(double range, int maxTicks, double minStep) {
+  maxTicks = std::max(2, maxTicks);
+  double step = minStep;
+  for (int k = 0; k < 40; ++k) {
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double s = m * std::pow(10.0, std::floor(std::log10(minStep)) + k);
+      if (s + 1e-12 < minStep) continue;
+      if (range / s + 1 <= maxTicks + 1e-9) return s;
+      step = s;
+    }
+  }
+  return step;
+}
+
+}  // namespace
+
+void LearningCurves::fitToSize() {
+  const QFontMetricsF fm(chart_->legend()->font());
+  const QSizeF size = view_->size();
+  if (size.width() <= 0 || size.height() <= 0) return;
+  // The legend: below the plot when its entries fit in one row, else beside it (one entry per line).
+  double legendWidth = 0;
+  for (QLegendMarker* m : chart_->legend()->markers())
+    if (m->isVisible()) legendWidth += fm.horizontalAdvance(m->label()) + fm.height() * 2.5;
+  const bool bottom = legendWidth <= size.width() - 16;
+  chart_->legend()->setAlignment(bottom ? Qt::AlignBottom : Qt::AlignRight);
+  // The plot: the chart less the axes' labels and titles, less the legend.
+  double legendSide = 0;
+  if (!bottom)
+    for (QLegendMarker* m : chart_->legend()->markers())
+      legendSide = std::max(legendSide, fm.horizontalAdvance(m->label()) + fm.height() * 2.5);
+  const double plotW = std::max(50.0, size.width() - legendSide - fm.height() * 6);
+  const double plotH = std::max(50.0, size.height() - fm.height() * (bottom ? 8 : 6));
+  for (QAbstractAxis* a : chart_->axes()) {
+    auto* v = qobject_cast<QValueAxis*>(a);
+    if (!v) continue;
+    const bool horizontal = v->orientation() == Qt::Horizontal;
+    const double range = v->max() - v->min();
+    if (range <= 0) continue;
+    double step;
+    if (horizontal) {
+      const bool integer = x_ == XAxis::Iteration;
+      const QString widest = QString::number(v->max(), 'f', 0);
+      const double need = fm.horizontalAdvance(widest) + fm.horizontalAdvance(QStringLiteral("MMM"));
+      step = niceStep(range, int(plotW / need), integer ? 1.0 : std::max(1.0, range / 1000.0));
+    } else {
+      step = niceStep(range, int(plotH / (fm.height() * 1.8)), range <= 1.0 ? 0.1 : 0.5);
+      v->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    }
+    // An axis title longer than its axis would be elided: the chart title and legend say it already.
+    const double axisLength = horizontal ? plotW : plotH;
+    v->setTitleVisible(QFontMetricsF(v->titleFont()).horizontalAdvance(v->titleText()) + fm.height() <= axisLength);
+    v->setTickType(QValueAxis::TicksDynamic);
+    v->setTickAnchor(0);
+    v->setTickInterval(step);
+  }
+}
+
+void LearningCurves::setMoments(const QVector<ReplayMoment>& moments) {
+  moments_ = moments;
+  rebuild();
+}
+
+QList<QPointF> LearningCurves::momentPoints() const {
+  QList<QPointF> out;
+  if (!showCurrent_ || current_.points.isEmpty()) return out;
+  const QList<QPointF> curve = points(current_, metric_ == Metric::PassN);
+  for (const auto& m : moments_) {
+    // The curve's point for the moment's iteration / episode, else the last one before it.
+    const CurvePoint* at = nullptr;
+    int i = -1;
+    for (int k = 0; k < current_.points.size() && k < curve.size(); ++k)
+      if (current_.points[k].x <= m.x) {
+        at = &current_.points[k];
+        i = k;
+      }
+    if (!at) continue;
+    out << QPointF(curve[i].x(), curve[i].y());
+  }
+  return out;
 }
 
 void LearningCurves::apply(const CampaignUpdate& u) {
@@ -258,8 +376,20 @@ void LearningCurves::rebuild() {
     for (const auto& p : pts) xmax = std::max(xmax, p.x());
   }
   ax->setRange(0, x_ == XAxis::Tokens ? xmax * 1.05 : xmax);
-  if (x_ == XAxis::Iteration) ax->setTickCount(std::min(11, int(xmax) + 1));
+  if (const QList<QPointF> marks = momentPoints(); !marks.isEmpty()) {
+    auto* m = new QScatterSeries;
+    m->setName(tr("key moments"));
+    m->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m->setMarkerSize(QFontMetrics(font()).height() * 1.2);
+    m->setColor(QColor(0xd9, 0x7a, 0x00));
+    m->append(marks);
+    chart_->addSeries(m);
+    m->attachAxis(ax);
+    m->attachAxis(ay);
+  }
   chart_->setTitle(sage ? tr("Execution rate over episodes") : tr("Learning curves"));
+  applyFonts();
+  fitToSize();
 }
 
 void LearningCurves::render(QPainter& p, QSize size) const {

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "widgets/campaign_types.hpp"
+#include "widgets/replay_types.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -44,9 +45,18 @@ class LearningCurves : public QWidget {
   // The plotted series (name + points), in drawing order (for tests and export).
   QVector<QPair<QString, QList<QPointF>>> plotted() const;
 
+  // Key moments of a replay reached so far (ReplayControls): marked on the current campaign's first curve.
+  void setMoments(const QVector<ReplayMoment>& moments);
+  // Where the markers are (x as plotted, y on the first curve), in moment order.
+  QList<QPointF> momentPoints() const;
+
   bool exportPng(const QString& path, QSize size = {1000, 640}) const;
   bool exportSvg(const QString& path, QSize size = {1000, 640}) const;
   QChartView* chartView() const { return view_; }
+
+ protected:
+  void changeEvent(QEvent* e) override;  // the widget's font (e.g. the presentation layout's) → the chart's
+  bool eventFilter(QObject* o, QEvent* e) override;  // the chart view's resizes → tick spacing, legend
 
  private:
   struct Series {
@@ -57,11 +67,14 @@ class LearningCurves : public QWidget {
   void rebuild();
   void render(QPainter& p, QSize size) const;
   void updateTagCombo();
+  void applyFonts();
+  void fitToSize();  // ticks no closer than their labels need; the legend beside the plot when it needs room
   QList<QPointF> points(const Series& s, bool passN) const;
   enum class PerfMetric { Fast1, Fast15, Median };
   QList<QPointF> perfPoints(const Series& s, PerfMetric m) const;
 
   Series current_;
+  QVector<ReplayMoment> moments_;
   bool showCurrent_ = true;
   QVector<Series> overlays_;
   XAxis x_ = XAxis::Iteration;

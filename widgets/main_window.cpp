@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QDockWidget>
+#include <algorithm>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -92,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
   campaign_ = new CampaignDocks(this, bridge_, tasks_, [this](const QString& dir) { setWorkspaceDir(dir); });
   agent_ = new AgentDocks(this);
   agent_->setBuffer(tr("untitled %1").arg(++untitled_));
+  connect(campaign_, &CampaignDocks::replayStarted, audit_, &AuditDocks::startReplay);
   statusTask_ = new QLabel(this);
   statusCheck_ = new QLabel(this);
   statusPerf_ = new QLabel(this);
@@ -185,6 +187,7 @@ void MainWindow::createDocks() {
   connect(bridge_, &EngineBridge::taskListReady, this, [this](const TaskListSnapshot& s) {
     if (s.tasks) tasks_->setTasks(*s.tasks);
     tasks_->view()->resizeColumnToContents(0);
+    if (shown_) fitDocks(false);
   });
   bridge_->requestTaskList();
 
@@ -260,7 +263,24 @@ void MainWindow::restoreSettings() {
     s.setValue(QStringLiteral("settings/version"), kSettingsVersion);
   }
   restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kSettingsVersion);
+  savedLayout_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray(), kSettingsVersion);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (shown_) return;
+  shown_ = true;
+  fitDocks(!savedLayout_);
+}
+
+void MainWindow::fitDocks(bool firstShow) {
+  auto* tasksDock = findChild<QDockWidget*>(QStringLiteral("TasksDock"));
+  if (firstShow)
+    if (auto* issues = findChild<QDockWidget*>(QStringLiteral("IssuesDock"))) resizeDocks({issues}, {190}, Qt::Vertical);
+  if (!tasksDock || !tasksDock->isVisible()) return;
+  const int margins = tasksDock->width() - tasks_->width();  // the dock's frame around the browser
+  const int want = std::min(tasks_->sizeHint().width() + margins, width() * 2 / 5);
+  if (tasksDock->width() < want) resizeDocks({tasksDock}, {want}, Qt::Horizontal);
 }
 
 void MainWindow::saveSettings() const {

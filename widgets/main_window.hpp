@@ -92,11 +92,17 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* e) override;
+  void showEvent(QShowEvent* e) override;
 
  private:
   void createActions();
   void createDocks();
   void restoreSettings();
+  // Widens the Tasks dock to show every task id whole (at most 2/5 of the window; issue 21); on the first
+  // show without a saved layout also gives the Issues dock its default height.
+  void fitDocks(bool firstShow);
+  bool shown_ = false;
+  bool savedLayout_ = false;  // restoreSettings found a saved dock layout
   void saveSettings() const;
   bool maybeSave();
   void updateTitle();

@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "widgets/memory_inspector_model.hpp"
+#include "widgets/column_sizing.hpp"
 
 namespace sf::widgets {
 
@@ -59,7 +60,7 @@ MemoryInspector::MemoryInspector(QWidget* parent)
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setSectionResizeMode(MemoryInspectorModel::RuleColumn, QHeaderView::Stretch);
+  sizeColumnsWithTextColumn(table_->horizontalHeader(), MemoryInspectorModel::RuleColumn);  // ids, counts: never cut
   table_->setWordWrap(false);
 
   series_ = new QLineSeries(this);
@@ -79,7 +80,7 @@ MemoryInspector::MemoryInspector(QWidget* parent)
   series_->attachAxis(axisY_);
   chartView_ = new QChartView(chart, this);
   chartView_->setRenderHint(QPainter::Antialiasing);
-  chartView_->setMinimumHeight(160);
+  applyChartFonts();
 
   provenance_ = new QTextBrowser(this);
   status_ = new QLabel(this);
@@ -218,6 +219,25 @@ void MemoryInspector::selectItem(const QString& id) {
 
 QString MemoryInspector::provenanceText() const {
   return provenance_->toPlainText();
+}
+
+void MemoryInspector::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange) applyChartFonts();
+}
+
+void MemoryInspector::applyChartFonts() {
+  // QtCharts does not inherit the widget font (the presentation layout's larger one must reach the chart).
+  const QFont base = font();
+  QFont title = base;
+  title.setBold(true);
+  QChart* chart = chartView_->chart();
+  chart->setTitleFont(title);
+  for (QValueAxis* a : {axisX_, axisY_}) {
+    a->setLabelsFont(base);
+    a->setTitleFont(base);
+  }
+  chartView_->setMinimumHeight(std::max(160, QFontMetrics(base).height() * 10));
 }
 
 void MemoryInspector::updateDetail() {

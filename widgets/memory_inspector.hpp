@@ -51,7 +51,11 @@ class MemoryInspector : public QWidget {
  signals:
   void statusMessage(const QString& text);
 
+ protected:
+  void changeEvent(QEvent* e) override;  // a font change (presentation layout) reaches the chart
+
  private:
+  void applyChartFonts();
   void updateGauge();
   void updateDetail();
 

@@ -13,6 +13,7 @@
 #include "core/memory/memory_store.hpp"
 #include "core/memory/utility.hpp"
 #include "core/store/event_log.hpp"
+#include "core/learn/events.hpp"
 
 namespace sf::widgets {
 
@@ -61,22 +62,15 @@ void MemoryInspectorModel::clear() {
   restart();
 }
 
-void MemoryInspectorModel::resetState(int budget) {
+void MemoryInspectorModel::restart() {
+  beginResetModel();
   items_.clear();
   index_.clear();
   trajectories_.clear();
-  retrieved_.clear();
-  adopted_.clear();
-  nextId_ = 1;
-  episodes_ = consolidations_ = 0;
-  budget_ = budget;
-  eventHotTokens_ = -1;
+  view_ = learn::MemoryView(initial_);
+  header_ = json::object();
+  importedHotTokens_ = false;
   lastSeq_ = -1;
-}
-
-void MemoryInspectorModel::restart() {
-  beginResetModel();
-  resetState(memory::MemoryConfig{}.budget);
   endResetModel();
   emit budgetChanged();
 }
@@ -85,9 +79,70 @@ void MemoryInspectorModel::setItems(std::vector<memory::MemoryItem> items, const
   items_ = std::move(items);
   index_.clear();
   for (std::size_t i = 0; i < items_.size(); ++i) index_.insert(qs(items_[i].id), static_cast<int>(i));
-  nextId_ = num<std::int64_t>(header, "next_id", 1);
-  episodes_ = num<std::int64_t>(header, "episodes", 0);
-  consolidations_ = num<std::int64_t>(header, "consolidations", 0);
+  header_ = {{"next_id", num<std::int64_t>(header, "next_id", 1)},
+             {"episodes", num<std::int64_t>(header, "episodes", 0)},
+             {"consolidations", num<std::int64_t>(header, "consolidations", 0)}};
+}
+
+memory::MemoryItem MemoryInspectorModel::shown(const memory::MemoryItem& fromView) const {
+  memory::MemoryItem m = fromView;
+  // What events do not carry (code example, abstracted resident form) comes from the workspace's memory.json.
+  if (auto snap = snapshot_.find(m.id); snap != snapshot_.end()) {
+    if (!m.code_example) m.code_example = snap->second.code_example;
+    if (m.state == memory::ItemState::Hot && !m.resident_rule) {
+      m.resident_rule = snap->second.resident_rule;
+      m.resident_code = snap->second.resident_code;
+    }
+  }
+  if (m.state == memory::ItemState::Hot && !m.resident_rule) m.resident_rule = m.rule;  // not in the events
+  return m;
+}
+
+void MemoryInspectorModel::syncFromView() {
+  const auto& src = view_.store().items();
+  bool sameRows = src.size() >= items_.size();
+  for (std::size_t r = 0; sameRows && r < items_.size(); ++r) sameRows = src[r].id == items_[r].id;
+  if (!sameRows) {  // e.g. the shown items were another file's: start over with the events'
+    beginResetModel();
+    items_.clear();
+    index_.clear();
+    for (const auto& it : src) {
+      index_.insert(qs(it.id), static_cast<int>(items_.size()));
+      items_.push_back(shown(it));
+    }
+    endResetModel();
+  } else {
+    for (std::size_t r = 0; r < items_.size(); ++r) {
+      memory::MemoryItem m = shown(src[r]);
+      if (!(m == items_[r])) {
+        items_[r] = std::move(m);
+        emit dataChanged(index(static_cast<int>(r), 0), index(static_cast<int>(r), ColumnCount - 1));
+      }
+    }
+    if (src.size() > items_.size()) {
+      beginInsertRows({}, static_cast<int>(items_.size()), static_cast<int>(src.size()) - 1);
+      for (std::size_t r = items_.size(); r < src.size(); ++r) {
+        index_.insert(qs(src[r].id), static_cast<int>(r));
+        items_.push_back(shown(src[r]));
+      }
+      endInsertRows();
+    }
+  }
+  json j = view_.store().to_json();
+  header_ = {{"next_id", j.value("next_id", 1)},
+             {"episodes", j.value("episodes", 0)},
+             {"consolidations", j.value("consolidations", 0)}};
+}
+
+void MemoryInspectorModel::syncTrajectories(QSet<QString>* changed) {
+  for (const auto& [id, pts] : view_.trajectories()) {
+    const QString q = qs(id);
+    QVector<QPointF>& cur = trajectories_[q];
+    if (cur.size() == static_cast<int>(pts.size())) continue;
+    cur.clear();
+    for (const auto& [ep, u] : pts) cur.append(QPointF(static_cast<double>(ep), u));
+    if (changed) changed->insert(q);
+  }
 }
 
 bool MemoryInspectorModel::loadWorkspace(const QString& dir, QString* error) {
@@ -108,37 +163,49 @@ bool MemoryInspectorModel::loadWorkspace(const QString& dir, QString* error) {
     if (error) *error = qs(err);
     return false;
   }
-  int budget = memory::MemoryConfig{}.budget;
+  // The memory the campaign started from (its memory.import file, when it is still there).
+  std::optional<memory::MemoryStore> initial;
   {
     std::ifstream in(d / "campaign.json", std::ios::binary);
     if (in) {
       std::stringstream ss;
       ss << in.rdbuf();
       json c = json::parse(ss.str(), nullptr, false);
-      if (c.is_object() && c.contains("config") && c["config"].is_object()) {
-        const json& cfg = c["config"];
-        if (cfg.contains("memory") && cfg["memory"].is_object())
-          budget = num<int>(cfg["memory"], "budget", budget);
-      }
+      const json* mem = c.is_object() && c.contains("config") && c["config"].is_object() &&
+                                c["config"].contains("memory") && c["config"]["memory"].is_object()
+                            ? &c["config"]["memory"]
+                            : nullptr;
+      const std::string imp = mem ? str(*mem, "import") : std::string();
+      if (!imp.empty() && fs::exists(imp))
+        if (auto o = memory::load_memory_file(imp); o.ok()) initial = std::move(o.value);
     }
   }
   beginResetModel();
-  resetState(budget);
+  initial_ = std::move(initial);
+  view_ = learn::MemoryView(initial_);
+  items_.clear();
+  index_.clear();
+  trajectories_.clear();
   snapshot_.clear();
+  importedHotTokens_ = false;
+  lastSeq_ = -1;
+  for (const auto& e : log.events) foldEvent(e);
+  syncTrajectories(nullptr);
   if (store) {
+    // memory.json holds the items (with their abstracted forms); the events give trajectories and budget,
+    // and the items from the next event on (a followed live run).
     json j = store->to_json();
     setItems(store->items(), j);
     for (const auto& it : items_) snapshot_[it.id] = it;
+    if (trajectories_.isEmpty())
+      for (const auto& it : items_)
+        if (!it.history.empty()) trajectories_.insert(qs(it.id), trajectoryFromHistory(it));
+  } else {
+    for (const auto& it : view_.store().items()) {
+      index_.insert(qs(it.id), static_cast<int>(items_.size()));
+      items_.push_back(shown(it));
+    }
   }
-  // With memory.json the items and counts are the file's; the events add trajectories, budget and items
-  // created after the last snapshot.
-  bulk_ = true;
-  for (const auto& e : log.events) fold(e, !store.has_value());
-  bulk_ = false;
-  bool anyCredit = !trajectories_.isEmpty();
-  if (!anyCredit)
-    for (const auto& it : items_)
-      if (!it.history.empty()) trajectories_.insert(qs(it.id), trajectoryFromHistory(it));
   endResetModel();
   emit budgetChanged();
   return true;
@@ -155,9 +222,7 @@ bool MemoryInspectorModel::importFile(const QString& path, QString* error) {
   setItems(o.value->items(), j);
   snapshot_.clear();
   trajectories_.clear();
-  retrieved_.clear();
-  adopted_.clear();
-  eventHotTokens_ = -1;
+  importedHotTokens_ = true;
   for (const auto& it : items_)
     if (!it.history.empty()) trajectories_.insert(qs(it.id), trajectoryFromHistory(it));
   endResetModel();
@@ -168,8 +233,12 @@ bool MemoryInspectorModel::importFile(const QString& path, QString* error) {
 json MemoryInspectorModel::toJson() const {
   json items = json::array();
   for (const auto& it : items_) items.push_back(memory::item_to_json(it));
-  return json{{"format", memory::kMemoryFormat}, {"version", memory::kMemoryVersion}, {"next_id", nextId_},
-              {"episodes", episodes_},           {"consolidations", consolidations_}, {"items", items}};
+  return json{{"format", memory::kMemoryFormat},
+              {"version", memory::kMemoryVersion},
+              {"next_id", header_.value("next_id", 1)},
+              {"episodes", header_.value("episodes", 0)},
+              {"consolidations", header_.value("consolidations", 0)},
+              {"items", items}};
 }
 
 bool MemoryInspectorModel::exportFile(const QString& path, QString* error) const {
@@ -185,23 +254,15 @@ bool MemoryInspectorModel::exportFile(const QString& path, QString* error) const
   return true;
 }
 
-int MemoryInspectorModel::ensureItem(const std::string& id) {
-  const QString q = qs(id);
-  auto it = index_.find(q);
-  if (it != index_.end()) return *it;
-  const int row = static_cast<int>(items_.size());
-  if (!bulk_) beginInsertRows({}, row, row);
-  memory::MemoryItem m;
-  m.id = id;
-  m.rule = id;  // until its experience_added event (a log that starts mid-campaign)
-  items_.push_back(std::move(m));
-  index_.insert(q, row);
-  if (!bulk_) endInsertRows();
-  return row;
-}
-
-void MemoryInspectorModel::rowChanged(int row) {
-  if (!bulk_) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+bool MemoryInspectorModel::foldEvent(const json& event) {
+  if (!event.is_object()) return false;
+  auto s = event.find("seq");
+  if (s != event.end() && s->is_number_integer()) lastSeq_ = std::max<qint64>(lastSeq_, s->get<qint64>());
+  std::string err;
+  auto e = learn::event_from_json(event, err);
+  if (!e) return false;  // a malformed event changes nothing
+  view_.apply(*e);
+  return true;
 }
 
 void MemoryInspectorModel::applyEvent(const json& event) {
@@ -210,130 +271,25 @@ void MemoryInspectorModel::applyEvent(const json& event) {
   auto s = event.find("seq");
   if (s != event.end() && s->is_number_integer()) {
     const qint64 seq = s->get<qint64>();
-    if (seq == 0 && type == "campaign_started" && lastSeq_ >= 0) restart();
+    if (seq == 0 && type == "campaign_started" && lastSeq_ >= 0) restart();  // a replay from its start
     if (seq <= lastSeq_) return;
   }
-  fold(event, true);
+  const int budget = view_.budget();
+  if (!foldEvent(event)) return;
+  importedHotTokens_ = false;
+  syncFromView();
+  QSet<QString> changed;
+  syncTrajectories(&changed);
+  for (const auto& id : changed) emit trajectoryChanged(id);
+  if (type == "campaign_started" || type == "consolidation" || budget != view_.budget()) emit budgetChanged();
 }
 
-void MemoryInspectorModel::fold(const json& e, bool counts) {
-  if (!e.is_object()) return;
-  auto s = e.find("seq");
-  if (s != e.end() && s->is_number_integer()) lastSeq_ = std::max<qint64>(lastSeq_, s->get<qint64>());
-  const std::string type = str(e, "type");
-  const std::int64_t episode = num<std::int64_t>(e, "episode", 0);
-  if (type == "campaign_started") {
-    auto c = e.find("config");
-    if (c != e.end() && c->is_object() && c->contains("memory") && (*c)["memory"].is_object()) {
-      budget_ = num<int>((*c)["memory"], "budget", budget_);
-      emit budgetChanged();
-    }
-  } else if (type == "experience_added") {
-    const std::string id = str(e, "item");
-    if (id.empty()) return;
-    const bool known = index_.contains(qs(id));
-    if (known && !counts) return;  // memory.json already has it
-    const int row = ensureItem(id);
-    auto& m = items_[static_cast<std::size_t>(row)];
-    m.rule = str(e, "rule");
-    m.evidence = str(e, "evidence");
-    const std::string p = str(e, "pattern");
-    if (!p.empty()) m.pattern = p;
-    m.source_episode = episode;
-    m.source_task = str(e, "source_task");
-    m.tokens = num<int>(e, "tokens", memory::estimate_tokens(m.rule));
-    if (auto snap = snapshot_.find(id); snap != snapshot_.end()) {
-      m.code_example = snap->second.code_example;
-      m.resident_rule = snap->second.resident_rule;
-      m.resident_code = snap->second.resident_code;
-    }
-    rowChanged(row);
-  } else if (type == "adoption_record") {
-    if (!counts) return;
-    const std::string id = str(e, "item");
-    if (id.empty()) return;
-    const int row = ensureItem(id);
-    auto& m = items_[static_cast<std::size_t>(row)];
-    if (retrieved_.insert({episode, id}).second) ++m.retrieval_count;
-    auto a = e.find("adopted");
-    if (a != e.end() && a->is_boolean() && a->get<bool>() && adopted_.insert({episode, id}).second) {
-      ++m.adoption_count;
-      m.adopting_tasks.insert(str(e, "task"));
-    }
-    rowChanged(row);
-  } else if (type == "credit") {
-    const std::string id = str(e, "item");
-    if (id.empty()) return;
-    const double after = num<double>(e, "utility_after", 0.0);
-    trajectories_[qs(id)].append(QPointF(static_cast<double>(episode), after));
-    if (counts || !index_.contains(qs(id))) {
-      const int row = ensureItem(id);
-      auto& m = items_[static_cast<std::size_t>(row)];
-      m.utility = after;
-      m.n_updates = num<int>(e, "n_updates", m.n_updates + 1);
-      m.history.push_back({episode, num<double>(e, "credit", 0.0)});
-      rowChanged(row);
-    }
-    emit trajectoryChanged(qs(id));
-  } else if (type == "access_update") {
-    if (!counts) return;
-    const std::string id = str(e, "item");
-    if (id.empty()) return;
-    const int row = ensureItem(id);
-    items_[static_cast<std::size_t>(row)].access = std::clamp(num<double>(e, "access_after", 0.0), 0.0, 1.0);
-    rowChanged(row);
-  } else if (type == "consolidation") {
-    if (counts) {
-      // UGC step 1 (docs/memory.md decision 9): access of the retrievable items = retrievals / eligible
-      // episodes; hot items keep their smoothed estimate (access_update events).
-      auto ratio = [](const memory::MemoryItem& m) {
-        return m.eligible_episodes > 0
-                   ? std::clamp(static_cast<double>(m.retrieval_count) / m.eligible_episodes, 0.0, 1.0)
-                   : 0.0;
-      };
-      for (std::size_t r = 0; r < items_.size(); ++r)
-        if (items_[r].state != memory::ItemState::Hot && items_[r].access != ratio(items_[r])) {
-          items_[r].access = ratio(items_[r]);
-          rowChanged(static_cast<int>(r));
-        }
-      auto apply = [&](const char* key, memory::ItemState st) {
-        auto arr = e.find(key);
-        if (arr == e.end() || !arr->is_array()) return;
-        for (const auto& c : *arr) {
-          if (!c.is_object()) continue;
-          const std::string id = str(c, "item");
-          if (id.empty()) continue;
-          const int row = ensureItem(id);
-          auto& m = items_[static_cast<std::size_t>(row)];
-          if (m.state == memory::ItemState::Hot && st == memory::ItemState::Validated) m.access = ratio(m);
-          m.state = st;
-          if (st == memory::ItemState::Hot) {
-            m.resident_tokens = num<int>(c, "tokens", m.tokens);
-            if (!m.resident_rule) m.resident_rule = m.rule;  // the abstracted text is not in the event
-          }
-          rowChanged(row);
-        }
-      };
-      apply("validated", memory::ItemState::Validated);
-      apply("demoted", memory::ItemState::Validated);
-      apply("promoted", memory::ItemState::Hot);
-      ++consolidations_;
-    }
-    eventHotTokens_ = num<int>(e, "hot_tokens", eventHotTokens_);
-    budget_ = num<int>(e, "budget", budget_);
-    emit budgetChanged();
-  } else if (type == "episode_finished") {
-    if (counts) {
-      episodes_ = std::max(episodes_, episode + 1);
-      // end_episode counts an eligible episode for every item that could have been retrieved (not hot).
-      for (auto& m : items_)
-        if (m.state != memory::ItemState::Hot) ++m.eligible_episodes;
-    }
-  }
+int MemoryInspectorModel::budget() const {
+  return view_.budget();
 }
 
 int MemoryInspectorModel::hotTokens() const {
-  if (eventHotTokens_ >= 0) return eventHotTokens_;
+  if (!importedHotTokens_ && view_.consolidations() > 0) return view_.hot_tokens();
   int sum = 0;
   for (const auto& it : items_)
     if (it.state == memory::ItemState::Hot) sum += it.resident_tokens;

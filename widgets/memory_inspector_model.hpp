@@ -11,10 +11,12 @@
 #include <QSet>
 #include <QVector>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
 
+#include "core/learn/projections.hpp"
 #include "core/memory/memory_item.hpp"
 
 namespace sf::widgets {
@@ -59,7 +61,7 @@ class MemoryInspectorModel : public QAbstractTableModel {
   // (episode, utility after the update) per credit event of the item, in log order.
   QVector<QPointF> trajectory(const QString& id) const { return trajectories_.value(id); }
   int hotTokens() const;
-  int budget() const { return budget_; }
+  int budget() const;
   qint64 lastSeq() const { return lastSeq_; }
   int countInState(memory::ItemState s) const;
 
@@ -74,23 +76,23 @@ class MemoryInspectorModel : public QAbstractTableModel {
 
  private:
   void setItems(std::vector<memory::MemoryItem> items, const nlohmann::json& header);
-  void resetState(int budget);  // every field but the snapshot to its empty value (inside a model reset)
   void restart();  // a replay from seq 0: empty, but the memory.json snapshot is kept
-  void fold(const nlohmann::json& event, bool counts);
-  int ensureItem(const std::string& id);
-  void rowChanged(int row);
+  bool foldEvent(const nlohmann::json& event);  // into view_; false for a malformed event
+  memory::MemoryItem shown(const memory::MemoryItem& fromView) const;  // + what memory.json adds
+  void syncFromView();                              // items_ := the view's items (row signals)
+  void syncTrajectories(QSet<QString>* changed);    // trajectories_ := the view's
 
+  // The items shown: the view's (folded from events) or, right after loading a workspace with memory.json or
+  // importing a file, that file's until the next event.
   std::vector<memory::MemoryItem> items_;
   QHash<QString, int> index_;
   QHash<QString, QVector<QPointF>> trajectories_;
-  std::set<std::pair<std::int64_t, std::string>> retrieved_, adopted_;  // (episode, item) seen in events
-  std::int64_t nextId_ = 1, episodes_ = 0, consolidations_ = 0;
-  int budget_ = 10000;
-  int eventHotTokens_ = -1;  // hot_tokens of the last consolidation event (-1: none seen)
+  learn::MemoryView view_;  // the memory at the last event applied (core projection: the memory's own rules)
+  std::optional<memory::MemoryStore> initial_;  // the campaign's imported memory, when loadWorkspace found it
+  bool importedHotTokens_ = false;  // an imported file: hot tokens = the sum over its hot items
+  nlohmann::json header_ = nlohmann::json::object();  // next_id, episodes, consolidations (export)
   qint64 lastSeq_ = -1;
-  bool bulk_ = false;  // inside a model reset: no row signals
-  // Items of the workspace's memory.json: what events do not carry (abstracted resident form, code example)
-  // is taken from here when a replay rebuilds an item from its events.
+  // Items of the workspace's memory.json: what events do not carry (code example, abstracted resident form).
   std::map<std::string, memory::MemoryItem> snapshot_;
 };
 

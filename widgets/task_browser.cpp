@@ -1,6 +1,9 @@
 #include "widgets/task_browser.hpp"
 
 #include <QHeaderView>
+#include <QAbstractItemDelegate>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
@@ -53,8 +56,11 @@ TaskBrowser::TaskBrowser(QWidget* parent)
   view_->setUniformRowHeights(true);
   view_->setAlternatingRowColors(true);
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
-  view_->header()->setStretchLastSection(false);
-  view_->header()->setSectionResizeMode(TaskBrowserModel::NameColumn, QHeaderView::Stretch);
+  // The id column is as wide as the ids (never elided), the others as their contents; tags are secondary
+  // (grey) and a narrow dock scrolls sideways rather than hiding the ids.
+  view_->header()->setStretchLastSection(true);
+  view_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  view_->setTextElideMode(Qt::ElideNone);
   view_->setAccessibleName(tr("Tasks"));
   layout->addWidget(view_);
 
@@ -68,7 +74,15 @@ TaskBrowser::TaskBrowser(QWidget* parent)
 void TaskBrowser::setTasks(std::vector<TaskEntry> tasks) {
   model_->setTasks(std::move(tasks));
   view_->expandAll();
-  for (int c = 1; c < TaskBrowserModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
+  updateGeometry();  // the size hint follows the columns
+}
+
+QSize TaskBrowser::sizeHint() const {
+  // Wide enough for every column (ids included) at the current font: a dock opens showing them.
+  int w = view_->frameWidth() * 2 + view_->indentation() + view_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  for (int c = 0; c < TaskBrowserModel::ColumnCount; ++c)
+    w += std::max(columnContentWidth(c), view_->header()->sectionSizeHint(c));
+  return {std::max(QWidget::sizeHint().width(), w), QWidget::sizeHint().height()};
 }
 
 void TaskBrowser::setTaskStatus(const QString& id, bool solved, double rate) {
@@ -97,6 +111,23 @@ bool TaskBrowser::selectTask(const QString& id) {
   view_->setCurrentIndex(idx);
   view_->scrollTo(idx);
   return true;
+}
+
+int TaskBrowser::columnContentWidth(int column) const {
+  // The widest cell of the column (tasks indented under their group), as the delegate draws it.
+  QStyleOptionViewItem opt;
+  opt.initFrom(view_);
+  int widest = 0;
+  const QAbstractItemModel* m = view_->model();
+  for (int g = 0; g < m->rowCount(); ++g) {
+    const QModelIndex gi = m->index(g, column);
+    widest = std::max(widest, view_->itemDelegate()->sizeHint(opt, gi).width() + (column == 0 ? view_->indentation() : 0));
+    const QModelIndex parent = m->index(g, 0);
+    for (int t = 0; t < m->rowCount(parent); ++t)
+      widest = std::max(widest, view_->itemDelegate()->sizeHint(opt, m->index(t, column, parent)).width() +
+                                    (column == 0 ? 2 * view_->indentation() : 0));
+  }
+  return widest;
 }
 
 }  // namespace sf::widgets

@@ -27,6 +27,8 @@ class TaskBrowser : public QWidget {
   QSortFilterProxyModel* proxy() const { return proxy_; }
   QTreeView* view() const { return view_; }
   QString currentTask() const;  // id of the selected task, empty if a group or nothing is selected
+  QSize sizeHint() const override;  // every column at its content width
+  int columnContentWidth(int column) const;  // the widest cell of `column`, with the tree's indentation
 
  public Q_SLOTS:
   void setFilterText(const QString& text);

@@ -150,6 +150,9 @@ QVariant TaskBrowserModel::groupData(const Group& g, int column, int role) const
       return g.name;
     case IsTaskRole:
       return false;
+    case Qt::ForegroundRole:
+      if (column == TagsColumn) return QBrush(QColor(0x80, 0x80, 0x80));
+      break;
     case Qt::DisplayRole:
       switch (column) {
         case NameColumn:
@@ -225,6 +228,7 @@ QVariant TaskBrowserModel::taskData(const TaskEntry& t, int column, int role) co
     case Qt::ForegroundRole:
       if (column == SolvedColumn && known)
         return QBrush(it->solved ? QColor(QStringLiteral("#15803d")) : QColor(QStringLiteral("#b91c1c")));
+      if (column == TagsColumn) return QBrush(QColor(0x80, 0x80, 0x80));  // secondary to the id
       break;
   }
   return {};

@@ -37,6 +37,7 @@ void TraceModel::applyVerdicts(const QVector<TraceVerdictUpdate>& updates) {
   for (const auto& v : updates) {
     if (v.row < 0 || v.row >= static_cast<int>(rows_.size())) continue;
     rows_[static_cast<std::size_t>(v.row)].verdict = v.verdict;
+    rows_[static_cast<std::size_t>(v.row)].verdictWord = v.verdictWord;
     rows_[static_cast<std::size_t>(v.row)].cycles = v.cycles;
     rows_[static_cast<std::size_t>(v.row)].speedup = v.speedup;
     lo = std::min(lo, v.row);
@@ -73,7 +74,8 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const {
                                                          : QString::number(r.sample);
         case VerdictColumn:
           if (!r.error.isEmpty() && r.verdict.isEmpty()) return tr("error: %1").arg(r.error);
-          return r.verdict.isEmpty() ? tr("…") : r.verdict;
+          if (r.verdict.isEmpty()) return tr("…");
+          return r.verdictWord.isEmpty() ? r.verdict : r.verdictWord;
         case CyclesColumn: return r.cycles >= 0 ? QVariant(r.cycles) : QVariant();
         case SpeedupColumn:
           return r.speedup >= 0 ? QVariant(QStringLiteral("%1×").arg(r.speedup, 0, 'f', 2)) : QVariant();
@@ -82,7 +84,10 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::ToolTipRole:
-      if (index.column() == VerdictColumn && !r.error.isEmpty()) return r.error;
+      if (index.column() == VerdictColumn) {  // the code behind the short word
+        if (!r.error.isEmpty()) return r.verdict.isEmpty() ? r.error : r.verdict + QLatin1Char('\n') + r.error;
+        if (!r.verdict.isEmpty()) return r.verdict;
+      }
       if (index.column() == SpeedupColumn && r.speedup > kSuspiciousSpeedup)
         return tr("Suspicious: a speedup above %1× should be checked by a human").arg(kSuspiciousSpeedup);
       return {};

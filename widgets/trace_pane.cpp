@@ -67,9 +67,10 @@ TracePane::TracePane(QWidget* parent)
   view_->setSelectionMode(QAbstractItemView::SingleSelection);
   view_->verticalHeader()->hide();
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
-  view_->horizontalHeader()->setStretchLastSection(false);
+  // Every column as wide as its header and contents (task ids and verdicts are never cut); the last one
+  // takes the rest, and a narrow pane scrolls sideways.
+  view_->horizontalHeader()->setStretchLastSection(true);
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  view_->horizontalHeader()->setSectionResizeMode(TraceModel::TaskColumn, QHeaderView::Stretch);
   view_->setWordWrap(false);
   view_->setAlternatingRowColors(true);
 

@@ -1,15 +1,18 @@
 // stepforge: the workbench. `stepforge [FILE]` opens a task document or solution file;
-// `stepforge --screenshot OUT.png [FILE]` verifies FILE (or the bundled demo) and saves a PNG of the window.
+// `stepforge --screenshot OUT.png [FILE]` verifies FILE (or the bundled demo) and saves a PNG of the window;
+// `stepforge --demo WORKSPACE --record DIR [--fps N] [--size WxH]` renders the replay to PNG frames offscreen.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
 
 #include <QDockWidget>
 
 #include "widgets/agent_runner.hpp"
 #include "widgets/campaign_docks.hpp"
+#include "widgets/demo_recorder.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/settings_dialog.hpp"
@@ -18,6 +21,11 @@
 #include "widgets/trace_model.hpp"
 
 int main(int argc, char** argv) {
+  // Recording needs no display: the offscreen platform unless the caller chose one.
+  for (int i = 1; i < argc; ++i)
+    if ((std::strcmp(argv[i], "--record") == 0 || std::strncmp(argv[i], "--record=", 9) == 0) &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+      qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("StepForge"));
   QApplication::setApplicationName(QStringLiteral("stepforge"));
@@ -42,7 +50,16 @@ int main(int argc, char** argv) {
   QCommandLineOption demo(QStringLiteral("demo"),
                           QApplication::translate("main", "Replay a recorded campaign workspace in the presentation layout."),
                           QStringLiteral("DIR"));
-  cli.addOptions({shot, task, campaign, demo});
+  QCommandLineOption record(QStringLiteral("record"),
+                            QApplication::translate("main", "With --demo: render the replay offscreen to DIR/frame_NNNNN.png "
+                                                            "and DIR/captions.srt, then exit."),
+                            QStringLiteral("DIR"));
+  QCommandLineOption fps(QStringLiteral("fps"), QApplication::translate("main", "Frames per second of --record (default 10)."),
+                         QStringLiteral("N"), QStringLiteral("10"));
+  QCommandLineOption size(QStringLiteral("size"),
+                          QApplication::translate("main", "Frame size of --record (default 1920x1080)."),
+                          QStringLiteral("WxH"), QStringLiteral("1920x1080"));
+  cli.addOptions({shot, task, campaign, demo, record, fps, size});
   cli.addPositionalArgument(QStringLiteral("file"), QApplication::translate("main", "Task document or solution file."));
   cli.process(app);
 
@@ -59,6 +76,30 @@ int main(int argc, char** argv) {
     w.newFromTask(cli.value(task));
   } else {
     w.setDocument(sf::widgets::MainWindow::demoDocument());
+  }
+
+  if (cli.isSet(record)) {
+    if (!cli.isSet(demo)) {
+      std::fprintf(stderr, "%s\n", qPrintable(QApplication::translate("main", "stepforge: --record needs --demo WORKSPACE")));
+      return 2;
+    }
+    sf::widgets::RecordOptions ro;
+    ro.workspace = cli.value(demo);
+    ro.outDir = cli.value(record);
+    bool ok = false;
+    ro.fps = cli.value(fps).toInt(&ok);
+    if (!ok) ro.fps = 0;  // rejected with a message below
+    ro.size = sf::widgets::parseFrameSize(cli.value(size));
+    const sf::widgets::RecordResult r = sf::widgets::recordDemo(w, ro);
+    if (!r.ok) {
+      std::fprintf(stderr, "stepforge: %s\n", qPrintable(r.error));
+      return 1;
+    }
+    std::printf("%s\n", qPrintable(QApplication::translate("main", "%1 frames and %2 captions in %3")
+                                        .arg(r.frames)
+                                        .arg(r.captions)
+                                        .arg(ro.outDir)));
+    return 0;
   }
 
   sf::widgets::CampaignDocks* campaignDocks = w.campaignDocks();

@@ -58,7 +58,8 @@ class MemoryView {
   const std::map<std::string, std::vector<std::pair<std::int64_t, double>>>& trajectories() const {
     return trajectories_;
   }
-  bool enabled() const { return enabled_; }  // false for the memory-off ablation and before campaign_started
+  bool enabled() const { return enabled_; }  // false for the memory-off ablation (a log without
+                                              // campaign_started folds with the default memory)
   // The hot budget: the last `consolidation` event's, else the campaign config's.
   int budget() const { return event_budget_ >= 0 ? event_budget_ : store_.config().budget; }
   // Resident tokens: the last `consolidation` event's hot_tokens, else the sum over hot items.
@@ -72,7 +73,7 @@ class MemoryView {
   memory::MemoryStore store_;
   std::map<std::string, std::vector<std::pair<std::int64_t, double>>> trajectories_;
   std::map<std::int64_t, std::string> episode_task_;  // episode -> its task (episode_started / _finished)
-  bool enabled_ = false;
+  bool enabled_ = true;
   int consolidations_ = 0;
   int event_hot_tokens_ = -1, event_budget_ = -1;
 };

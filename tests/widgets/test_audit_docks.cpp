@@ -34,6 +34,12 @@ void writeSageLog(const QString& dir) {
               {"adopted", true}, {"rationale", "x"}, {"reasked", false}, {"before", ""},
               {"after", "y\n"}}
              .dump()
+      << "\n"
+      // The episode's credit: the memory counts retrievals and adoptions from it (as memory.json does).
+      << json{{"v", 1},           {"seq", 2},     {"t", 0.0},           {"type", "credit"},
+              {"episode", 1},     {"item", "mem-000001"}, {"adopted", true}, {"credit", 0.5},
+              {"eta", 1.0},       {"utility_before", 0.0}, {"utility_after", 0.5}, {"n_updates", 1}}
+             .dump()
       << "\n";
 }
 }  // namespace
@@ -46,7 +52,7 @@ TEST(AuditDocks, OpeningASageWorkspaceLoadsAndShowsThePanes) {
   EXPECT_TRUE(w.auditDocks()->auditDock()->isHidden());
   emit w.workspaceOpened(tmp.path());
   EXPECT_EQ(w.auditDocks()->auditPane()->model()->rowCount(), 1);
-  EXPECT_EQ(w.auditDocks()->memoryInspector()->model()->rowCount(), 1);
+  ASSERT_EQ(w.auditDocks()->memoryInspector()->model()->rowCount(), 1);
   EXPECT_EQ(w.auditDocks()->memoryInspector()->model()->item(0).adoption_count, 1);
   EXPECT_FALSE(w.auditDocks()->auditDock()->isHidden());
   EXPECT_FALSE(w.auditDocks()->memoryDock()->isHidden());
@@ -86,9 +92,17 @@ TEST(AuditDocks, LiveEventsFillThePanesAndShowTheDocks) {
                                    {"reasked", false},
                                    {"before", ""},
                                    {"after", ""}}};
+  // The item itself and the episode's credit (the memory folds them as the store does).
+  events.insert(events.begin() + 1, json{{"v", 1}, {"seq", 1}, {"t", 0.0}, {"type", "experience_added"},
+                                         {"episode", 0}, {"item", "mem-000001"}, {"rule", "r"},
+                                         {"evidence", "e"}, {"pattern", ""}, {"source_task", "a"}, {"tokens", 1}});
+  events[2]["seq"] = 2;
+  events.push_back(json{{"v", 1}, {"seq", 3}, {"t", 0.0}, {"type", "credit"}, {"episode", 0},
+                        {"item", "mem-000001"}, {"adopted", false}, {"credit", 0.0}, {"eta", 1.0},
+                        {"utility_before", 0.0}, {"utility_after", 0.0}, {"n_updates", 1}});
   docks.applyEvents(events);
   EXPECT_EQ(docks.auditPane()->model()->rowCount(), 1);
-  EXPECT_EQ(docks.memoryInspector()->model()->rowCount(), 1);
+  ASSERT_EQ(docks.memoryInspector()->model()->rowCount(), 1);
   EXPECT_EQ(docks.memoryInspector()->model()->item(0).retrieval_count, 1);
   EXPECT_FALSE(docks.auditDock()->isHidden());
   EXPECT_FALSE(docks.memoryDock()->isHidden());

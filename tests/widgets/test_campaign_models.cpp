@@ -277,6 +277,29 @@ TEST(TracePane, ReasoningIsItsOwnTabOnlyWhenThereIsSomeWithTheFinishReasonAndRul
   EXPECT_TRUE(pane.detailText(QStringLiteral("reasoning")).isEmpty());
 }
 
+TEST(TraceModel, VerdictsAreShortWordsWithTheCodeInATooltip) {
+  TraceModel m;
+  CampaignFeed f;
+  json nop = verdict(3, 0, "a/x", 0, false, 101.0);
+  nop["stage"] = "search";
+  nop["code"] = "no-program";
+  json old = verdict(5, 0, "a/x", 1, false, 102.0);  // an older log: the builtin's answer was a parse failure
+  old["stage"] = "parse";
+  old["code"] = "P-NO-IMPL";
+  CampaignUpdate u = f.consume({started(), iterStart(0, 1, {"a/x"}, 2, 1, 100.0), call(2, 0, "a/x", 0, "proposer", 3, 4),
+                                nop, call(4, 0, "a/x", 1, "proposer", 3, 4), old,
+                                call(6, 0, "a/x", 2, "proposer", 3, 4), verdict(7, 0, "a/x", 2, false, 103.0)});
+  m.apply(u);
+  ASSERT_EQ(m.rowCount(), 3);
+  auto cell = [&](int row, int role) { return m.index(row, TraceModel::VerdictColumn).data(role).toString(); };
+  EXPECT_EQ(cell(0, Qt::DisplayRole), QStringLiteral("no program"));
+  EXPECT_EQ(cell(0, Qt::ToolTipRole), QStringLiteral("fail: search no-program"));
+  EXPECT_EQ(cell(1, Qt::DisplayRole), QStringLiteral("no impl"));
+  EXPECT_EQ(cell(1, Qt::ToolTipRole), QStringLiteral("fail: parse P-NO-IMPL"));
+  EXPECT_EQ(cell(2, Qt::DisplayRole), QStringLiteral("fail"));  // "verify" is no stage of ours
+  EXPECT_EQ(m.index(0, 0).data(TraceModel::VerdictRole).toString(), QStringLiteral("fail: search no-program"));
+}
+
 TEST(ComparisonModels, SideBySideTasksTokensAndCost) {
   CampaignSummary a, b;
   a.name = QStringLiteral("single");
