@@ -18,6 +18,7 @@
 #include "widgets/campaign_docks.hpp"
 #include "widgets/engine_jobs.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/scroll_wrap.hpp"
 #include "widgets/settings_dialog.hpp"
 #include "widgets/step_editor.hpp"
 
@@ -27,7 +28,7 @@ AgentDocks::AgentDocks(MainWindow* window)
     : QObject(window), w_(window), runner_(new AgentRunner(this)), panel_(new AgentPanel(window)) {
   dock_ = new QDockWidget(tr("Agent"), w_);
   dock_->setObjectName(QStringLiteral("AgentDock"));
-  dock_->setWidget(panel_);
+  dock_->setWidget(inScrollArea(panel_, dock_));  // a short dock scrolls: the window fits 1366×768
   w_->addDockWidget(Qt::RightDockWidgetArea, dock_);
   if (auto* graph = w_->findChild<QDockWidget*>(QStringLiteral("GraphDock"))) w_->tabifyDockWidget(graph, dock_);
   if (auto* graph = w_->findChild<QDockWidget*>(QStringLiteral("GraphDock"))) graph->raise();

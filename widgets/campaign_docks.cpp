@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QDir>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFrame>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -14,7 +15,6 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
 #include <QStatusBar>
@@ -28,6 +28,7 @@
 #include "widgets/engine_bridge.hpp"
 #include "widgets/learning_curves.hpp"
 #include "widgets/replay_controls.hpp"
+#include "widgets/scroll_wrap.hpp"
 #include "widgets/task_browser.hpp"
 #include "widgets/trace_pane.hpp"
 
@@ -132,14 +133,7 @@ void CampaignDocks::createDocks() {
   l->addStretch(1);
   auto* runDock = new QDockWidget(tr("Campaign"), w_);
   runDock->setObjectName(QStringLiteral("CampaignDock"));
-  // In a scroll area: a short dock scrolls instead of squeezing the labels (and the pause banner) together.
-  auto* paneScroll = new QScrollArea(runDock);
-  paneScroll->setWidgetResizable(true);
-  paneScroll->setFrameShape(QFrame::NoFrame);
-  paneScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  paneScroll->setWidget(pane);
-  paneScroll->setMinimumWidth(pane->minimumSizeHint().width());  // as wide as the pane was without it
-  runDock->setWidget(paneScroll);
+  runDock->setWidget(inScrollArea(pane, runDock));  // the labels and the pause banner never squeezed
   w_->addDockWidget(Qt::LeftDockWidgetArea, runDock);
 
   traces_ = new TracePane(w_);
@@ -156,7 +150,9 @@ void CampaignDocks::createDocks() {
   auto* curveDock = new QDockWidget(tr("Learning Curves"), w_);
   curveDock->setObjectName(QStringLiteral("CurvesDock"));
   replay_ = new ReplayControls(bridge_, curves_, w_);  // hosts the curves; scrubbing and highlights in replays
-  curveDock->setWidget(replay_);
+  curvesScroll_ = inScrollArea(replay_, curveDock, ScrollWrap::Both);
+  replay_->installEventFilter(this);
+  curveDock->setWidget(curvesScroll_);
   w_->addDockWidget(Qt::RightDockWidgetArea, curveDock);
   if (auto* graph = w_->findChild<QDockWidget*>(QStringLiteral("GraphDock"))) {
     w_->tabifyDockWidget(graph, curveDock);
@@ -198,7 +194,7 @@ void CampaignDocks::createDocks() {
   });
   auto* cmpDock = new QDockWidget(tr("Run Comparison"), w_);
   cmpDock->setObjectName(QStringLiteral("ComparisonDock"));
-  cmpDock->setWidget(cmp);
+  cmpDock->setWidget(inScrollArea(cmp, cmpDock, ScrollWrap::Both));
   w_->addDockWidget(Qt::BottomDockWidgetArea, cmpDock);
   w_->tabifyDockWidget(traceDock, cmpDock);
   if (auto* issues = w_->findChild<QDockWidget*>(QStringLiteral("IssuesDock"))) issues->raise();
@@ -342,11 +338,25 @@ void CampaignDocks::setPresentation(bool on) {
     if (w_->centralWidget()) w_->centralWidget()->hide();
     if (auto* c = w_->findChild<QDockWidget*>(QStringLiteral("CurvesDock"))) c->raise();
     if (auto* t = w_->findChild<QDockWidget*>(QStringLiteral("TracesDock"))) t->raise();
+    fitPresentationDocks();
   } else {
     w_->setFont(savedFont_);
+    fitPresentationDocks();
     if (w_->centralWidget()) w_->centralWidget()->show();
     w_->restoreState(savedState_);
   }
+}
+
+void CampaignDocks::fitPresentationDocks() {
+  // The curves sit in a scroll area so that the default layout stays small; presenting, they take the room their
+  // controls, chart and highlights need without scrolling (in the presentation font), as if not in one.
+  // (again on each layout request of the curves: the presentation font and the highlights list change them)
+  curvesScroll_->setMinimumSize(presenting_ ? replay_->minimumSizeHint() : QSize(0, 0));
+}
+
+bool CampaignDocks::eventFilter(QObject* watched, QEvent* e) {
+  if (watched == replay_ && e->type() == QEvent::LayoutRequest && presenting_) fitPresentationDocks();
+  return QObject::eventFilter(watched, e);
 }
 
 QString CampaignDocks::statusText() const { return status_->text(); }

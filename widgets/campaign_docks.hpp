@@ -22,6 +22,8 @@ class QSlider;
 class QTableView;
 class QListWidget;
 
+class QScrollArea;
+
 namespace sf::widgets {
 
 class EngineBridge;
@@ -80,11 +82,14 @@ class CampaignDocks : public QObject {
   void onState(CampaignRunState s, const QString& message);
   void updateActions();
   void showPresentationDocks();  // Campaign, Traces and Learning Curves only
+  bool eventFilter(QObject* watched, QEvent* e) override;
+  void fitPresentationDocks();  // the curves' minimum size: their contents' when presenting, else none
   void setWorkspace(const QString& dir);
 
   QMainWindow* w_;
   EngineBridge* bridge_;
   TaskBrowser* tasks_;
+  QScrollArea* curvesScroll_ = nullptr;
   std::function<void(const QString&)> onWorkspace_;
   QString dir_;
   CampaignRunState state_ = CampaignRunState::Idle;

@@ -330,6 +330,8 @@ TEST(Replay, LayoutsReadAtCommonScreenSizes) {
                            tv->indentation());  // the column's width includes one level of indentation
     EXPECT_GT(tv->viewport()->width(), idWidth);  // the ids fit in the visible part of the dock
     EXPECT_EQ(elidedHeaders(&w).join(QStringLiteral("; ")).toStdString(), "");
+    EXPECT_EQ(w.size(), size);  // the default layout fits the screen (short docks scroll)
+    EXPECT_GE(w.centralWidget()->width(), size.width() / 4);  // the editor is not squeezed by the docks' minimums
     keep(w, QStringLiteral("default-%1.png").arg(tag));
 
     // The presentation layout of a replay at its end.
