@@ -16,6 +16,7 @@
 #include "app/cli/commands.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
+#include "core/learn/run_comparison.hpp"
 #include "core/learn/sweep.hpp"
 #include "core/llm/builtin_backend.hpp"
 #include "core/store/event_log.hpp"
@@ -226,18 +227,6 @@ int cmd_resume(const std::string& dir, bool quiet) {
   return execute(*ws, quiet);
 }
 
-// The state folded from a workspace's log; false with a message naming the file and event.
-bool load_state(const store::Workspace& ws, learn::CampaignState& st, std::string& err) {
-  for (std::size_t i = 0; i < ws.loaded_events().size(); ++i) {
-    auto e = learn::event_from_json(ws.loaded_events()[i], err);
-    if (!e || !st.apply(*e, err)) {
-      err = (ws.dir() / "events.jsonl").string() + ": event " + std::to_string(i + 1) + ": " + err;
-      return false;
-    }
-  }
-  return true;
-}
-
 int cmd_report(const std::string& dir, bool csv, bool as_json) {
   std::string err;
   auto ws = store::Workspace::open_read_only(dir, err);
@@ -246,7 +235,7 @@ int cmd_report(const std::string& dir, bool csv, bool as_json) {
     return 2;
   }
   learn::CampaignState st;
-  if (!load_state(*ws, st, err)) {
+  if (!learn::fold_workspace(*ws, st, err)) {
     std::cerr << "error: " << err << "\n";
     return 2;
   }
@@ -399,7 +388,7 @@ int cmd_sweep(const SweepOpts& o) {
           return 2;
         }
         learn::CampaignState st;
-        if (ws && load_state(*ws, st, err) && st.finished) {
+        if (ws && learn::fold_workspace(*ws, st, err) && st.finished) {
           ++done;
           continue;
         }
@@ -445,7 +434,7 @@ int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
       if (!fs::exists(cd / "campaign.json")) continue;
       auto ws = store::Workspace::open_read_only(cd, err);
       learn::CampaignState st;
-      if (!ws || !load_state(*ws, st, err)) {
+      if (!ws || !learn::fold_workspace(*ws, st, err)) {
         std::cerr << "error: " << err << "\n";
         return 2;
       }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <iterator>
 #include <map>
 
 #include "core/sim/datagen.hpp"
@@ -256,6 +257,7 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
         }
         orp.stats = sim::compare(of.data.data(), ref.data(), static_cast<std::int64_t>(ref.size()), task.verify.atol,
                                  task.verify.rtol);
+        if (orp.stats.first_bad >= 0) orp.first_bad_at = sim::format_position(orp.stats.first_bad, out.dims, of.esh);
         rep.max_abs_error = std::max(rep.max_abs_error, orp.stats.max_abs);
         rep.max_rel_error = std::max(rep.max_rel_error, orp.stats.max_rel);
         if (orp.stats.ref_nan) {
@@ -280,6 +282,27 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
     }
   }
   return finish();
+}
+
+std::vector<OutputComparison> compare_outputs(const Report& r) {
+  std::vector<OutputComparison> out;
+  for (const auto& set : r.sets)
+    for (const auto& o : set.outputs) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const OutputComparison& c) { return c.name == o.name; });
+      if (it == out.end()) {
+        out.push_back({o.name});
+        it = std::prev(out.end());
+      }
+      it->values += o.stats.total;
+      it->mismatches += o.stats.bad;
+      it->max_abs = std::max(it->max_abs, o.stats.max_abs);
+      it->max_rel = std::max(it->max_rel, o.stats.max_rel);
+      if (it->first_mismatch.empty() && !o.first_bad_at.empty()) {
+        it->first_mismatch = o.first_bad_at + " (seed " + std::to_string(set.seed) + ", " + set.binding + ")";
+        it->first_mismatch_code = std::string(sim::mismatch_code(o.stats));
+      }
+    }
+  return out;
 }
 
 bool validate_task(Verifier& v, const step::TaskDoc& task, Diagnostics& diags) {

@@ -26,6 +26,7 @@ namespace sf::verify {
 struct OutputReport {
   std::string name;  // "S0", or "S0.1" for field 1 of a tuple output
   sim::CompareStats stats;
+  std::string first_bad_at;  // the first mismatch as a stream position (sim::format_position), "" when none
 };
 
 struct InputSetReport {
@@ -60,6 +61,21 @@ struct VerifyOptions {
   // again is not parsed and typed again. Off by default (bench verify must time the whole verification).
   bool cache_static = false;
 };
+
+// One output of a verified program against the reference (issue 20: the run comparison's "output vs
+// reference"), over the input sets the verifier evaluated: the largest errors and the first mismatch.
+struct OutputComparison {
+  std::string name;            // OutputReport::name
+  std::int64_t values = 0;     // values compared over all sets
+  std::int64_t mismatches = 0;
+  double max_abs = 0, max_rel = 0;
+  std::string first_mismatch;  // "[i, j] element e (seed S, BINDING)" of the first failing set, "" when none
+  std::string first_mismatch_code;  // "V-MISMATCH" / "V-NONFINITE", "" when none
+  bool ok() const { return mismatches == 0; }
+};
+// The report's outputs, in the task's order (an output a set never compared, e.g. after a size mismatch, is
+// absent: the report's diagnostics say why).
+std::vector<OutputComparison> compare_outputs(const Report& r);
 
 // `verify.extra_seeds` of a campaign: k fresh seeds for one candidate, derived from the campaign seed, the task and
 // the sample index (so reruns see the same input sets), none equal to the task's own seeds.

@@ -1,0 +1,103 @@
+// Run comparison drill-down (issue 20 item 1): the per-task numbers of one campaign run, the samples of a task
+// with their calls, and the one program that stands for a task in a run. Everything is folded from the
+// workspace's typed events through CampaignState (the report's fold), so the GUI's task x run grid, the
+// drill-down and `campaign report` count the same way.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/learn/engine_state.hpp"
+
+namespace sf::store {
+class Workspace;
+}
+
+namespace sf::learn {
+
+// Folds the events a workspace loaded into `st` (and collects its agent calls when `calls` is given); false
+// with "DIR/events.jsonl: event N: why" when one cannot be read or contradicts the state.
+bool fold_workspace(const store::Workspace& ws, CampaignState& st, std::string& error,
+                    std::vector<LlmCall>* calls = nullptr);
+// Opens a workspace read-only and folds it (the workspace's own error when it cannot be opened).
+bool load_campaign_state(const std::filesystem::path& dir, CampaignState& st, std::string& error,
+                         std::vector<LlmCall>* calls = nullptr);
+
+// One campaign run as the comparison needs it: the fold and the agent calls of every sample.
+struct RunRecord {
+  std::filesystem::path dir;
+  std::string name, mode;  // the config's name and mode
+  CampaignState state;
+  // (iteration or sage episode, task, temperature index, sample index or sage round) -> the calls' traces
+  // (agent TraceEvent JSON), in log order.
+  std::map<std::tuple<int, std::string, int, int>, std::vector<nlohmann::json>> calls;
+};
+// Reads a workspace into a RunRecord; nullopt with `error` as load_campaign_state.
+std::optional<RunRecord> load_run(const std::filesystem::path& dir, std::string& error);
+
+// The numbers of one task in one run (one cell of the grid).
+struct TaskRunStats {
+  std::string task;
+  bool attempted = false;  // the run has at least one verdict of the task
+  bool solved = false;
+  std::int64_t samples = 0, successes = 0;
+  // pass@1 as the report computes it (algorithms §3): the task's best count c over n (sage: solved episodes
+  // over episodes per task).
+  double pass1 = 0;
+  // Samples drawn up to and including the first correct one, in sample order (iteration, temperature index,
+  // sample index; sage: episode, round); nullopt when none is correct.
+  std::optional<std::int64_t> samples_to_first_correct;
+  std::int64_t tokens = 0;  // input + output tokens of the task's samples (every role)
+  double cost_usd = 0;
+  // The task's fastest correct feasible program (CampaignState::fastest); absent without the cost model.
+  std::optional<std::int64_t> best_cycles;
+  std::optional<double> best_speedup;
+};
+
+// The task's verdicts in sample order (the order samples_to_first_correct counts in). Sage: the rounds of
+// finished episodes (as the report's totals).
+std::vector<const Verdict*> task_verdicts(const CampaignState& s, const std::string& task);
+// One cell; `attempted` is false (and the numbers zero) for a task the run never sampled.
+TaskRunStats task_run_stats(const CampaignState& s, const std::string& task);
+// Every task of the run, in campaign order.
+std::vector<TaskRunStats> task_run_stats(const CampaignState& s);
+
+// The rule of "show only tasks that differ": the runs disagree on whether the task was attempted or solved,
+// or on its pass@1. A task missing from a run (nullptr) differs from one that is present.
+bool task_differs(const std::vector<const TaskRunStats*>& cells);
+
+// A cell against the baseline run's cell of the same task (b - a for each number; an absent number on either
+// side gives no delta).
+struct TaskRunDelta {
+  double pass1 = 0;
+  std::int64_t tokens = 0;
+  double cost_usd = 0;
+  std::optional<std::int64_t> samples_to_first_correct;
+  std::optional<double> best_speedup;
+};
+TaskRunDelta task_run_delta(const TaskRunStats& baseline, const TaskRunStats& cell);
+
+// One sample of a task with its calls (drill-down).
+struct TaskSample {
+  Verdict verdict;
+  std::vector<nlohmann::json> calls;  // RunRecord::calls of the sample
+};
+std::vector<TaskSample> task_samples(const RunRecord& r, const std::string& task);
+
+// The program that stands for the task in a run (the program diff of two cells): its fastest correct feasible
+// program, else the program that solved it, else the last program a sample produced (a failing one); nullopt
+// when no sample produced a program.
+struct RepresentativeProgram {
+  std::string impl;
+  std::string why;  // "fastest correct", "first correct", "last sample (fails: STAGE CODE)"
+  int iteration = 0;  // of the verdict it comes from (sage: episode); -1 when unknown
+};
+std::optional<RepresentativeProgram> representative_program(const CampaignState& s, const std::string& task);
+
+}  // namespace sf::learn

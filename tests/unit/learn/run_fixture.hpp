@@ -1,0 +1,118 @@
+// A small campaign workspace written from typed events (the run comparison tests of core and widgets): each
+// task has a list of iterations, each a list of samples (pass or fail, the program, the cost model's numbers).
+// One proposer call per sample, 100 input + 50 output tokens and $0.01 per sample.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/learn/events.hpp"
+#include "core/store/workspace.hpp"
+
+namespace sf::learn::testing {
+
+struct FixtureSample {
+  bool pass = false;
+  std::string impl;
+  std::optional<std::int64_t> cycles;
+  std::optional<double> speedup;
+};
+// task -> iterations -> samples (at most n per iteration)
+using FixtureRun = std::vector<std::pair<std::string, std::vector<std::vector<FixtureSample>>>>;
+
+inline void write_fixture_run(const std::filesystem::path& dir, const std::string& name, int n,
+                              const FixtureRun& run) {
+  nlohmann::json config = {{"name", name}, {"mode", "adaptive"}, {"n", n}};
+  std::string err;
+  auto ws = store::Workspace::create(dir, config, err);
+  ASSERT_TRUE(ws) << err;
+  std::int64_t seq = 0;
+  auto emit = [&](EventBody b) {
+    Event e;
+    e.seq = seq++;
+    e.t = 1.0e9 + static_cast<double>(seq);
+    e.body = std::move(b);
+    ASSERT_TRUE(ws->append(to_json(e), err)) << err;
+  };
+  CampaignStarted cs;
+  cs.config = config;
+  std::size_t iterations = 0;
+  for (const auto& [task, its] : run) {
+    cs.tasks.push_back({task, "rope", "untagged"});
+    iterations = std::max(iterations, its.size());
+  }
+  emit(cs);
+  std::vector<bool> solved(run.size(), false);
+  for (std::size_t it = 0; it < iterations; ++it) {
+    IterationStarted is;
+    is.iteration = static_cast<int>(it);
+    is.temperatures = {0.5};
+    is.n = n;
+    for (const auto& [task, its] : run)
+      if (it < its.size()) is.tasks.push_back(task);
+    emit(is);
+    IterationSummary sum;
+    sum.iteration = static_cast<int>(it);
+    for (std::size_t t = 0; t < run.size(); ++t) {
+      const auto& [task, its] = run[t];
+      if (it >= its.size()) continue;
+      TaskResult tr;
+      tr.task = task;
+      for (std::size_t s = 0; s < its[it].size(); ++s) {
+        const FixtureSample& fs = its[it][s];
+        LlmCall call;
+        call.iteration = static_cast<int>(it);
+        call.task = task;
+        call.sample_index = static_cast<int>(s);
+        call.trace = {{"role", "proposer"},
+                      {"task_id", task},
+                      {"prompt", nlohmann::json::array({{{"role", "user"}, {"content", "write " + task}}})},
+                      {"response", "```\n" + fs.impl + "```"},
+                      {"impl", fs.impl},
+                      {"usage", {{"input_tokens", 100}, {"output_tokens", 50}}},
+                      {"cost_usd", 0.01}};
+        emit(call);
+        Verdict v;
+        v.iteration = static_cast<int>(it);
+        v.task = task;
+        v.temperature = 0.5;
+        v.sample_index = static_cast<int>(s);
+        v.pass = fs.pass;
+        if (!fs.pass) {
+          v.stage = "verify";
+          v.code = "V-MISMATCH";
+        }
+        v.impl = fs.impl;
+        v.cycles = fs.cycles;
+        v.speedup = fs.speedup;
+        if (fs.cycles) v.feasible = true;
+        v.usage = {{"proposer", RoleUsage{100, 50, 1, 0.01}}};
+        emit(v);
+        if (fs.pass) {
+          if (tr.c == 0) tr.best_impl = fs.impl;
+          ++tr.c;
+        }
+      }
+      tr.c_by_temperature = {tr.c};
+      tr.newly_solved = tr.c > 0 && !solved[t];
+      if (tr.newly_solved) {
+        solved[t] = true;
+        ++sum.newly_solved;
+      }
+      sum.results.push_back(tr);
+    }
+    sum.metrics = nlohmann::json::object();
+    emit(sum);
+  }
+  CampaignFinished fin;
+  fin.reason = "done";
+  fin.iterations = static_cast<int>(iterations);
+  emit(fin);
+}
+
+}  // namespace sf::learn::testing

@@ -1,0 +1,148 @@
+// Run comparison drill-down (issue 20 item 1): the per-task numbers of a fixture workspace pair, the
+// "only differing" rule, deltas, samples with their calls, representative programs and the output
+// comparison of a program against the reference.
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "core/learn/run_comparison.hpp"
+#include "core/verify/verifier.hpp"
+#include "tests/unit/learn/run_fixture_programs.hpp"
+
+namespace sf::learn {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace sf::learn::testing;
+
+struct RunPair {
+  fs::path root;
+  RunRecord base, cand;
+  RunPair() {
+    root = fs::temp_directory_path() / ("sf_runcmp_" + std::to_string(::getpid()));
+    fs::remove_all(root);
+    fs::create_directories(root);
+    write_comparison_fixture(root / "base", root / "cand");
+    std::string err;
+    auto b = load_run(root / "base", err);
+    EXPECT_TRUE(b) << err;
+    auto c = load_run(root / "cand", err);
+    EXPECT_TRUE(c) << err;
+    if (b) base = std::move(*b);
+    if (c) cand = std::move(*c);
+  }
+  ~RunPair() { fs::remove_all(root); }
+};
+
+TEST(RunComparison, GridNumbersOfAFixturePair) {
+  RunPair p;
+  EXPECT_EQ(p.base.name, "base");
+  EXPECT_EQ(p.base.mode, "adaptive");
+  const auto base = task_run_stats(p.base.state);
+  const auto cand = task_run_stats(p.cand.state);
+  ASSERT_EQ(base.size(), 3u);
+  ASSERT_EQ(cand.size(), 3u);
+  // base A: fail, pass (1.2x) -> c = 1 of n = 2.
+  EXPECT_EQ(base[0].task, kCmpA);
+  EXPECT_TRUE(base[0].attempted);
+  EXPECT_TRUE(base[0].solved);
+  EXPECT_EQ(base[0].samples, 2);
+  EXPECT_EQ(base[0].successes, 1);
+  EXPECT_DOUBLE_EQ(base[0].pass1, 0.5);
+  EXPECT_EQ(base[0].samples_to_first_correct, 2);
+  EXPECT_EQ(base[0].tokens, 300);
+  EXPECT_NEAR(base[0].cost_usd, 0.02, 1e-12);
+  EXPECT_EQ(base[0].best_cycles, 100);
+  EXPECT_DOUBLE_EQ(*base[0].best_speedup, 1.2);
+  // base B: two failures in iteration 0, two passes in iteration 1 -> best c = 2, first correct at sample 3.
+  EXPECT_DOUBLE_EQ(base[1].pass1, 1.0);
+  EXPECT_EQ(base[1].samples, 4);
+  EXPECT_EQ(base[1].successes, 2);
+  EXPECT_EQ(base[1].samples_to_first_correct, 3);
+  EXPECT_EQ(base[1].tokens, 600);
+  EXPECT_DOUBLE_EQ(*base[1].best_speedup, 1.1);
+  // cand B: never correct.
+  EXPECT_FALSE(cand[1].solved);
+  EXPECT_TRUE(cand[1].attempted);
+  EXPECT_DOUBLE_EQ(cand[1].pass1, 0.0);
+  EXPECT_FALSE(cand[1].samples_to_first_correct);
+  EXPECT_FALSE(cand[1].best_speedup);
+  // No cost-model numbers for C.
+  EXPECT_FALSE(base[2].best_cycles);
+  // A task the run never sampled.
+  const auto none = task_run_stats(p.base.state, "rope/absent");
+  EXPECT_FALSE(none.attempted);
+  EXPECT_EQ(none.samples, 0);
+  // The report counts the same way.
+  const auto r = report_json(p.base.state);
+  EXPECT_DOUBLE_EQ(r["pass_at_1"].get<double>(), (0.5 + 1.0 + 1.0) / 3.0);
+}
+
+TEST(RunComparison, OnlyDifferingTasksAndDeltas) {
+  RunPair p;
+  const auto base = task_run_stats(p.base.state);
+  const auto cand = task_run_stats(p.cand.state);
+  EXPECT_TRUE(task_differs({&base[0], &cand[0]}));   // pass@1 0.5 vs 1
+  EXPECT_TRUE(task_differs({&base[1], &cand[1]}));   // solved vs not
+  EXPECT_FALSE(task_differs({&base[2], &cand[2]}));  // the same
+  EXPECT_TRUE(task_differs({&base[2], nullptr}));    // absent from one run
+  EXPECT_FALSE(task_differs({&base[2]}));
+  const auto d = task_run_delta(base[0], cand[0]);
+  EXPECT_DOUBLE_EQ(d.pass1, 0.5);
+  EXPECT_EQ(d.tokens, 0);
+  EXPECT_EQ(d.samples_to_first_correct, -1);
+  EXPECT_NEAR(*d.best_speedup, 0.3, 1e-12);
+  const auto dB = task_run_delta(base[1], cand[1]);
+  EXPECT_DOUBLE_EQ(dB.pass1, -1.0);
+  EXPECT_FALSE(dB.samples_to_first_correct);  // cand has none
+  EXPECT_FALSE(dB.best_speedup);
+}
+
+TEST(RunComparison, SamplesWithTheirCallsAndRepresentativePrograms) {
+  RunPair p;
+  const auto samples = task_samples(p.base, kCmpB);
+  ASSERT_EQ(samples.size(), 4u);
+  EXPECT_EQ(samples[0].verdict.iteration, 0);
+  EXPECT_FALSE(samples[0].verdict.pass);
+  EXPECT_EQ(samples[2].verdict.iteration, 1);
+  EXPECT_TRUE(samples[2].verdict.pass);
+  ASSERT_EQ(samples[0].calls.size(), 1u);
+  EXPECT_EQ(samples[0].calls[0]["role"], "proposer");
+  EXPECT_EQ(samples[0].calls[0]["impl"], kNeoxWrong);
+  auto a = representative_program(p.cand.state, kCmpA);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->impl, kGptjRenamed);
+  EXPECT_EQ(a->why, "fastest correct");
+  auto b = representative_program(p.cand.state, kCmpB);
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->impl, kNeoxWrong);
+  EXPECT_EQ(b->why, "last sample (fails: verify V-MISMATCH)");
+  auto c = representative_program(p.base.state, kCmpC);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->why, "first correct");
+  EXPECT_FALSE(representative_program(p.base.state, "rope/absent"));
+}
+
+TEST(RunComparison, OutputsAgainstTheReference) {
+  const auto* task = synth::testing::catalogue().find(kCmpB);
+  ASSERT_NE(task, nullptr);
+  verify::Verifier v;
+  const auto wrong = verify::compare_outputs(v.verify(*task, kNeoxWrong));
+  ASSERT_EQ(wrong.size(), 1u);
+  EXPECT_EQ(wrong[0].name, "S0");
+  EXPECT_FALSE(wrong[0].ok());
+  EXPECT_EQ(wrong[0].values, 560);
+  EXPECT_EQ(wrong[0].mismatches, 479);
+  EXPECT_NEAR(wrong[0].max_abs, 4.66696954, 1e-6);
+  EXPECT_EQ(wrong[0].first_mismatch, "[0, 0] element 0 (seed 42, sizes)");
+  EXPECT_EQ(wrong[0].first_mismatch_code, "V-MISMATCH");
+  const auto right = verify::compare_outputs(v.verify(*task, synth::testing::solution_impl(kCmpB)));
+  ASSERT_EQ(right.size(), 1u);
+  EXPECT_TRUE(right[0].ok());
+  EXPECT_GT(right[0].values, 560);  // every input set
+  EXPECT_LT(right[0].max_abs, 1e-5);
+  EXPECT_EQ(right[0].first_mismatch, "");
+}
+
+}  // namespace
+}  // namespace sf::learn
