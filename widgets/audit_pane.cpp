@@ -13,7 +13,6 @@
 #include <QPushButton>
 #include <QRandomGenerator>
 #include <QSettings>
-#include <QDialog>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
 #include <QSplitter>
@@ -25,6 +24,7 @@
 
 #include "core/memory/memory_store.hpp"
 #include "widgets/audit_code_view.hpp"
+#include "widgets/shortcut_sheet.hpp"
 #include "widgets/audit_model.hpp"
 #include "widgets/column_sizing.hpp"
 
@@ -333,19 +333,13 @@ QString AuditPane::cheatSheetText() {
             "Keys with Ctrl also work while the note field has focus.");
 }
 
+QWidget* AuditPane::cheatSheet() const {
+  return cheatSheet_;
+}
+
 void AuditPane::showCheatSheet() {
-  if (!cheatSheet_) {
-    auto* dlg = new QDialog(this);
-    dlg->setObjectName(QStringLiteral("auditCheatSheet"));
-    dlg->setWindowTitle(tr("Audit keyboard shortcuts"));
-    auto* l = new QVBoxLayout(dlg);
-    auto* text = new QLabel(cheatSheetText(), dlg);
-    text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    l->addWidget(text);
-    cheatSheet_ = dlg;
-  }
-  cheatSheet_->show();
-  cheatSheet_->raise();
+  showShortcutSheet(this, cheatSheet_, QStringLiteral("auditCheatSheet"), tr("Audit keyboard shortcuts"),
+                    cheatSheetText());
 }
 
 quint64 AuditPane::seed() const {

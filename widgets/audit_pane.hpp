@@ -6,7 +6,9 @@
 // (counts and % per label) exported as CSV or Markdown. See docs/audit.md.
 #pragma once
 
+#include <QDialog>
 #include <QHash>
+#include <QPointer>
 #include <QWidget>
 #include <nlohmann/json.hpp>
 
@@ -72,7 +74,7 @@ class AuditPane : public QWidget {
   // The keyboard cheat sheet (`?` or F1): every shortcut of the pane, one per line ("KEY — action").
   static QString cheatSheetText();
   void showCheatSheet();
-  QWidget* cheatSheet() const { return cheatSheet_; }
+  QWidget* cheatSheet() const;
   void moveBy(int delta);
 
  signals:
@@ -107,7 +109,7 @@ class AuditPane : public QWidget {
   QLineEdit* note_;
   QLabel* currentLabel_;
   QLineEdit* auditorEdit_;
-  QWidget* cheatSheet_ = nullptr;
+  QPointer<QDialog> cheatSheet_;
   QLabel* summary_;
   QLabel* status_;
   struct MemoryText {

@@ -25,6 +25,7 @@
 
 #include "widgets/campaign_dialog.hpp"
 #include "widgets/comparison_model.hpp"
+#include "widgets/run_comparison_view.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/learning_curves.hpp"
 #include "widgets/replay_controls.hpp"
@@ -73,6 +74,13 @@ CampaignDocks::CampaignDocks(QMainWindow* window, EngineBridge* bridge, TaskBrow
     cmpCurves_->setCampaigns(c);
     cmpSummary_->setCampaigns(c);
     cmpTasks_->setCampaigns(c);
+    std::vector<RunRecordPtr> runs;
+    QStringList problems;
+    for (const auto& s : c) {
+      if (s.run) runs.push_back(s.run);
+      else problems << QStringLiteral("%1: %2").arg(s.dir, s.error.isEmpty() ? s.runError : s.error);
+    }
+    cmpGrid_->setRuns(std::move(runs), problems);
   });
   updateActions();
 }
@@ -178,6 +186,9 @@ void CampaignDocks::createDocks() {
   tabs->addTab(cmpCurves_, tr("Curves"));
   tabs->addTab(tableView(cmpSummary_, tabs), tr("Tokens and cost"));
   tabs->addTab(tableView(cmpTasks_, tabs), tr("Per-task success"));
+  cmpGrid_ = new RunComparisonView(tabs);
+  connect(cmpGrid_, &RunComparisonView::statusMessage, this, [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
+  tabs->addTab(cmpGrid_, tr("Drill-down"));
   auto* cl = new QVBoxLayout(cmp);
   cl->addWidget(cmpList_);
   cl->addLayout(buttons);

@@ -33,6 +33,7 @@ class LearningCurves;
 class ReplayControls;
 class ComparisonSummaryModel;
 class ComparisonTaskModel;
+class RunComparisonView;
 
 class CampaignDocks : public QObject {
   Q_OBJECT
@@ -48,6 +49,7 @@ class CampaignDocks : public QObject {
   LearningCurves* comparisonCurves() const { return cmpCurves_; }
   ComparisonSummaryModel* comparisonSummary() const { return cmpSummary_; }
   ComparisonTaskModel* comparisonTasks() const { return cmpTasks_; }
+  RunComparisonView* comparisonGrid() const { return cmpGrid_; }
   QProgressBar* progressBar() const { return progress_; }
   QString statusText() const;  // the dock's status line (state, tokens, cost, ETA)
   // The banner a campaign the engine paused shows (the cause and the fix, and Resume); "" when hidden.
@@ -104,6 +106,7 @@ class CampaignDocks : public QObject {
   LearningCurves* cmpCurves_ = nullptr;
   ComparisonSummaryModel* cmpSummary_ = nullptr;
   ComparisonTaskModel* cmpTasks_ = nullptr;
+  RunComparisonView* cmpGrid_ = nullptr;
   QListWidget* cmpList_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* title_ = nullptr;

@@ -193,22 +193,7 @@ void CampaignFeed::apply(const json& e, CampaignUpdate& u, qint64 firstRow) {
   }
 }
 
-void CampaignFeed::onLlmCall(const json& e, CampaignUpdate& u) {
-  const json& tr = sub(e, "trace");
-  TraceRow r;
-  r.seq = num<qint64>(e, "seq");
-  r.role = qs(tr, "role");
-  const std::string taskId = ss(e, "task");
-  r.task = QString::fromStdString(taskId);
-  r.iteration = num<int>(e, "iteration");
-  r.temperatureIndex = num<int>(e, "temperature_index");
-  r.sample = num<int>(e, "sample_index");
-  const json& usage = sub(tr, "usage");
-  r.tokens = num<qint64>(usage, "input_tokens") + num<qint64>(usage, "output_tokens");
-  r.latency = num<double>(tr, "latency_s");
-  r.cost = num<double>(tr, "cost_usd");
-  r.fromCache = flag(tr, "from_cache");
-  r.error = qs(sub(tr, "error"), "kind");
+std::shared_ptr<const TraceDetail> traceDetailOf(const json& tr) {
   auto d = std::make_shared<TraceDetail>();
   if (auto it = tr.find("prompt"); it != tr.end() && it->is_array()) {
     QStringList parts;
@@ -235,8 +220,28 @@ void CampaignFeed::onLlmCall(const json& e, CampaignUpdate& u) {
                      .arg(qs(dg, "message"));
     d->diagnostics = lines.join(QLatin1Char('\n'));
   }
-  if (!r.error.isEmpty()) d->diagnostics += QStringLiteral("\nLLM error %1: %2").arg(r.error, qs(sub(tr, "error"), "message"));
-  r.detail = std::move(d);
+  if (const QString kind = qs(sub(tr, "error"), "kind"); !kind.isEmpty())
+    d->diagnostics += QStringLiteral("\nLLM error %1: %2").arg(kind, qs(sub(tr, "error"), "message"));
+  return d;
+}
+
+void CampaignFeed::onLlmCall(const json& e, CampaignUpdate& u) {
+  const json& tr = sub(e, "trace");
+  TraceRow r;
+  r.seq = num<qint64>(e, "seq");
+  r.role = qs(tr, "role");
+  const std::string taskId = ss(e, "task");
+  r.task = QString::fromStdString(taskId);
+  r.iteration = num<int>(e, "iteration");
+  r.temperatureIndex = num<int>(e, "temperature_index");
+  r.sample = num<int>(e, "sample_index");
+  const json& usage = sub(tr, "usage");
+  r.tokens = num<qint64>(usage, "input_tokens") + num<qint64>(usage, "output_tokens");
+  r.latency = num<double>(tr, "latency_s");
+  r.cost = num<double>(tr, "cost_usd");
+  r.fromCache = flag(tr, "from_cache");
+  r.error = qs(sub(tr, "error"), "kind");
+  r.detail = traceDetailOf(tr);
   tokens_ += r.tokens;
   cost_ += r.cost;
   pending_[{r.iteration, taskId, r.temperatureIndex, r.sample}].push_back(rows_);

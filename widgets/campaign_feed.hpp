@@ -60,6 +60,10 @@ class CampaignFeed {
   std::set<std::string> solvedTasks_;
 };
 
+// The detail texts of one agent call (an llm_call event's `trace`: prompt messages, response, program,
+// guardian diff, diagnostics and LLM error), each message capped at kMaxMessageChars.
+std::shared_ptr<const TraceDetail> traceDetailOf(const nlohmann::json& trace);
+
 // Reads a whole workspace (campaign.json + events.jsonl) and folds it. Errors go to CampaignSummary::error.
 CampaignSummary summarizeWorkspace(const QString& dir);
 

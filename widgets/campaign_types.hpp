@@ -16,6 +16,10 @@
 #include <QStringList>
 #include <QVector>
 
+namespace sf::learn {
+struct RunRecord;
+}
+
 namespace sf::widgets {
 
 // A batch of raw event envelopes ({v, seq, t, type, ...}) in log order, shared read-only.
@@ -123,6 +127,10 @@ struct CampaignSummary {
   int solved = 0, taskCount = 0;
   bool finished = false;
   QString finishReason;
+  // The run comparison's drill-down data (learn::load_run; compare only): null when not loaded or when the
+  // log could not be folded (runError says why).
+  std::shared_ptr<const learn::RunRecord> run;
+  QString runError;
 };
 
 }  // namespace sf::widgets

@@ -7,6 +7,7 @@
 #undef slots
 #undef emit
 #include "core/bench/catalogue.hpp"
+#include "core/learn/run_comparison.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
 #include "core/learn/projections.hpp"
@@ -287,7 +288,17 @@ void CampaignWorker::cancel() {
 
 void CampaignWorker::compare(quint64 seq, const QStringList& dirs) {
   QVector<CampaignSummary> out;
-  for (const QString& d : dirs) out.push_back(summarizeWorkspace(d));
+  for (const QString& d : dirs) {
+    CampaignSummary s = summarizeWorkspace(d);
+    if (s.error.isEmpty()) {
+      std::string err;
+      if (auto r = learn::load_run(d.toStdString(), err))
+        s.run = std::make_shared<const learn::RunRecord>(std::move(*r));
+      else
+        s.runError = QString::fromStdString(err);
+    }
+    out.push_back(std::move(s));
+  }
   emit comparisonReady(seq, out);
 }
 

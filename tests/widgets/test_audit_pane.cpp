@@ -16,6 +16,7 @@
 #include "widgets/audit_code_view.hpp"
 #include "widgets/audit_model.hpp"
 #include "widgets/audit_pane.hpp"
+#include "test_support.hpp"
 
 using nlohmann::json;
 using namespace sf::widgets;
@@ -241,25 +242,6 @@ TEST(AuditPane, KeyboardLabelsAndMoves) {
   EXPECT_EQ(other.summary().labelled, 4u);
 }
 
-namespace {
-// Counts mouse events anywhere in the application.
-struct MouseCounter : QObject {
-  int count = 0;
-  bool eventFilter(QObject*, QEvent* e) override {
-    switch (e->type()) {
-      case QEvent::MouseButtonPress:
-      case QEvent::MouseButtonRelease:
-      case QEvent::MouseButtonDblClick:
-      case QEvent::MouseMove:
-        ++count;
-        break;
-      default:
-        break;
-    }
-    return false;
-  }
-};
-}  // namespace
 
 TEST(AuditPane, FiftyBlindLabelsWithKeyEventsOnly) {
   QTemporaryDir tmp;
@@ -284,7 +266,7 @@ TEST(AuditPane, FiftyBlindLabelsWithKeyEventsOnly) {
   ASSERT_TRUE(pane.openWorkspace(dir));
   pane.setAuditor(QStringLiteral("ann"));
   pane.setSeed(777);
-  MouseCounter mouse;
+  sf::widgets::test::MouseCounter mouse;
   qApp->installEventFilter(&mouse);
   QTest::keyClick(pane.table(), Qt::Key_S);  // draw the sample (N = 50 by default), blind by default
   ASSERT_TRUE(pane.blind());

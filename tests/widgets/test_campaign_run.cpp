@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "widgets/campaign_docks.hpp"
+#include "widgets/run_comparison_view.hpp"
 #include "widgets/campaign_feed.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/learning_curves.hpp"
@@ -237,6 +238,13 @@ TEST(CampaignEndToEnd, VerifyThenTinyCampaignThenScreenshotReplayAndFollow) {
   ASSERT_EQ(summaries.size(), 2);
   EXPECT_EQ(summaries[0].curve, live.points);
   EXPECT_EQ(cd->comparisonCurves()->plotted().size(), 2 * (2 + perfSeries(live.points)));
+  // The drill-down grid has both runs, every task of the campaign, and no task that differs.
+  ASSERT_TRUE(summaries[0].run);
+  auto* grid = cd->comparisonGrid()->model();
+  EXPECT_EQ(grid->runCount(), 2);
+  EXPECT_EQ(grid->rowCount(), summaries[0].taskCount);
+  grid->setOnlyDiffering(true);
+  EXPECT_EQ(grid->rowCount(), 0);
 }
 
 TEST(CampaignFollow, ALogWrittenByAnotherProcessIsFollowedAsItGrows) {

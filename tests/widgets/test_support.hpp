@@ -1,6 +1,8 @@
 // Helpers shared by the widget tests.
 #pragma once
 
+#include <QEvent>
+#include <QObject>
 #include <QString>
 #include <QStringList>
 
@@ -29,5 +31,23 @@ inline int columnOf(const QString& text, int line, const QString& needle, int nt
   for (int k = 0; k < nth; ++k) from = static_cast<int>(l.indexOf(needle.toUtf8(), from + 1));
   return from + 1;
 }
+
+// Counts mouse events anywhere in the application (install on qApp): the keyboard-only tests expect zero.
+struct MouseCounter : QObject {
+  int count = 0;
+  bool eventFilter(QObject*, QEvent* e) override {
+    switch (e->type()) {
+      case QEvent::MouseButtonPress:
+      case QEvent::MouseButtonRelease:
+      case QEvent::MouseButtonDblClick:
+      case QEvent::MouseMove:
+        ++count;
+        break;
+      default:
+        break;
+    }
+    return false;
+  }
+};
 
 }  // namespace sf::widgets::test

@@ -32,7 +32,7 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
   auto ws = store::Workspace::create(dir, config, err);
   ASSERT_TRUE(ws) << err;
   std::int64_t seq = 0;
-  auto emit = [&](EventBody b) {
+  auto put = [&](EventBody b) {
     Event e;
     e.seq = seq++;
     e.t = 1.0e9 + static_cast<double>(seq);
@@ -46,7 +46,7 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
     cs.tasks.push_back({task, "rope", "untagged"});
     iterations = std::max(iterations, its.size());
   }
-  emit(cs);
+  put(cs);
   std::vector<bool> solved(run.size(), false);
   for (std::size_t it = 0; it < iterations; ++it) {
     IterationStarted is;
@@ -55,7 +55,7 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
     is.n = n;
     for (const auto& [task, its] : run)
       if (it < its.size()) is.tasks.push_back(task);
-    emit(is);
+    put(is);
     IterationSummary sum;
     sum.iteration = static_cast<int>(it);
     for (std::size_t t = 0; t < run.size(); ++t) {
@@ -76,7 +76,7 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
                       {"impl", fs.impl},
                       {"usage", {{"input_tokens", 100}, {"output_tokens", 50}}},
                       {"cost_usd", 0.01}};
-        emit(call);
+        put(call);
         Verdict v;
         v.iteration = static_cast<int>(it);
         v.task = task;
@@ -92,7 +92,7 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
         v.speedup = fs.speedup;
         if (fs.cycles) v.feasible = true;
         v.usage = {{"proposer", RoleUsage{100, 50, 1, 0.01}}};
-        emit(v);
+        put(v);
         if (fs.pass) {
           if (tr.c == 0) tr.best_impl = fs.impl;
           ++tr.c;
@@ -107,12 +107,12 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
       sum.results.push_back(tr);
     }
     sum.metrics = nlohmann::json::object();
-    emit(sum);
+    put(sum);
   }
   CampaignFinished fin;
   fin.reason = "done";
   fin.iterations = static_cast<int>(iterations);
-  emit(fin);
+  put(fin);
 }
 
 }  // namespace sf::learn::testing
