@@ -100,7 +100,9 @@ QString formatCalls(const std::vector<nlohmann::json>& calls) {
                                                                                   : QStringLiteral("?");
     QString t = QStringLiteral("=== %1 ===\n").arg(role);
     if (!d->prompt.isEmpty()) t += QStringLiteral("--- prompt ---\n%1\n").arg(d->prompt);
+    if (!d->reasoning.isEmpty()) t += QStringLiteral("--- reasoning ---\n%1\n").arg(d->reasoning);
     if (!d->response.isEmpty()) t += QStringLiteral("--- response ---\n%1\n").arg(d->response);
+    if (!d->finishReason.isEmpty()) t += QStringLiteral("--- finish reason: %1 ---\n").arg(d->finishReason);
     if (!d->guardianDiff.isEmpty()) t += QStringLiteral("--- guardian ---\n%1\n").arg(d->guardianDiff);
     if (!d->diagnostics.isEmpty()) t += QStringLiteral("--- diagnostics ---\n%1\n").arg(d->diagnostics);
     out << t;
