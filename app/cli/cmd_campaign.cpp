@@ -227,6 +227,12 @@ int cmd_resume(const std::string& dir, bool quiet) {
   return execute(*ws, quiet);
 }
 
+// "programs/failed/passed" of a report's diversity object (core/learn Diversity).
+std::string diversity_text(const json& d) {
+  return std::to_string(d.value("programs", 0)) + "/" + std::to_string(d.value("failed", 0)) + "/" +
+         std::to_string(d.value("passed", 0));
+}
+
 int cmd_report(const std::string& dir, bool csv, bool as_json) {
   std::string err;
   auto ws = store::Workspace::open_read_only(dir, err);
@@ -251,8 +257,8 @@ int cmd_report(const std::string& dir, bool csv, bool as_json) {
   std::cout << "campaign " << r["name"].get<std::string>() << " (" << r["mode"].get<std::string>() << ", "
             << r["model"].get<std::string>() << ", n=" << r["n"] << ")\n\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-40s %-9s %4s %9s %7s %6s %10s %8s\n", "task", "tag", "c", "successes", "samples",
-                "solved", "cycles", "speedup");
+  std::snprintf(line, sizeof line, "%-40s %-9s %4s %9s %7s %6s %10s %8s  %s\n", "task", "tag", "c", "successes",
+                "samples", "solved", "cycles", "speedup", "distinct all/fail/pass");
   std::cout << line;
   for (const auto& t : r["tasks"]) {
     // The fastest correct feasible program: cycles and speedup ('!' marks a suspicious speedup above 10x).
@@ -262,14 +268,15 @@ int cmd_report(const std::string& dir, bool csv, bool as_json) {
       cyc = std::to_string(f["cycles"].get<std::int64_t>());
       if (f["speedup"].is_number()) sp = fmt(f["speedup"].get<double>(), 2) + (f["suspicious"].get<bool>() ? "!" : "");
     }
-    std::snprintf(line, sizeof line, "%-40s %-9s %4d %9lld %7lld %6s %10s %8s\n", t["id"].get<std::string>().c_str(),
+    std::snprintf(line, sizeof line, "%-40s %-9s %4d %9lld %7lld %6s %10s %8s  %s\n", t["id"].get<std::string>().c_str(),
                   t["tag"].get<std::string>().c_str(), t["c"].get<int>(),
                   static_cast<long long>(t["successes"].get<std::int64_t>()),
                   static_cast<long long>(t["samples"].get<std::int64_t>()),
                   t["solved"].get<bool>() ? ((st.is_sage() ? "ep " : "it ") + std::to_string(t.value("solved_iteration", 0))).c_str() : "-",
-                  cyc.c_str(), sp.c_str());
+                  cyc.c_str(), sp.c_str(), diversity_text(t["diversity"]).c_str());
     std::cout << line;
   }
+  std::cout << "\ndistinct programs (all/fail/pass, summed over tasks): " << diversity_text(r["diversity"]) << "\n";
   std::cout << "\nspeed: fast_1 " << fmt(r["fast_1"].get<double>()) << "  fast_1.5 " << fmt(r["fast_1_5"].get<double>())
             << "  median speedup "
             << (r["median_speedup"].is_number() ? fmt(r["median_speedup"].get<double>(), 2) : std::string("-")) << "\n";

@@ -63,9 +63,7 @@ struct Apply {
     auto key = std::make_tuple(e.task, e.temperature_index, e.sample_index);
     if (r->verdicts.count(key)) return fail("duplicate verdict for " + e.task);
     r->verdicts.emplace(key, e);
-    auto& t = s.totals[e.task];
-    t.samples++;
-    if (e.pass) t.successes++;
+    s.totals[e.task].count(e);
     for (const auto& [role, u] : e.usage) add_usage(s.usage, role, u);
     offer_fastest(s.fastest, e);
     return true;
@@ -99,9 +97,7 @@ struct Apply {
       const SageEpisode& ep = s.sage.episodes[static_cast<std::size_t>(g.body.value("episode", 0))];
       for (const auto& r : ep.rounds) {
         if (!r.has_verdict) continue;
-        auto& t = s.totals[ep.task];
-        t.samples++;
-        if (r.verdict.pass) t.successes++;
+        s.totals[ep.task].count(r.verdict);
         for (const auto& [role, u] : r.verdict.usage) add_usage(s.usage, role, u);
         offer_fastest(s.fastest, r.verdict);
       }
@@ -156,6 +152,30 @@ json bucket_json(const std::vector<int>& counts, int n) {
 }
 
 }  // namespace
+
+void Diversity::add(const Verdict& v) {
+  if (v.canonical_key.empty()) return;
+  programs.insert(v.canonical_key);
+  (v.pass ? passed : failed).insert(v.canonical_key);
+}
+
+json Diversity::to_json() const { return diversity_json({this}); }
+
+json diversity_json(const std::vector<const Diversity*>& per_task) {
+  std::size_t p = 0, f = 0, s = 0;
+  for (const Diversity* d : per_task) {
+    p += d->programs.size();
+    f += d->failed.size();
+    s += d->passed.size();
+  }
+  return {{"programs", p}, {"failed", f}, {"passed", s}};
+}
+
+void TaskTotals::count(const Verdict& v) {
+  samples++;
+  if (v.pass) successes++;
+  diversity.add(v);
+}
 
 bool offer_fastest(std::map<std::string, FastestProgram>& m, const Verdict& v) {
   if (!v.pass || !v.cycles || !v.feasible.value_or(false)) return false;
@@ -278,7 +298,8 @@ json report_json(const CampaignState& s) {
               {"c", bc == s.best_c.end() ? 0 : bc->second},
               {"solved", s.is_solved(t.id)},
               {"samples", tt == s.totals.end() ? 0 : tt->second.samples},
-              {"successes", tt == s.totals.end() ? 0 : tt->second.successes}};
+              {"successes", tt == s.totals.end() ? 0 : tt->second.successes},
+              {"diversity", tt == s.totals.end() ? Diversity().to_json() : tt->second.diversity.to_json()}};
     for (const auto& d : s.solved)
       if (d.task == t.id) {
         e["solved_iteration"] = d.iteration;
@@ -289,6 +310,9 @@ json report_json(const CampaignState& s) {
     tasks.push_back(e);
   }
   r["tasks"] = tasks;
+  std::vector<const Diversity*> div;
+  for (const auto& [id, t] : s.totals) div.push_back(&t.diversity);
+  r["diversity"] = diversity_json(div);
   json m = completion_metrics(s.tasks, s.best_c, n);
   r["tasks_total"] = s.tasks.size();
   r["tasks_solved"] = s.solved.size();
@@ -312,6 +336,11 @@ json report_json(const CampaignState& s) {
               {"newly_solved", it.summary->newly_solved},
               {"wall_s", it.summary->wall_s}};
     if (mm.contains("iteration")) e["sampled"] = mm["iteration"];  // metrics over the tasks sampled
+    std::map<std::string, Diversity> it_div;  // this iteration's samples, per task
+    for (const auto& [key, v] : it.verdicts) it_div[std::get<0>(key)].add(v);
+    std::vector<const Diversity*> it_ptrs;
+    for (const auto& [id, d] : it_div) it_ptrs.push_back(&d);
+    e["diversity"] = diversity_json(it_ptrs);
     for (const char* k : {"cumulative", "tokens", "cost_usd", "usage_by_role"})
       if (mm.contains(k)) e[k] = mm[k];
     its.push_back(e);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -49,8 +50,23 @@ bool offer_fastest(std::map<std::string, FastestProgram>& m, const Verdict& v);
 // above 1.0 / 1.5 (0 with no task), and the median of the solved tasks' best speedups (null when none).
 nlohmann::json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, FastestProgram>& m);
 
+// Sample diversity (issue 19 item 10): distinct canonical programs among samples, among failures and among
+// successes. Canonical keys identify programs up to alpha-renaming (verify::Report::canonical_key); a sample
+// without one (no program, or one that did not parse) adds nothing. Keys are per task: over several tasks,
+// add the per-task counts (programs of different tasks are different programs).
+struct Diversity {
+  std::set<std::string> programs, failed, passed;
+  void add(const Verdict& v);
+  // {"programs": n, "failed": n, "passed": n}
+  nlohmann::json to_json() const;
+};
+// The same counts summed over tasks: {"programs", "failed", "passed"}.
+nlohmann::json diversity_json(const std::vector<const Diversity*>& per_task);
+
 struct TaskTotals {
   std::int64_t samples = 0, successes = 0;
+  Diversity diversity;
+  void count(const Verdict& v);  // one more sample
 };
 
 class CampaignState {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/learn/engine_state.hpp"
 #include "core/learn/metrics.hpp"
 
 using namespace sf::learn;
@@ -52,4 +53,44 @@ TEST(PassAtK, InvalidInputIsNotANumberButNullopt) {
   EXPECT_FALSE(pass_at_k({}, 5, 1));
   EXPECT_FALSE(pass_at_1({1, 7}, 5));
   EXPECT_FALSE(pass_at_n({}, 5));
+}
+
+// Issue 19 item 10: distinct canonical programs among samples, failures and successes, per task, per
+// iteration and per campaign, in the report.
+TEST(Diversity, ReportCountsDistinctCanonicalProgramsPerTaskIterationAndCampaign) {
+  using namespace sf::learn;
+  CampaignState st;
+  std::string err;
+  auto ev = [](EventBody b) { return Event{kEventVersion, 0, 0.0, std::move(b)}; };
+  ASSERT_TRUE(st.apply(ev(CampaignStarted{{{"mode", "adaptive"}, {"n", 4}}, {{"a", "g", "untagged"}, {"b", "g", "untagged"}}}),
+                       err))
+      << err;
+  IterationStarted is;
+  is.temperatures = {0.5};
+  is.tasks = {"a", "b"};
+  is.n = 4;
+  ASSERT_TRUE(st.apply(ev(is), err)) << err;
+  auto verdict = [](std::string task, int i, bool pass, std::string key) {
+    Verdict v;
+    v.task = std::move(task);
+    v.sample_index = i;
+    v.pass = pass;
+    v.canonical_key = std::move(key);
+    return v;
+  };
+  // a: k1 passes twice, k2 fails, one sample without a program; b: k1 (another task's k1) fails twice.
+  for (const Verdict& v : {verdict("a", 0, true, "k1"), verdict("a", 1, true, "k1"), verdict("a", 2, false, "k2"),
+                           verdict("a", 3, false, ""), verdict("b", 0, false, "k1"), verdict("b", 1, false, "k1")})
+    ASSERT_TRUE(st.apply(ev(v), err)) << err;
+  IterationSummary sum;
+  ASSERT_TRUE(st.apply(ev(sum), err)) << err;
+  const nlohmann::json r = report_json(st);
+  const nlohmann::json want_a = {{"programs", 2}, {"failed", 1}, {"passed", 1}};
+  const nlohmann::json want_b = {{"programs", 1}, {"failed", 1}, {"passed", 0}};
+  const nlohmann::json want_all = {{"programs", 3}, {"failed", 2}, {"passed", 1}};
+  EXPECT_EQ(r["tasks"][0]["diversity"], want_a);
+  EXPECT_EQ(r["tasks"][1]["diversity"], want_b);
+  EXPECT_EQ(r["diversity"], want_all);
+  ASSERT_EQ(r["iterations"].size(), 1u);
+  EXPECT_EQ(r["iterations"][0]["diversity"], want_all);
 }
