@@ -600,6 +600,11 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
   // sample yet); halt() stops taking samples.
   std::deque<std::size_t> queue;
   for (std::size_t i = 0; i < todo.size(); ++i) queue.push_back(i);
+  {
+    std::lock_guard lock(emit_mu_outer_);
+    finished_samples_.clear();
+    next_to_log_ = 0;
+  }
   std::mutex err_mu;  // guards queue and first_error
   std::string first_error;
   auto worker = [&] {
@@ -617,7 +622,7 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
         queue.pop_front();
       }
       std::string e;
-      const bool logged = run_sample(todo[i], iteration, base, e);
+      const bool logged = run_sample(todo[i], i, iteration, base, e);
       if (!e.empty()) {
         std::lock_guard l(err_mu);
         if (first_error.empty()) first_error = e;
@@ -634,6 +639,11 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
   std::vector<std::thread> threads;
   for (int i = 0; i < nthreads && !todo.empty(); ++i) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
+  if (first_error.empty()) {  // after a halt or a cancel: what finished is logged, in order, around the gaps
+    std::lock_guard lock(emit_mu_outer_);
+    std::string e;
+    if (!log_finished_samples(true, e)) first_error = e;
+  }
   if (!first_error.empty()) {
     error = first_error;
     return false;
@@ -641,7 +651,27 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
   return true;
 }
 
-bool CampaignEngine::run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error) {
+bool CampaignEngine::log_finished_samples(bool all, std::string& error) {
+  while (!finished_samples_.empty()) {
+    auto it = finished_samples_.begin();
+    if (!all && it->first != next_to_log_) return true;
+    FinishedSample f = std::move(it->second);
+    next_to_log_ = it->first + 1;
+    finished_samples_.erase(it);
+    bool ok = true;
+    for (auto& c : f.calls)
+      if (ok) ok = emit(std::move(c), error);
+    if (ok) ok = emit(std::move(f.verdict), error);
+    release(f.res);
+    if (!ok) return false;
+    ++done_;
+    ++samples_;
+  }
+  return true;
+}
+
+bool CampaignEngine::run_sample(const Sample& s, std::size_t order, int iteration, const agent::PromptInput& base,
+                                std::string& error) {
   Verdict v;
   v.iteration = iteration;
   v.task = s.task->id;
@@ -732,14 +762,11 @@ bool CampaignEngine::run_sample(const Sample& s, int iteration, const agent::Pro
     add_trace_usage(v.usage, t);
     calls.push_back({iteration, s.task->id, s.temperature_index, s.sample_index, agent::to_json(t)});
   }
-  // The calls and their verdict go to the log back to back, under one lock.
+  // The calls and their verdict go to the log back to back, under one lock, in sample order.
   std::lock_guard lock(emit_mu_outer_);
-  for (auto& c : calls)
-    if (!emit(std::move(c), error)) return false;
-  if (!emit(std::move(v), error)) return false;
-  ++done_;
-  ++samples_;
-  return true;
+  finished_samples_[order] = {std::move(calls), std::move(v), hold.res};
+  hold.res = {};  // released when logged
+  return log_finished_samples(false, error);
 }
 
 IterationSummary CampaignEngine::summarize(const IterationRecord& rec) const {

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <map>
 #include <mutex>
 #include <semaphore>
 #include <string>
@@ -113,7 +114,9 @@ class CampaignEngine {
   bool emit(EventBody body, std::string& error);
   bool run_iteration(IterationRecord& rec, std::string& error);
   // False when the sample was not logged (cancelled, or dropped for an infrastructure failure).
-  bool run_sample(const Sample& s, int iteration, const agent::PromptInput& base, std::string& error);
+  // `order`: the sample's position in the iteration's sample order (the order it is logged in).
+  bool run_sample(const Sample& s, std::size_t order, int iteration, const agent::PromptInput& base,
+                  std::string& error);
   // Infrastructure failures (docs/campaign.md): true when a call in `traces` failed for a reason that is not
   // the model's answer, so the sample is dropped, never a verdict; a non-retryable failure, or the K-th
   // transient one in a row, halts the campaign (no new sample starts; the run ends paused).
@@ -175,7 +178,19 @@ class CampaignEngine {
 
   CampaignState state_;
   std::mutex emit_mu_;
-  std::mutex emit_mu_outer_;  // keeps a sample's calls and verdict adjacent in the log
+  std::mutex emit_mu_outer_;  // keeps a sample's calls and verdict adjacent in the log; guards the fields below
+  // Adaptive samples reach the log in the iteration's sample order, whatever order they finish in (issue 19
+  // item 1): a finished sample waits here, with its budget reservation, until every earlier one is logged.
+  struct FinishedSample {
+    std::vector<LlmCall> calls;
+    Verdict verdict;
+    Reservation res;
+  };
+  std::map<std::size_t, FinishedSample> finished_samples_;  // by position in the iteration's sample order
+  std::size_t next_to_log_ = 0;
+  // Logs the finished samples from next_to_log_ on while they are contiguous (all of them with `all`, in
+  // order, skipping the gaps of samples that were never finished). Call with emit_mu_outer_ held.
+  bool log_finished_samples(bool all, std::string& error);
   std::string emit_error_;
 
   mutable std::mutex mu_;

@@ -31,9 +31,11 @@ void det_strip_times(json& j) {
   }
 }
 
-std::vector<json> det_run_campaign(int in_flight, int load_threads) {
+std::vector<json> det_run_campaign(Mode mode, int in_flight, int load_threads) {
   CampaignConfig c;
-  c.mode = Mode::Sage;
+  c.mode = mode;
+  c.n = 2;                  // adaptive: samples per task and temperature
+  c.temperatures = {0.7};   // adaptive iterations
   c.tasks = {"rope/gptj_interleaved", "gemm_easy/batched_matvec"};
   c.backend.kind = sf::llm::BackendKind::Builtin;
   c.backend.builtin_provider = "synth";
@@ -73,10 +75,8 @@ std::vector<json> det_run_campaign(int in_flight, int load_threads) {
   return sink.events;
 }
 
-}  // namespace
-
-TEST(Determinism, SameConfigAndSeedGiveTheSameEventLogAtAnyConcurrencyAndLoad) {
-  const auto base = det_run_campaign(1, 0);
+void det_expect_same_logs(Mode mode) {
+  const auto base = det_run_campaign(mode, 1, 0);
   ASSERT_GT(base.size(), 10u);
   std::size_t verdicts = 0;
   for (const auto& e : base) {
@@ -85,9 +85,15 @@ TEST(Determinism, SameConfigAndSeedGiveTheSameEventLogAtAnyConcurrencyAndLoad) {
   }
   EXPECT_GE(verdicts, 4u);
   for (auto [in_flight, load] : {std::pair{2, 0}, std::pair{1, 2}}) {
-    const auto other = det_run_campaign(in_flight, load);
+    const auto other = det_run_campaign(mode, in_flight, load);
     ASSERT_EQ(other.size(), base.size()) << "in_flight " << in_flight << ", load " << load;
     for (std::size_t i = 0; i < base.size(); ++i)
       ASSERT_EQ(other[i], base[i]) << "event " << i << ", in_flight " << in_flight << ", load " << load;
   }
 }
+
+}  // namespace
+
+TEST(Determinism, SameConfigAndSeedGiveTheSameEventLogAtAnyConcurrencyAndLoad) { det_expect_same_logs(Mode::Sage); }
+
+TEST(Determinism, AdaptiveGivesTheSameEventLogAtAnyConcurrencyAndLoad) { det_expect_same_logs(Mode::Adaptive); }
