@@ -185,6 +185,7 @@ TEST(Cli, CampaignWithAChipReportsSpeed) {
   CliRun text = cli("campaign report " + out.string(), false);
   ASSERT_EQ(text.code, 0) << text.out;
   EXPECT_NE(text.out.find("speed: fast_1 "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("distinct programs (all/fail/pass, summed over tasks): "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("speedup"), std::string::npos) << text.out;
   CliRun csv = cli("campaign report " + out.string() + " --csv", false);
   ASSERT_EQ(csv.code, 0) << csv.out;
