@@ -1,6 +1,7 @@
 #include "widgets/audit_pane.hpp"
 #include "widgets/qt_text.hpp"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
@@ -24,6 +25,7 @@
 
 #include "core/memory/memory_store.hpp"
 #include "widgets/audit_code_view.hpp"
+#include "widgets/episode_lineage_view.hpp"
 #include "widgets/shortcut_sheet.hpp"
 #include "widgets/audit_model.hpp"
 #include "widgets/column_sizing.hpp"
@@ -102,6 +104,10 @@ AuditPane::AuditPane(QWidget* parent)
   sizeColumnsWithTextColumn(table_->horizontalHeader(), AuditModel::RationaleColumn);
   table_->setWordWrap(false);
   table_->installEventFilter(this);
+  auto* lineage = new QAction(tr("Episode &Lineage (L)"), table_);
+  table_->addAction(lineage);
+  table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  connect(lineage, &QAction::triggered, this, [this] { showLineage(); });
 
   // Detail.
   detail_ = new QTextBrowser(this);
@@ -329,8 +335,22 @@ QString AuditPane::cheatSheetText() {
             "S — draw the random sample (N records, the seed shown)\n"
             "A — show all records\n"
             "B — blind on / off (hides the claim and other auditors' labels)\n"
+            "L / Ctrl+L — episode lineage of the record's episode (rounds, programs, verdicts, adopted items)\n"
             "? / F1 — this cheat sheet\n"
             "Keys with Ctrl also work while the note field has focus.");
+}
+
+EpisodeLineageView* AuditPane::showLineage() {
+  const int row = currentSourceRow();
+  if (row < 0) {
+    emit statusMessage(tr("Choose a record first"));
+    return nullptr;
+  }
+  QString error;
+  auto* v = showEpisodeLineage(this, qs(model_->workspace().dir.string()),
+                               static_cast<int>(model_->record(row).episode), &error);
+  if (!v) emit statusMessage(tr("No episode lineage: %1").arg(error));
+  return v;
 }
 
 QWidget* AuditPane::cheatSheet() const {
@@ -571,6 +591,9 @@ bool AuditPane::eventFilter(QObject* watched, QEvent* event) {
       return true;
     case Qt::Key_K:
       moveBy(-1);
+      return true;
+    case Qt::Key_L:
+      showLineage();
       return true;
     default:
       break;

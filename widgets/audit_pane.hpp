@@ -25,6 +25,7 @@ class QTextBrowser;
 namespace sf::widgets {
 
 class AuditModel;
+class EpisodeLineageView;
 class AuditFilterModel;
 class AuditCodeView;
 
@@ -75,6 +76,8 @@ class AuditPane : public QWidget {
   static QString cheatSheetText();
   void showCheatSheet();
   QWidget* cheatSheet() const;
+  // L / Ctrl+L / context menu: the lineage of the current record's episode (nullptr: none, the status says why).
+  EpisodeLineageView* showLineage();
   void moveBy(int delta);
 
  signals:

@@ -26,6 +26,7 @@
 #include "widgets/campaign_dialog.hpp"
 #include "widgets/comparison_model.hpp"
 #include "widgets/run_comparison_view.hpp"
+#include "widgets/episode_lineage_view.hpp"
 #include "widgets/engine_bridge.hpp"
 #include "widgets/learning_curves.hpp"
 #include "widgets/replay_controls.hpp"
@@ -145,6 +146,11 @@ void CampaignDocks::createDocks() {
   w_->addDockWidget(Qt::LeftDockWidgetArea, runDock);
 
   traces_ = new TracePane(w_);
+  connect(traces_, &TracePane::lineageRequested, this, [this](int episode) {
+    QString error;
+    if (!showEpisodeLineage(w_, dir_, episode, &error))
+      w_->statusBar()->showMessage(tr("No episode lineage: %1").arg(error), 8000);
+  });
   auto* traceDock = new QDockWidget(tr("Traces"), w_);
   traceDock->setObjectName(QStringLiteral("TracesDock"));
   traceDock->setWidget(traces_);

@@ -1,5 +1,6 @@
 #include "widgets/trace_pane.hpp"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
@@ -73,6 +74,13 @@ TracePane::TracePane(QWidget* parent)
   view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   view_->setWordWrap(false);
   view_->setAlternatingRowColors(true);
+  // Episode lineage of the selected row's sage episode (issue 20 item 5): Ctrl+L or the context menu.
+  lineageAction_ = new QAction(tr("Episode &Lineage"), this);
+  lineageAction_->setShortcut(QKeySequence(tr("Ctrl+L")));
+  lineageAction_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  view_->addAction(lineageAction_);
+  view_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  connect(lineageAction_, &QAction::triggered, this, &TracePane::requestLineage);
 
   tabs_ = new QTabWidget(this);
   prompt_ = textView(tabs_);
@@ -132,6 +140,14 @@ TracePane::TracePane(QWidget* parent)
   connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& cur) { showDetail(cur); });
   updateCount();
+}
+
+bool TracePane::requestLineage() {
+  const QModelIndex src = proxy_->mapToSource(view_->currentIndex());
+  if (!src.isValid()) return false;
+  const TraceRow& r = model_->row(src.row());
+  emit lineageRequested(r.iteration, r.task);
+  return true;
 }
 
 void TracePane::clear() {

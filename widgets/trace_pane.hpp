@@ -7,6 +7,7 @@
 
 #include "widgets/trace_model.hpp"
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLineEdit;
@@ -32,6 +33,12 @@ class TracePane : public QWidget {
   QString detailText(const QString& which) const;
   // Shows the detail of source row `row` and selects it.
   void showRow(int row);
+  // Ctrl+L / context menu: asks for the lineage of the current row's episode (sage: iteration = episode).
+  bool requestLineage();
+  QAction* lineageAction() const { return lineageAction_; }
+
+ signals:
+  void lineageRequested(int episode, const QString& task);
 
  public slots:
   void setSearchText(const QString& text);
@@ -52,6 +59,7 @@ class TracePane : public QWidget {
   QLabel* count_;
   QTableView* view_;
   QTabWidget* tabs_;
+  QAction* lineageAction_;
   QPlainTextEdit *prompt_, *response_, *impl_, *diff_, *verdictText_, *reasoning_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTableView>
@@ -14,7 +15,10 @@
 
 #include "test_support.hpp"
 #include "tests/unit/learn/run_fixture_programs.hpp"
+#include "widgets/audit_pane.hpp"
+#include "widgets/episode_lineage_view.hpp"
 #include "widgets/program_diff_view.hpp"
+#include "widgets/trace_pane.hpp"
 #include "widgets/run_comparison_view.hpp"
 
 namespace {
@@ -174,4 +178,69 @@ TEST(RunComparisonGrid, DrillDownAndDiffWithKeyEventsOnly) {
     EXPECT_TRUE(RunComparisonView::cheatSheetText().contains(QString::fromUtf8(key))) << key;
   qApp->removeEventFilter(&mouse);
   EXPECT_EQ(mouse.count, 0);
+}
+
+TEST(EpisodeLineageView, ChainFromTheAuditPaneAndTheTracePaneWithKeysOnly) {
+  QTemporaryDir tmp;
+  const QString dir = tmp.path() + QStringLiteral("/sage");
+  lt::write_sage_fixture(dir.toStdString(), lt::kCmpB, lt::kNeoxWrong, sf::synth::testing::solution_impl(lt::kCmpB));
+  sf::widgets::test::MouseCounter mouse;
+  qApp->installEventFilter(&mouse);
+  // Audit pane: L on a record of episode 0 opens its lineage.
+  sf::widgets::AuditPane pane;
+  pane.resize(900, 600);
+  ASSERT_TRUE(pane.openWorkspace(dir));
+  pane.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&pane));
+  QTest::keyClick(pane.table(), Qt::Key_L);
+  auto* v = pane.findChild<sf::widgets::EpisodeLineageView*>();
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->lineage().episode, 0);
+  ASSERT_EQ(v->steps()->count(), 3);
+  EXPECT_EQ(v->steps()->item(0)->text(),
+            QStringLiteral("Round 0 → program → fail: numeric V-MISMATCH → adopted mem-1 (+3 −0)"));
+  EXPECT_EQ(v->steps()->item(1)->text(), QStringLiteral("Round 1 → no program → fail: llm no-program → adopted – (+0 −3)"));
+  EXPECT_TRUE(v->stepText()->text().contains(QStringLiteral("Retrieved: mem-1, mem-2 · adopted: mem-1")));
+  // J twice: round 2's diff is round 0's program (round 1 had none) against the passing one.
+  QTest::keyClick(v->steps(), Qt::Key_J);
+  QTest::keyClick(v->steps(), Qt::Key_J);
+  EXPECT_EQ(v->steps()->currentRow(), 2);
+  EXPECT_EQ(v->diffView()->comparedOld(), QString::fromStdString(lt::kNeoxWrong));
+  EXPECT_TRUE(v->diffView()->comparedNew().contains(QStringLiteral("fn_neoxrope")));
+  EXPECT_TRUE(v->stepText()->text().contains(QStringLiteral("pass · 500 cycles · 1.25×")));
+  QTest::keyClick(v->steps(), Qt::Key_K);
+  EXPECT_EQ(v->steps()->currentRow(), 1);
+  QTest::keyClick(v->steps(), Qt::Key_Question, Qt::ShiftModifier);
+  ASSERT_NE(v->cheatSheet(), nullptr);
+  EXPECT_TRUE(v->cheatSheet()->isVisible());
+  EXPECT_TRUE(sf::widgets::AuditPane::cheatSheetText().contains(QStringLiteral("L / Ctrl+L")));
+  // Trace pane: Ctrl+L asks for the lineage of the selected call's episode.
+  sf::widgets::TracePane traces;
+  sf::widgets::CampaignUpdate u;
+  u.reset = true;
+  sf::widgets::TraceRow row;
+  row.role = QStringLiteral("proposer");
+  row.task = QString::fromStdString(lt::kCmpB);
+  row.iteration = 0;
+  row.sample = 2;
+  u.traceRows = {row};
+  traces.apply(u);
+  traces.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&traces));
+  traces.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&traces));
+  traces.view()->setFocus();
+  traces.view()->setCurrentIndex(traces.proxy()->index(0, 0));
+  int asked = -1;
+  QObject::connect(&traces, &sf::widgets::TracePane::lineageRequested, &traces, [&](int ep) { asked = ep; });
+  QTest::keyClick(traces.view(), Qt::Key_L, Qt::ControlModifier);
+  EXPECT_EQ(asked, 0);
+  qApp->removeEventFilter(&mouse);
+  EXPECT_EQ(mouse.count, 0);
+  // A campaign that is not sage has no lineage: the reason comes back.
+  QString error;
+  const std::filesystem::path root = tmp.path().toStdString();
+  lt::write_comparison_fixture(root / "base", root / "cand");
+  EXPECT_EQ(sf::widgets::showEpisodeLineage(nullptr, tmp.path() + QStringLiteral("/base"), 0, &error), nullptr);
+  EXPECT_EQ(error, QStringLiteral("not a sage campaign: episode lineage needs mode sage"));
 }

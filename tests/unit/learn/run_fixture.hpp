@@ -115,4 +115,65 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
   put(fin);
 }
 
+// A sage workspace of one finished episode (0, task `task`) of three rounds: round 0 fails with `first`
+// (mem-1 and mem-2 retrieved, mem-1 adopted, the verifier's diagnostics), round 1 produces no program, round 2
+// passes with `last` (mem-2 adopted). Then episode 1 of the same task starts and stays open.
+inline void write_sage_fixture(const std::filesystem::path& dir, const std::string& task, const std::string& first,
+                               const std::string& last) {
+  nlohmann::json config = {{"name", "sage-fixture"}, {"mode", "sage"}, {"memory", {{"episodes", 2}}}};
+  std::string err;
+  auto ws = store::Workspace::create(dir, config, err);
+  ASSERT_TRUE(ws) << err;
+  std::int64_t seq = 0;
+  auto put = [&](EventBody b) {
+    Event e;
+    e.seq = seq++;
+    e.t = 1.0e9 + static_cast<double>(seq);
+    e.body = std::move(b);
+    ASSERT_TRUE(ws->append(to_json(e), err)) << err;
+  };
+  CampaignStarted cs;
+  cs.config = config;
+  cs.tasks.push_back({task, "rope", "untagged"});
+  put(cs);
+  put(GenericEvent{"episode_started", {{"episode", 0}, {"task", task}, {"max_rounds", 3}}});
+  auto round = [&](int r, bool pass, const std::string& impl, const std::vector<std::pair<std::string, bool>>& items,
+                   const std::string& diagnostics) {
+    nlohmann::json adoption = nlohmann::json::array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      put(GenericEvent{"adoption_record",
+                       {{"episode", 0}, {"task", task}, {"round", r}, {"item", items[i].first}, {"rank", int(i) + 1},
+                        {"relevance", 0.5}, {"score", 0.5}, {"utility", 0.0}, {"adopted", items[i].second},
+                        {"rationale", "fixture"}, {"reasked", false}, {"before", ""}, {"after", impl}}});
+      adoption.push_back({{"id", items[i].first}, {"adopted", items[i].second}});
+    }
+    put(LlmCall{0, task, 0, r, {{"role", "proposer"}, {"impl", impl}, {"adoption", adoption},
+                                {"usage", {{"input_tokens", 10}, {"output_tokens", 5}}}}});
+    if (!diagnostics.empty()) put(LlmCall{0, task, 0, r, {{"role", "verifier"}, {"response", diagnostics}}});
+    Verdict v;
+    v.iteration = 0;
+    v.task = task;
+    v.sample_index = r;
+    v.pass = pass;
+    if (!pass) {
+      v.stage = impl.empty() ? "llm" : "numeric";
+      v.code = impl.empty() ? "no-program" : "V-MISMATCH";
+    }
+    v.impl = impl;
+    if (pass) {
+      v.cycles = 500;
+      v.speedup = 1.25;
+      v.feasible = true;
+    }
+    put(v);
+  };
+  round(0, false, first, {{"mem-1", true}, {"mem-2", false}}, "V-MISMATCH 3:10 output S0 differs");
+  round(1, false, "", {}, "");
+  round(2, true, last, {{"mem-2", true}}, "");
+  put(GenericEvent{"episode_finished",
+                   {{"episode", 0}, {"task", task}, {"score", 1.0}, {"rounds", 3}, {"first_correct_round", 2},
+                    {"solved", true}}});
+  put(GenericEvent{"episode_started", {{"episode", 1}, {"task", task}, {"max_rounds", 3}}});
+}
+
 }  // namespace sf::learn::testing

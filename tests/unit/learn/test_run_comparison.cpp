@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/learn/episode_lineage.hpp"
 #include "core/learn/run_comparison.hpp"
 #include "core/verify/verifier.hpp"
 #include "tests/unit/learn/run_fixture_programs.hpp"
@@ -142,6 +143,53 @@ TEST(RunComparison, OutputsAgainstTheReference) {
   EXPECT_GT(right[0].values, 560);  // every input set
   EXPECT_LT(right[0].max_abs, 1e-5);
   EXPECT_EQ(right[0].first_mismatch, "");
+}
+
+TEST(EpisodeLineage, RoundsProgramsVerdictsAdoptedItemsAndDiffs) {
+  const fs::path dir = fs::temp_directory_path() / ("sf_lineage_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  write_sage_fixture(dir, kCmpB, kNeoxWrong, synth::testing::solution_impl(kCmpB));
+  std::string err;
+  auto l = load_episode_lineage(dir, 0, err);
+  ASSERT_TRUE(l) << err;
+  EXPECT_EQ(l->episode, 0);
+  EXPECT_EQ(l->task, kCmpB);
+  EXPECT_TRUE(l->finished);
+  EXPECT_TRUE(l->solved);
+  EXPECT_EQ(l->first_correct_round, 2);
+  ASSERT_EQ(l->steps.size(), 3u);
+  const auto& r0 = l->steps[0];
+  EXPECT_EQ(r0.round, 0);
+  EXPECT_FALSE(r0.pass);
+  EXPECT_EQ(r0.code, "V-MISMATCH");
+  EXPECT_EQ(r0.impl, kNeoxWrong);
+  EXPECT_EQ(r0.previous_impl, "");
+  EXPECT_EQ(r0.diff.inserted, 3);  // from nothing
+  EXPECT_EQ(r0.retrieved, (std::vector<std::string>{"mem-1", "mem-2"}));
+  EXPECT_EQ(r0.adopted, (std::vector<std::string>{"mem-1"}));
+  EXPECT_EQ(r0.diagnostics, "V-MISMATCH 3:10 output S0 differs");
+  const auto& r1 = l->steps[1];  // no program: the chain keeps round 0's as the previous one
+  EXPECT_EQ(r1.impl, "");
+  EXPECT_EQ(r1.code, "no-program");
+  const auto& r2 = l->steps[2];
+  EXPECT_TRUE(r2.pass);
+  EXPECT_EQ(r2.previous_impl, kNeoxWrong);
+  EXPECT_EQ(r2.cycles, 500);
+  EXPECT_DOUBLE_EQ(*r2.speedup, 1.25);
+  EXPECT_EQ(r2.adopted, (std::vector<std::string>{"mem-2"}));
+  EXPECT_EQ(r2.diff.deleted, 2);  // the wrong Zip line and Map line go
+  EXPECT_EQ(r2.diff.inserted, 3);  // the scan, zip and map of the reference come
+  // The open episode 1 has no rounds yet; unknown episodes and other modes are refused with the reason.
+  auto open = load_episode_lineage(dir, 1, err);
+  ASSERT_TRUE(open) << err;
+  EXPECT_FALSE(open->finished);
+  EXPECT_TRUE(open->steps.empty());
+  EXPECT_FALSE(load_episode_lineage(dir, 7, err));
+  EXPECT_EQ(err, "no episode 7 (the log has 2)");
+  RunPair p;
+  EXPECT_FALSE(episode_lineage(p.base.state, 0, err));
+  EXPECT_EQ(err, "not a sage campaign: episode lineage needs mode sage");
+  fs::remove_all(dir);
 }
 
 }  // namespace
