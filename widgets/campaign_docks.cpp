@@ -346,6 +346,7 @@ void CampaignDocks::setPresentation(bool on) {
     showPresentationDocks();
     // The editor's and the campaign's tool bars make room for the charts (the menus keep every action).
     for (QToolBar* tb : w_->findChildren<QToolBar*>()) tb->hide();
+    if (w_->statusBar()) w_->statusBar()->hide();  // the Campaign dock shows the run's state
     // The docks that follow a sage replay (Adoption Audit, Memory; opened from the View menu, a replay does
     // not pop them up: at 1366×768 they would not fit beside the curves) join the Traces dock as tabs.
     // Leaving restores the saved state.
@@ -359,6 +360,7 @@ void CampaignDocks::setPresentation(bool on) {
   } else {
     w_->setFont(savedFont_);
     fitPresentationDocks();
+    if (w_->statusBar()) w_->statusBar()->show();
     if (w_->centralWidget()) w_->centralWidget()->show();
     w_->restoreState(savedState_);
   }

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -26,7 +27,9 @@ ReplayControls::ReplayControls(EngineBridge* bridge, LearningCurves* curves, QWi
   caption_->setFont(cf);
   caption_->setTextFormat(Qt::PlainText);
   caption_->setWordWrap(true);  // a long caption wraps instead of widening the window
-  caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+  caption_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+  caption_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  fitCaption();
   highlights_ = new QListWidget(this);
   highlights_->setObjectName(QStringLiteral("Highlights"));
   highlights_->setToolTip(tr("Key moments of the campaign: activate one to jump to it"));
@@ -151,6 +154,15 @@ void ReplayControls::refreshMoments() {
   }
   if (reached > 0) highlights_->setCurrentRow(reached - 1);
   if (curves_) curves_->setMoments(story_.moments.mid(0, reached));
+}
+
+void ReplayControls::fitCaption() {
+  caption_->setFixedHeight(2 * caption_->fontMetrics().lineSpacing() + 2 * caption_->margin());
+}
+
+void ReplayControls::changeEvent(QEvent* e) {
+  if (e->type() == QEvent::FontChange) fitCaption();  // the presentation font
+  QWidget::changeEvent(e);
 }
 
 QString ReplayControls::caption() const { return caption_->text(); }

@@ -43,7 +43,11 @@ class ReplayControls : public QWidget {
   void seek(int position);        // asks the bridge; the docks follow when the update arrives
   void stepEpisode(int direction);  // -1: back, +1: forward
 
+ protected:
+  void changeEvent(QEvent* e) override;
+
  private:
+  void fitCaption();  // two lines of its font, whatever the caption: the chart below never jumps
   void setStory(const ReplayStory& story);
   void setPosition(int position);
   void refreshMoments();

@@ -216,7 +216,8 @@ void StoryView::apply(const Event& e) {
           break;
         }
   } else if (const auto* v = std::get_if<Verdict>(&e.body)) {
-    if (v->pass && v->speedup && v->feasible.value_or(true) && (!best_speedup_ || *v->speedup > *best_speedup_)) {
+    // A speedup worth telling a room: faster than the baseline (> 1×) and than every earlier program.
+    if (v->pass && v->speedup && v->feasible.value_or(true) && *v->speedup > best_speedup_.value_or(1.0)) {
       best_speedup_ = *v->speedup;
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.2f", *v->speedup);

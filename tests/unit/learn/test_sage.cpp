@@ -846,6 +846,32 @@ TEST(StoryView, IterationStartsDemonstrationStepsAndTheFirstSolvedTask) {
   EXPECT_EQ(story.moments()[2].position, 6u);
 }
 
+TEST(StoryView, ANewBestSpeedupIsOneFasterThanTheBaselineAndEveryEarlierProgram) {
+  StoryView story;
+  std::int64_t seq = 0;
+  auto verdict = [&](const char* task, bool pass, double speedup) {
+    Verdict v;
+    v.task = task;
+    v.pass = pass;
+    v.speedup = speedup;
+    Event e;
+    e.seq = seq++;
+    e.body = v;
+    story.apply(e);
+  };
+  verdict("a", true, 1.0);   // as fast as the baseline: nothing to tell
+  verdict("b", false, 3.0);  // a failing program's speedup does not count
+  verdict("a", true, 1.5);
+  verdict("b", true, 1.2);   // slower than the best so far
+  verdict("b", true, 2.25);
+  ASSERT_EQ(story.moments().size(), 2u);
+  EXPECT_EQ(story.moments()[0].kind, Moment::Kind::BestSpeedup);
+  EXPECT_EQ(story.moments()[0].position, 3u);
+  EXPECT_NE(story.moments()[0].caption.find("1.50× on a"), std::string::npos);
+  EXPECT_EQ(story.moments()[1].position, 5u);
+  EXPECT_NE(story.moments()[1].caption.find("2.25× on b"), std::string::npos);
+}
+
 TEST(VerdictWords, ShortWordsForPeople) {
   EXPECT_EQ(verdict_word(true, "", ""), "pass");
   EXPECT_EQ(verdict_word(false, "search", "no-program"), "no program");
