@@ -81,7 +81,16 @@ class Checker {
   // Types the program under one size binding (§15.11: the driver runs one Checker per binding).
   Checker(const Program& prog, const TaskDoc& task, Diagnostics& diags, const TypecheckOptions& opt,
           const NamedBinding& binding)
-      : prog_(prog), task_(task), diags_(diags), opt_(opt), binding_name_(binding.name) {
+      : Checker(prog, task, diags, opt, std::vector<SizeBinding>{binding.sizes}) {
+    binding_name_ = binding.name;
+  }
+
+  // Types the program under several bindings at once: every size-dependent rule is evaluated under each, but a
+  // Partition's N and Merge's lane count under the first only, and an error message names the first binding.
+  // typecheck() uses it only as a quick test that a program without Partition/Merge types cleanly.
+  Checker(const Program& prog, const TaskDoc& task, Diagnostics& diags, const TypecheckOptions& opt,
+          std::vector<SizeBinding> bindings)
+      : prog_(prog), task_(task), diags_(diags), opt_(opt), binding_name_("sizes"), bindings_(std::move(bindings)) {
     for (const auto& f : task.fns) fns_[f.func_name] = &f;
     for (const auto& in : task.inputs) {
       Value v;
@@ -89,7 +98,6 @@ class Checker {
       v.st = StreamType{in.dtype, in.dims};
       env_[in.name] = v;
     }
-    bindings_.push_back(binding.sizes);
     totals_.assign(bindings_.size(), 0);
     extended_ = bindings_;
   }
@@ -1285,6 +1293,21 @@ std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, 
   // every binding: one run per binding; a later run adds only errors at a new location or with a new code, with
   // the binding named. The typed program is the one of `sizes`.
   auto all = task.static_bindings();
+  // Quick path: a program without Partition or Merge (whose N / lane count bind per binding) that types cleanly
+  // under every binding at once has exactly the diagnostics (warnings) and typed program of the `sizes` run, and
+  // no per-binding run could add an error. Anything else (an error, Partition, Merge) takes the exact path below.
+  if (opt.one_pass && all.size() > 1 && std::none_of(prog.stmts.begin(), prog.stmts.end(), [](const Statement& s) {
+        const std::string& p = s.kind == Statement::Kind::Comprehension ? s.comp.body.prim : s.call.prim;
+        return p == prim_name(Prim::Partition) || p == prim_name(Prim::Merge);
+      })) {
+    std::vector<SizeBinding> sizes;
+    for (const auto& nb : all) sizes.push_back(nb.sizes);
+    Diagnostics quick;
+    if (auto typed = Checker(prog, task, quick, opt, std::move(sizes)).run()) {
+      diags.insert(diags.end(), std::make_move_iterator(quick.begin()), std::make_move_iterator(quick.end()));
+      return typed;
+    }
+  }
   Diagnostics first;
   auto typed = Checker(prog, task, first, opt, all[0]).run();
   std::set<std::tuple<std::string, int, int>> seen;

@@ -67,6 +67,10 @@ struct TypecheckOptions {
   // `sizes`. Set: this binding alone (the verifier's runs under another binding: Partition N and list lengths
   // follow the binding).
   const SizeBinding* only_binding = nullptr;
+  // With every binding: a program without Partition/Merge is first typed under all bindings in one pass, and only
+  // an error sends it through one run per binding. Same diagnostics and typed program either way
+  // (tests/perf/test_typecheck_equivalence.cpp); false forces the per-binding runs.
+  bool one_pass = true;
 };
 
 // Types every statement of a name-clean program under every size binding (§15.11). Appends T-*, O-*, W-*, L-ELEMENTS diagnostics; returns the
