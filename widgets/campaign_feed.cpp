@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 
 #include "core/learn/verdict_words.hpp"
+#include "core/store/content_store.hpp"
 #include "core/store/event_log.hpp"
 #include "core/store/workspace.hpp"
 
@@ -193,14 +194,10 @@ void CampaignFeed::apply(const json& e, CampaignUpdate& u, qint64 firstRow) {
   }
 }
 
-std::shared_ptr<const TraceDetail> traceDetailOf(const json& tr) {
+std::shared_ptr<const TraceDetail> traceDetailOf(const json& tr, std::shared_ptr<const store::ContentStore> blobs) {
   auto d = std::make_shared<TraceDetail>();
-  if (auto it = tr.find("prompt"); it != tr.end() && it->is_array()) {
-    QStringList parts;
-    for (const auto& m : *it)
-      if (m.is_object()) parts << QStringLiteral("[%1]\n%2").arg(qs(m, "role"), capped(ss(m, "content")));
-    d->prompt = parts.join(QStringLiteral("\n\n"));
-  }
+  if (auto it = tr.find("prompt"); it != tr.end() && it->is_array()) d->prompt = *it;
+  d->blobs = std::move(blobs);
   d->response = capped(ss(tr, "response"));
   d->impl = capped(ss(tr, "impl"));
   d->guardianDiff = capped(ss(tr, "guardian_diff"));
@@ -241,7 +238,7 @@ void CampaignFeed::onLlmCall(const json& e, CampaignUpdate& u) {
   r.cost = num<double>(tr, "cost_usd");
   r.fromCache = flag(tr, "from_cache");
   r.error = qs(sub(tr, "error"), "kind");
-  r.detail = traceDetailOf(tr);
+  r.detail = traceDetailOf(tr, blobs_);
   tokens_ += r.tokens;
   cost_ += r.cost;
   pending_[{r.iteration, taskId, r.temperatureIndex, r.sample}].push_back(rows_);
@@ -355,6 +352,24 @@ CampaignSummary CampaignFeed::summary() const {
   s.finished = finished_;
   s.finishReason = finishReason_;
   return s;
+}
+
+void CampaignFeed::setWorkspace(const std::filesystem::path& dir) {
+  blobs_ = std::make_shared<const store::ContentStore>(dir / "blobs");
+}
+
+QString tracePromptText(const TraceDetail& d) {
+  if (!d.prompt.is_array() || d.prompt.empty()) return {};
+  static const store::ContentStore kNoStore{std::filesystem::path()};
+  std::string error;
+  auto messages = store::load_prompt(d.prompt, d.blobs ? *d.blobs : kNoStore, error);
+  if (!messages)
+    return QCoreApplication::translate("TracePane", "(the prompt cannot be shown: %1)").arg(QString::fromStdString(error));
+  QStringList parts;
+  for (const auto& m : *messages)
+    parts << QStringLiteral("[%1]\n%2").arg(QString::fromStdString(m["role"].get<std::string>()),
+                                            capped(m["content"].get<std::string>()));
+  return parts.join(QStringLiteral("\n\n"));
 }
 
 CampaignSummary summarizeWorkspace(const QString& dir) {

@@ -5,7 +5,9 @@
 // Tolerant: an event of an unknown type is ignored, a malformed one is skipped and counted.
 #pragma once
 
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -17,6 +19,9 @@ namespace sf::widgets {
 
 class CampaignFeed {
  public:
+  // The workspace the events come from: trace details resolve their prompt parts in its blobs/.
+  void setWorkspace(const std::filesystem::path& dir);
+
   // Consumes `events` (envelopes, in log order). The returned update carries the running totals.
   CampaignUpdate consume(const std::vector<nlohmann::json>& events);
   // Consumes a prefix [begin, end) of `events`.
@@ -42,6 +47,7 @@ class CampaignFeed {
   TaskStatusRow& task(const std::string& id);
   void fillTotals(CampaignUpdate& u) const;
 
+  std::shared_ptr<const store::ContentStore> blobs_;
   bool started_ = false, sage_ = false, finished_ = false;
   QString name_, mode_, finishReason_;
   std::vector<TaskStatusRow> tasks_;
@@ -61,8 +67,15 @@ class CampaignFeed {
 };
 
 // The detail texts of one agent call (an llm_call event's `trace`: prompt messages, response, program,
-// guardian diff, diagnostics and LLM error), each message capped at kMaxMessageChars.
-std::shared_ptr<const TraceDetail> traceDetailOf(const nlohmann::json& trace);
+// guardian diff, diagnostics and LLM error), each message capped at kMaxMessageChars. `blobs` is the content
+// store its prompt parts name (the workspace's blobs/; null for a live prompt logged whole).
+std::shared_ptr<const TraceDetail> traceDetailOf(const nlohmann::json& trace,
+                                                 std::shared_ptr<const store::ContentStore> blobs);
+
+// The prompt of a trace row as the detail view shows it: "[system]\n...\n\n[user]\n..." (each message capped
+// at CampaignFeed::kMaxMessageChars), reassembled by store::load_prompt; when a part cannot be read, the reason
+// (naming the blob file) instead.
+QString tracePromptText(const TraceDetail& d);
 
 // Reads a whole workspace (campaign.json + events.jsonl) and folds it. Errors go to CampaignSummary::error.
 CampaignSummary summarizeWorkspace(const QString& dir);

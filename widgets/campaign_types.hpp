@@ -20,6 +20,10 @@ namespace sf::learn {
 struct RunRecord;
 }
 
+namespace sf::store {
+class ContentStore;
+}
+
 namespace sf::widgets {
 
 // A batch of raw event envelopes ({v, seq, t, type, ...}) in log order, shared read-only.
@@ -27,7 +31,11 @@ using EventBatch = std::shared_ptr<const std::vector<nlohmann::json>>;
 
 // The texts behind one trace row (shown in the detail view); shared, never copied.
 struct TraceDetail {
-  QString prompt;       // "[system]\n...\n\n[user]\n..." (each message capped, see campaign_feed.cpp)
+  // The call's prompt messages as logged: [{role, content}] or, from a workspace's events.jsonl, parts naming
+  // blobs of `blobs` (the workspace's content store). tracePromptText (campaign_feed.hpp) reassembles it when
+  // the row is shown, so an opened log does not hold every full prompt in memory.
+  nlohmann::json prompt;
+  std::shared_ptr<const store::ContentStore> blobs;
   QString response;
   QString impl;         // the parsed (or rewritten) program
   QString guardianDiff; // the guardian's line diff

@@ -83,6 +83,7 @@ void CampaignWorker::begin(quint64 session, const QString& dir, Source src) {
   session_ = session;
   dir_ = dir;
   source_ = src;
+  feed_.setWorkspace(dir.toStdString());
 }
 
 void CampaignWorker::setState(CampaignRunState s, const QString& message) {

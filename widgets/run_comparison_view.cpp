@@ -23,6 +23,7 @@
 
 #include "core/bench/catalogue.hpp"
 #include "core/learn/round_parts.hpp"
+#include "core/store/content_store.hpp"
 #include "core/verify/verifier.hpp"
 #include "widgets/campaign_feed.hpp"
 #include "widgets/program_diff_view.hpp"
@@ -92,14 +93,17 @@ QString verdictOf(const learn::Verdict& v) {
   return v.pass ? QStringLiteral("pass") : QStringLiteral("fail: %1 %2").arg(qs(v.stage), qs(v.code));
 }
 
-QString formatCalls(const std::vector<nlohmann::json>& calls) {
+// `runDir` is the run's workspace: the prompts' parts are read from its blobs/.
+QString formatCalls(const std::vector<nlohmann::json>& calls, const std::filesystem::path& runDir) {
   QStringList out;
+  const auto blobs = std::make_shared<const store::ContentStore>(runDir / "blobs");
   for (const auto& c : calls) {
-    const auto d = traceDetailOf(c);
+    const auto d = traceDetailOf(c, blobs);
+    const QString prompt = tracePromptText(*d);
     QString role = c.is_object() && c.contains("role") && c["role"].is_string() ? qs(c["role"].get<std::string>())
                                                                                   : QStringLiteral("?");
     QString t = QStringLiteral("=== %1 ===\n").arg(role);
-    if (!d->prompt.isEmpty()) t += QStringLiteral("--- prompt ---\n%1\n").arg(d->prompt);
+    if (!prompt.isEmpty()) t += QStringLiteral("--- prompt ---\n%1\n").arg(prompt);
     if (!d->reasoning.isEmpty()) t += QStringLiteral("--- reasoning ---\n%1\n").arg(d->reasoning);
     if (!d->response.isEmpty()) t += QStringLiteral("--- response ---\n%1\n").arg(d->response);
     if (!d->finishReason.isEmpty()) t += QStringLiteral("--- finish reason: %1 ---\n").arg(d->finishReason);
@@ -440,6 +444,7 @@ bool RunComparisonView::openCell(const QModelIndex& index) {
     return false;
   }
   shownTask_ = task;
+  shownDir_ = run->dir;
   shown_ = learn::task_samples(*run, task);
   cellTitle_->setText(tr("%1 in %2: %3 samples").arg(qs(task), model_->runTitle(col - 1)).arg(shown_.size()));
   samples_->setRowCount(static_cast<int>(shown_.size()));
@@ -470,7 +475,7 @@ void RunComparisonView::showSample(int i) {
   if (i < 0 || i >= static_cast<int>(shown_.size())) return;
   const auto& s = shown_[static_cast<std::size_t>(i)];
   program_->setPlainText(s.verdict.impl.empty() ? tr("(no program: %1)").arg(qs(s.verdict.error)) : qs(s.verdict.impl));
-  calls_->setPlainText(formatCalls(s.calls));
+  calls_->setPlainText(formatCalls(s.calls, shownDir_));
   sampleOutputs_->setText(s.verdict.impl.empty() ? QString() : outputsText(shownTask_, s.verdict.impl));
 }
 

@@ -145,6 +145,7 @@ class RunComparisonView : public QWidget {
   QPersistentModelIndex marked_;
   QPointer<QDialog> cheatSheet_;
   std::vector<learn::TaskSample> shown_;  // the opened cell's samples
+  std::filesystem::path shownDir_;        // the opened cell's run workspace (its prompts' blobs/)
   std::string shownTask_;
 };
 

@@ -1,5 +1,7 @@
 #include "widgets/trace_pane.hpp"
 
+#include "widgets/campaign_feed.hpp"
+
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -188,7 +190,7 @@ void TracePane::showDetail(const QModelIndex& proxyIndex) {
   const TraceRow& r = model_->row(src.row());
   const TraceDetail empty;
   const TraceDetail& d = r.detail ? *r.detail : empty;
-  prompt_->setPlainText(d.prompt);
+  prompt_->setPlainText(tracePromptText(d));
   response_->setPlainText(d.response);
   reasoning_->setPlainText(d.reasoning);
   tabs_->setTabVisible(tabs_->indexOf(reasoning_), !d.reasoning.isEmpty());

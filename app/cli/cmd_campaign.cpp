@@ -1,6 +1,7 @@
 // campaign: run / resume / report a self-improvement campaign (adaptive, algorithms §3; sage, §4) in a workspace
 // folder;
-// `campaign bench` measures the engine's overhead per sample with an instant backend.
+// `campaign prompt` prints a logged call's full prompt; `campaign bench` measures the engine's overhead per sample
+// with an instant backend.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "core/learn/run_comparison.hpp"
 #include "core/learn/sweep.hpp"
 #include "core/llm/builtin_backend.hpp"
+#include "core/store/content_store.hpp"
 #include "core/store/event_log.hpp"
 #include "core/store/workspace.hpp"
 #if __has_include("core/synth/provider.hpp")
@@ -334,6 +336,41 @@ std::vector<learn::SweepVariant> variants_of(const json& sweep) {
   return out;
 }
 
+// The full prompt of one llm_call event (reassembled from the workspace's content store).
+int cmd_prompt(const std::string& dir, std::int64_t seq, bool as_json) {
+  std::string err;
+  auto ws = store::Workspace::open_read_only(dir, err);
+  if (!ws) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  for (const json& e : ws->loaded_events()) {
+    if (!e.contains("seq") || e["seq"] != seq) continue;
+    const json* trace = e.value("type", json()) == "llm_call" && e.contains("trace") && e["trace"].is_object()
+                            ? &e["trace"]
+                            : nullptr;
+    if (!trace || !trace->contains("prompt")) {
+      std::cerr << "error: event " << seq << " of " << dir << "/events.jsonl is not a model call with a prompt\n";
+      return 2;
+    }
+    auto messages = store::load_prompt((*trace)["prompt"], ws->blobs(), err);
+    if (!messages) {
+      std::cerr << "error: event " << seq << ": " << err << "\n";
+      return 2;
+    }
+    if (as_json) {
+      std::cout << messages->dump(2) << "\n";
+      return 0;
+    }
+    for (std::size_t i = 0; i < messages->size(); ++i)
+      std::cout << (i ? "\n" : "") << "[" << (*messages)[i]["role"].get<std::string>() << "]\n"
+                << (*messages)[i]["content"].get<std::string>() << "\n";
+    return 0;
+  }
+  std::cerr << "error: " << dir << "/events.jsonl has no event " << seq << "\n";
+  return 2;
+}
+
 int cmd_sweep(const SweepOpts& o) {
   std::string err;
   auto seeds = learn::parse_seed_list(o.seeds, err);
@@ -569,6 +606,17 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   auto* f2 = rep->add_flag("--json", *js, "the full report as JSON");
   f1->excludes(f2);
   rep->callback([rdir, csv, js, &exit_code] { exit_code = guarded([&] { return cmd_report(*rdir, *csv, *js); }); });
+
+  auto pdir = std::make_shared<std::string>();
+  auto pseq = std::make_shared<std::int64_t>(0);
+  auto pjs = std::make_shared<bool>(false);
+  auto* pr = c->add_subcommand("prompt",
+                               "print the full prompt of one model call (an llm_call event, by its seq), reassembled "
+                               "from the workspace's blobs/");
+  pr->add_option("dir", *pdir, "workspace folder")->required();
+  pr->add_option("seq", *pseq, "the event's seq (events.jsonl)")->required()->check(CLI::NonNegativeNumber);
+  pr->add_flag("--json", *pjs, "the messages as JSON [{role, content}]");
+  pr->callback([pdir, pseq, pjs, &exit_code] { exit_code = guarded([&] { return cmd_prompt(*pdir, *pseq, *pjs); }); });
 
   auto so = std::make_shared<SweepOpts>();
   auto* sw = c->add_subcommand("sweep",

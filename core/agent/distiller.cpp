@@ -1,6 +1,6 @@
 #include "core/agent/distiller.hpp"
 
-#include "core/llm/sha256.hpp"
+#include "core/common/sha256.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -113,7 +113,7 @@ DistillResult parse_distill_answer(const std::string& text, const std::string& t
     }
     e.evidence = field(item, {"evidence"}, lim.max_field_chars);
     e.code_example = field(item, {"example", "code_example", "code"}, lim.max_field_chars);
-    e.id = "exp-" + llm::sha256_hex(task_id + "\n" + e.rule).substr(0, 10);
+    e.id = "exp-" + sha256_hex(task_id + "\n" + e.rule).substr(0, 10);
     if (r.experiences.size() >= lim.max_items) {
       r.diagnostics.push_back(make_warning("P-DISTILL", "more than " + std::to_string(lim.max_items) +
                                                             " experiences; the rest are ignored"));
@@ -219,7 +219,7 @@ std::optional<Experience> speedup_experience(const Episode& ep, const DistillLim
                std::to_string(*fast->cycles) + " cycles):\n" + fast->impl;
   if (x.evidence.size() > lim.max_field_chars) x.evidence.resize(lim.max_field_chars);
   x.code_example = fast->impl.size() > lim.max_field_chars ? fast->impl.substr(0, lim.max_field_chars) : fast->impl;
-  x.id = "exp-" + llm::sha256_hex(ep.task_id + "\n" + x.rule).substr(0, 10);
+  x.id = "exp-" + sha256_hex(ep.task_id + "\n" + x.rule).substr(0, 10);
   return x;
 }
 

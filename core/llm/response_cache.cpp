@@ -1,6 +1,6 @@
 #include "core/llm/response_cache.hpp"
 
-#include "core/llm/sha256.hpp"
+#include "core/common/sha256.hpp"
 
 #include <unistd.h>
 
@@ -58,7 +58,7 @@ std::optional<ChatResponse> response_from_json(const nlohmann::json& j) {
   }
 }
 
-ResponseCache::ResponseCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+ResponseCache::ResponseCache(std::filesystem::path dir) : dir_(std::move(dir)), blobs_(dir_ / "blobs") {}
 
 std::filesystem::path ResponseCache::path_for(const std::string& key) const { return dir_ / (key + ".json"); }
 
@@ -87,7 +87,17 @@ std::optional<ChatResponse> ResponseCache::lookup(const std::string& key, std::s
 
 bool ResponseCache::store(const std::string& key, const nlohmann::json& request_json, const ChatResponse& response,
                           std::string* error) {
-  nlohmann::json doc{{"version", 1}, {"key", key}, {"request", request_json}, {"response", response_to_json(response)}};
+  nlohmann::json request = request_json;
+  if (auto m = request.find("messages"); m != request.end()) {
+    std::string why;
+    auto parts = store::store_prompt(*m, blobs_, why);
+    if (!parts) {
+      if (error) *error = "cannot store the request in " + dir_.string() + ": " + why;
+      return false;
+    }
+    *m = std::move(*parts);
+  }
+  nlohmann::json doc{{"version", 1}, {"key", key}, {"request", request}, {"response", response_to_json(response)}};
   std::string text = doc.dump(2) + "\n";
   std::filesystem::path tmp;
   {

@@ -1,9 +1,13 @@
 // On-disk response cache: one JSON file per request, keyed by the SHA-256 of the whole request
 // (backend identity, model, messages, temperature, seed, sample index, max_tokens, stop; never the key).
-// Files are written atomically (temp file + rename), so a crash never leaves a half-written entry.
+// Files are written atomically (temp file + rename), so a crash never leaves a half-written entry. The request
+// is stored for reference like a logged prompt: its messages as parts naming blobs in <dir>/blobs (the content
+// store, core/store/content_store.hpp), so the manual and the demonstrations are stored once; lookups read only
+// the key and the response, so entries written before (messages inline) still answer.
 #pragma once
 
 #include "core/llm/chat_types.hpp"
+#include "core/store/content_store.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -37,6 +41,7 @@ class ResponseCache {
 
  private:
   std::filesystem::path dir_;
+  store::ContentStore blobs_;
   mutable std::mutex mutex_;
   unsigned long counter_ = 0;
 };

@@ -76,6 +76,7 @@ std::unique_ptr<Workspace> Workspace::load(const fs::path& dir, bool writable, s
   auto ws = std::unique_ptr<Workspace>(new Workspace());
   ws->dir_ = dir;
   ws->config_ = doc["config"];
+  ws->blobs_ = std::make_unique<ContentStore>(dir / "blobs");
   if (!read_event_log(dir / "events.jsonl", ws->loaded_, error)) {
     error = (dir / error).string();
     return nullptr;
@@ -94,6 +95,10 @@ bool Workspace::append(const nlohmann::json& event, std::string& error) {
   if (!log_) {
     error = "the workspace is open read-only";
     return false;
+  }
+  if (event.value("type", nlohmann::json()) == "llm_call") {
+    nlohmann::json stored = event;
+    return store_event_prompt(stored, *blobs_, error) && log_->append(stored, error);
   }
   return log_->append(event, error);
 }

@@ -1,5 +1,6 @@
 // A campaign workspace (ARCHITECTURE "Campaign workspace"): a folder with campaign.json (the full config,
-// format version), events.jsonl (append-only log), memory.json (snapshot, atomic) and cache/ (LLM responses).
+// format version), events.jsonl (append-only log), memory.json (snapshot, atomic), cache/ (LLM responses) and
+// blobs/ (the content store: prompt parts stored once, core/store/content_store.hpp).
 // Opening a workspace written by a newer or corrupted version gives a clear error, never a crash.
 #pragma once
 
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/store/content_store.hpp"
 #include "core/store/event_log.hpp"
 
 namespace sf::store {
@@ -33,7 +35,10 @@ class Workspace {
   // The events read when the workspace was opened (empty for a new workspace).
   const std::vector<nlohmann::json>& loaded_events() const { return loaded_.events; }
   bool had_truncated_tail() const { return loaded_.truncated_tail; }
+  // blobs/: the prompt parts the log's llm_call events name (load_prompt reassembles them).
+  const ContentStore& blobs() const { return *blobs_; }
 
+  // Appends one event line; an llm_call's inline prompt is stored as parts first (store_event_prompt).
   bool append(const nlohmann::json& event, std::string& error);
   bool sync(std::string& error);
   bool write_memory(const nlohmann::json& memory, std::string& error);  // memory.json, atomically
@@ -44,6 +49,7 @@ class Workspace {
   nlohmann::json config_;
   LoadedLog loaded_;
   std::unique_ptr<EventLog> log_;
+  std::unique_ptr<ContentStore> blobs_;
 };
 
 }  // namespace sf::store

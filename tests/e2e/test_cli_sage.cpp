@@ -117,10 +117,18 @@ TEST(CliSage, MemoryLifecycleOnTheBuiltinBackend) {
   for (const auto& e : events(ws2)) {
     if (e["type"] == "credit" || e["type"] == "experience_added" || e["type"] == "consolidation") ++credits;
     if (e["type"] == "llm_call" && e["trace"]["role"] == "proposer") {
-      std::string prompt = e["trace"]["prompt"][1]["content"];
+      // The log names the prompt's long pieces in blobs/; `campaign prompt` reassembles it.
+      CliRun p = cli("campaign prompt " + ws2.string() + " " + e["seq"].dump() + " --json", false);
+      ASSERT_EQ(p.code, 0) << p.out;
+      json messages = json::parse(p.out);
+      EXPECT_TRUE(e["trace"]["prompt"][1].contains("parts"));
+      std::string prompt = messages[1]["content"];
       if (prompt.find("## Resident rules") != std::string::npos) ++retrieved_or_hot;
     }
   }
+  CliRun none = cli("campaign prompt " + ws2.string() + " 999999");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.out.find("has no event 999999"), std::string::npos) << none.out;
   EXPECT_EQ(credits, 0);           // frozen: no memory updates
   EXPECT_EQ(retrieved_or_hot, 1);  // the imported hot rules are in the prompt
 }

@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QTemporaryDir>
 
+#include "core/store/content_store.hpp"
 #include "widgets/campaign_dialog.hpp"
 #include "widgets/campaign_feed.hpp"
 #include "widgets/comparison_model.hpp"
@@ -298,6 +299,42 @@ TEST(TraceModel, VerdictsAreShortWordsWithTheCodeInATooltip) {
   EXPECT_EQ(cell(1, Qt::ToolTipRole), QStringLiteral("fail: parse P-NO-IMPL"));
   EXPECT_EQ(cell(2, Qt::DisplayRole), QStringLiteral("fail"));  // "verify" is no stage of ours
   EXPECT_EQ(m.index(0, 0).data(TraceModel::VerdictRole).toString(), QStringLiteral("fail: search no-program"));
+}
+
+// A workspace's log names prompt parts in blobs/ (issue 17 item 7): the detail still shows the whole prompt, an
+// old event with the prompt inline too, and a lost blob is explained with its file.
+TEST(TracePane, DetailReassemblesAPromptStoredAsParts) {
+  QTemporaryDir dir;
+  const std::filesystem::path ws = dir.path().toStdString();
+  sf::store::ContentStore blobs(ws / "blobs");
+  const std::string manual = "The STeP manual.\n" + std::string(3000, 'm');
+  const std::string user = "## Task\n\n" + std::string(400, 't') + "\n\n## Answer format\n\nOne block.\n";
+  const json prompt = json::array({{{"role", "system"}, {"content", manual}}, {{"role", "user"}, {"content", user}}});
+  std::string err;
+  auto parts = sf::store::store_prompt(prompt, blobs, err);
+  ASSERT_TRUE(parts) << err;
+  json stored = call(2, 0, "a/x", 0, "proposer", 3, 4), old = call(3, 0, "a/x", 1, "proposer", 3, 4);
+  stored["trace"]["prompt"] = *parts;
+  old["trace"]["prompt"] = prompt;
+  CampaignFeed f;
+  f.setWorkspace(ws);
+  CampaignUpdate u = f.consume({started(), iterStart(0, 1, {"a/x"}, 1, 2, 100.0), stored, old});
+  u.reset = true;
+  TracePane pane;
+  pane.apply(u);
+  ASSERT_EQ(pane.model()->rowCount(), 2);
+  const QString expected = QStringLiteral("[system]\n%1\n\n[user]\n%2")
+                               .arg(QString::fromStdString(manual), QString::fromStdString(user));
+  pane.showRow(0);
+  EXPECT_EQ(pane.detailText(QStringLiteral("prompt")), expected);
+  pane.showRow(1);
+  EXPECT_EQ(pane.detailText(QStringLiteral("prompt")), expected);
+  const std::string lost = (*parts)[0]["parts"][0]["blob"];
+  std::filesystem::remove(ws / "blobs" / lost);
+  pane.showRow(0);
+  const QString shown = pane.detailText(QStringLiteral("prompt"));
+  EXPECT_TRUE(shown.contains(QStringLiteral("cannot be shown"))) << shown.toStdString();
+  EXPECT_TRUE(shown.contains(QString::fromStdString((ws / "blobs" / lost).string()))) << shown.toStdString();
 }
 
 TEST(ComparisonModels, SideBySideTasksTokensAndCost) {

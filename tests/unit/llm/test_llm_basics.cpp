@@ -5,7 +5,7 @@
 #include "core/llm/redact.hpp"
 #include "core/llm/response_cache.hpp"
 #include "core/llm/retry_policy.hpp"
-#include "core/llm/sha256.hpp"
+#include "core/common/sha256.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -18,11 +18,11 @@
 using namespace sf::llm;
 
 TEST(Sha256, FipsVectors) {
-  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+  EXPECT_EQ(sf::sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sf::sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sf::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+  EXPECT_EQ(sf::sha256_hex(std::string(1000000, 'a')),
             "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
@@ -167,6 +167,37 @@ TEST(ResponseCache, StoresAtomicallyAndReadsBack) {
   std::string problem;
   EXPECT_FALSE(cache.lookup(key, &problem));
   EXPECT_NE(problem.find("malformed JSON"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// The request is stored like a logged prompt: the manual once in <cache>/blobs, the entry naming it; an entry
+// written before (messages inline) still answers.
+TEST(ResponseCache, StoresTheRequestsMessagesAsPartsAndReadsOldEntries) {
+  auto dir = std::filesystem::temp_directory_path() / ("sf_cache_parts_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  ResponseCache cache(dir);
+  ChatRequest a = req(), b = req();
+  a.messages = {{"system", "manual\n" + std::string(5000, 'm')}, {"user", "task a"}};
+  b.messages = {{"system", a.messages[0].content}, {"user", "task b"}};
+  ChatResponse r;
+  r.text = "answer";
+  const std::string ka = request_key(a, "x"), kb = request_key(b, "x");
+  ASSERT_TRUE(cache.store(ka, request_key_json(a, "x"), r));
+  ASSERT_TRUE(cache.store(kb, request_key_json(b, "x"), r));
+  int blobs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "blobs")) blobs += e.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(blobs, 1);
+  std::ifstream in(cache.path_for(ka));
+  auto doc = nlohmann::json::parse(in);
+  EXPECT_LT(doc.dump().size(), 1000u);
+  EXPECT_EQ(doc["request"]["messages"][0]["parts"][0]["blob"], sf::sha256_hex(a.messages[0].content));
+  EXPECT_EQ(doc["request"]["messages"][1]["parts"][0]["text"], "task a");
+  // An old entry: the request's messages inline.
+  doc["request"] = request_key_json(a, "x");
+  std::ofstream(cache.path_for(ka)) << doc.dump(2);
+  auto hit = cache.lookup(ka);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->text, "answer");
   std::filesystem::remove_all(dir);
 }
 

@@ -1,11 +1,11 @@
-#include "core/llm/sha256.hpp"
+#include "core/common/sha256.hpp"
 
 #include <openssl/evp.h>
 
 #include <memory>
 #include <stdexcept>
 
-namespace sf::llm {
+namespace sf {
 
 std::string sha256_hex(std::string_view data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -26,4 +26,4 @@ std::string sha256_hex(std::string_view data) {
   return out;
 }
 
-}  // namespace sf::llm
+}  // namespace sf
