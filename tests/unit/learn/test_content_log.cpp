@@ -141,9 +141,11 @@ TEST(ContentLog, PromptsAreStoredOnceAndAnOldWorkspaceOpensAndResumes) {
     std::string err;
     auto ws = sf::store::Workspace::open_read_only(old, err);
     ASSERT_TRUE(ws) << err;
-    for (const json& e : ws->loaded_events())
-      if (e["type"] == "llm_call")
+    for (const json& e : ws->loaded_events()) {
+      if (e["type"] == "llm_call") {
         EXPECT_EQ(sf::store::load_prompt(e["trace"]["prompt"], ws->blobs(), err).value_or(json()), e["trace"]["prompt"]);
+      }
+    }
   }
   EXPECT_EQ(run_in(old), report);
 
