@@ -234,6 +234,7 @@ void CampaignWorker::seekReplay(quint64 session, int position) {
   std::size_t from = replayPos_;
   if (to < replayPos_) {  // backward: fold the first events afresh
     feed_ = CampaignFeed{};
+    feed_.setWorkspace(dir_.toStdString());  // trace details resolve prompt parts in its blobs/
     firstUpdate_ = true;
     from = 0;
   }
