@@ -57,6 +57,12 @@ AgentDocks::AgentDocks(MainWindow* window)
   ask_->setShortcut(QKeySequence(tr("Ctrl+Alt+A")));
   ask_->setToolTip(tr("A round with your own instruction added"));
   menu->addSeparator();
+  promoteEditor_ = menu->addAction(tr("Promote Editor Program to &Golden"), this, &AgentDocks::promoteEditor);
+  promoteEditor_->setObjectName(QStringLiteral("AgentPromoteEditorAction"));
+  promoteEditor_->setShortcut(QKeySequence(tr("Ctrl+Alt+G")));
+  promoteEditor_->setToolTip(tr("Verify the editor's program and add it to the golden set (refused with the reason "
+                                "when it does not verify)"));
+  menu->addSeparator();
   cancel_ = menu->addAction(tr("&Cancel Agent"), this, &AgentDocks::cancel);
   cancel_->setObjectName(QStringLiteral("AgentCancelAction"));
   cancel_->setShortcut(QKeySequence(tr("Ctrl+Alt+K")));
@@ -73,9 +79,9 @@ AgentDocks::AgentDocks(MainWindow* window)
   connect(runner_, &AgentRunner::decisionRecorded, this, [this](int, const QString& decision, const QString& error) {
     if (!error.isEmpty()) panel_->setMessage(tr("The %1 decision was not logged: %2").arg(decision, error));
   });
-  connect(runner_, &AgentRunner::promoted, this, [this](bool ok, const QString& message) {
-    panel_->setMessage(ok ? message : tr("Not promoted: %1").arg(message));
-    w_->statusBar()->showMessage(ok ? message : tr("Not promoted: %1").arg(message), 8000);
+  connect(runner_, &AgentRunner::promoted, this, [this](bool, const QString& message) {
+    panel_->setMessage(message);
+    w_->statusBar()->showMessage(message, 8000);
   });
   connect(panel_, &AgentPanel::cancelRequested, this, &AgentDocks::cancel);
   connect(panel_, &AgentPanel::acceptRequested, this, &AgentDocks::accept);
@@ -192,6 +198,22 @@ void AgentDocks::reject(int index) {
   const AgentHistoryEntry& e = panel_->history()[index];
   runner_->recordDecision(e.outcome.result->round, e.outcome.taskId, QStringLiteral("rejected"));
   panel_->setDecision(index, QStringLiteral("rejected"));
+}
+
+void AgentDocks::promoteEditor() {
+  const QString document = w_->editor()->text();
+  step::TaskDoc task;
+  std::string program;
+  QString error;
+  if (!AgentRunner::taskOf(document, task, program, error)) {
+    const QString m = tr("Not promoted: %1").arg(error);
+    panel_->setMessage(m);
+    w_->statusBar()->showMessage(m, 8000);
+    return;
+  }
+  w_->statusBar()->showMessage(tr("Promoting (verifying)…"), 8000);
+  runner_->promoteToGolden(agentSettings().goldenFile, document, QString::fromStdString(program), QString(),
+                           QString(), -1);
 }
 
 void AgentDocks::promote(int index) {

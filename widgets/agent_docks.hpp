@@ -3,8 +3,8 @@
 // the glue: a round runs on AgentRunner's thread with the backend, memory workspace and session workspace of
 // the preferences (agentSettings()); Accept and Restore replace the editor's impl block as one undoable edit;
 // every decision is appended to the session workspace; "Promote to golden" adds an accepted verified program
-// to the golden set; the session workspace is opened in the campaign docks (trace pane, audit pane) so its
-// rounds replay there like campaign rounds.
+// to the golden set (Ctrl+Alt+G: the editor's own program); the session workspace is opened in the campaign
+// docks (trace pane, audit pane) so its rounds replay there like campaign rounds.
 #pragma once
 
 #include <QObject>
@@ -47,6 +47,10 @@ class AgentDocks : public QObject {
   void reject(int index);
   bool restore(int index);
   void promote(int index);
+  // Agent → Promote Editor Program to Golden (Ctrl+Alt+G): the editor's program, verified, into the golden set
+  // of the preferences (provenance source "editor", no campaign); the outcome in the status bar and the panel.
+  void promoteEditor();
+  QAction* promoteEditorAction() const { return promoteEditor_; }
 
  public Q_SLOTS:
   void askDialog();  // Ask…: an instruction and the kind of round
@@ -62,7 +66,8 @@ class AgentDocks : public QObject {
   AgentRunner* runner_;
   AgentPanel* panel_;
   QDockWidget* dock_ = nullptr;
-  QAction *propose_ = nullptr, *repair_ = nullptr, *optimise_ = nullptr, *ask_ = nullptr, *cancel_ = nullptr;
+  QAction *propose_ = nullptr, *repair_ = nullptr, *optimise_ = nullptr, *ask_ = nullptr, *cancel_ = nullptr,
+          *promoteEditor_ = nullptr;
 };
 
 }  // namespace sf::widgets

@@ -1,19 +1,17 @@
 #include "widgets/agent_runner.hpp"
 
-#include <QDateTime>
-#include <QDir>
-#include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QThread>
 
 #include "core/agent/prompt_builder.hpp"
 #include "core/bench/catalogue.hpp"
-#include "core/learn/golden_demos.hpp"
 #include "core/llm/backend_config.hpp"
 #include "core/llm/backend_factory.hpp"
 #include "core/llm/price_table.hpp"
+#include "core/store/golden.hpp"
 #include "core/synth/provider.hpp"
+#include "widgets/golden_promote.hpp"
 
 #ifdef SF_HAVE_QTKEYCHAIN
 #include <qt6keychain/keychain.h>
@@ -21,23 +19,6 @@
 
 namespace sf::widgets {
 
-namespace {
-
-const bench::Catalogue& agentCatalogue() {
-  static const bench::Catalogue cat = [] {
-    Diagnostics ds;
-    return bench::Catalogue::load(bench::resource_dir(), ds);
-  }();
-  return cat;
-}
-
-QString agentUserName() {
-  QString u = qEnvironmentVariable("USER");
-  if (u.isEmpty()) u = qEnvironmentVariable("USERNAME");
-  return u;
-}
-
-}  // namespace
 
 QString defaultAgentSessionDir() {
   return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/agent-session");
@@ -217,7 +198,7 @@ bool AgentRunner::taskOf(const QString& document, step::TaskDoc& task, std::stri
     return true;
   }
   if (any.solution) {
-    const step::TaskDoc* t = agentCatalogue().find(any.solution->task_id);
+    const step::TaskDoc* t = bundledCatalogue().find(any.solution->task_id);
     if (!t) {
       error = AgentRunner::tr("task '%1' is not in the benchmark catalogue").arg(QString::fromStdString(any.solution->task_id));
       return false;
@@ -326,28 +307,23 @@ void AgentRunner::promoteToGolden(const QString& goldenFile, const QString& docu
   post([this, state, goldenFile, document, impl, model, sessionDir, round, cycles, speedup] {
     step::TaskDoc task;
     std::string program;
-    QString message;
-    bool ok = false;
-    if (goldenFile.isEmpty()) {
-      message = tr("no golden set file (Preferences → Agent)");
-    } else if (taskOf(document, task, program, message)) {
-      learn::PromoteRequest req;
-      req.impl = impl.toStdString();
-      req.provenance.workspace = sessionDir.toStdString();
-      req.provenance.iteration = round;
-      req.provenance.model = model.toStdString();
-      req.provenance.source = "editor";
-      req.promoted_by = agentUserName().toStdString();
-      req.promoted_at = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-      req.cycles = cycles;
-      req.speedup = speedup;
-      QDir().mkpath(QFileInfo(goldenFile).absolutePath());
-      auto r = learn::promote_to_golden(goldenFile.toStdString(), task, req, state->verifier);
-      ok = r.ok;
-      message = !r.ok      ? QString::fromStdString(r.error)
-                : r.added ? tr("promoted to %1 as %2").arg(goldenFile, QString::fromStdString(r.entry.id))
-                          : tr("already in %1 as %2").arg(goldenFile, QString::fromStdString(r.entry.id));
+    QString error;
+    GoldenPromotion p;
+    if (!taskOf(document, task, program, error)) {
+      p.message = tr("Not promoted: %1").arg(error);
+    } else {
+      GoldenCandidate c;
+      c.impl = impl.toStdString();
+      c.provenance.workspace = sessionDir.toStdString();
+      c.provenance.iteration = round;
+      c.provenance.model = model.toStdString();
+      c.provenance.source = "editor";
+      c.cycles = cycles;
+      c.speedup = speedup;
+      p = promoteToGoldenFile(goldenFile, task, c, state->verifier);
     }
+    const bool ok = p.ok;
+    const QString message = p.message;
     QMetaObject::invokeMethod(this, [this, ok, message] { emit promoted(ok, message); }, Qt::QueuedConnection);
   });
 }

@@ -118,7 +118,7 @@ class AgentRunner : public QObject {
   void delta(quint64 job, const sf::widgets::AgentDelta& d);
   void finished(const sf::widgets::AgentOutcome& o);
   void decisionRecorded(int round, const QString& decision, const QString& error);
-  void promoted(bool ok, const QString& message);
+  void promoted(bool ok, const QString& message);  // message: the status text (GoldenPromotion::message)
 
  private:
   struct State;

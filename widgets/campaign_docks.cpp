@@ -151,6 +151,7 @@ void CampaignDocks::createDocks() {
     if (!showEpisodeLineage(w_, dir_, episode, &error))
       w_->statusBar()->showMessage(tr("No episode lineage: %1").arg(error), 8000);
   });
+  connect(traces_, &TracePane::statusMessage, this, [this](const QString& m) { w_->statusBar()->showMessage(m, 8000); });
   auto* traceDock = new QDockWidget(tr("Traces"), w_);
   traceDock->setObjectName(QStringLiteral("TracesDock"));
   traceDock->setWidget(traces_);

@@ -132,6 +132,7 @@ CampaignUpdate CampaignFeed::consume(const std::vector<json>& events, std::size_
 void CampaignFeed::fillTotals(CampaignUpdate& u) const {
   u.name = name_;
   u.mode = mode_;
+  u.model = model_;
   u.sage = sage_;
   u.taskStatus = QVector<TaskStatusRow>(tasks_.begin(), tasks_.end());
   u.events = events_;
@@ -157,6 +158,7 @@ void CampaignFeed::apply(const json& e, CampaignUpdate& u, qint64 firstRow) {
     const json& cfg = sub(e, "config");
     name_ = qs(cfg, "name");
     mode_ = qs(cfg, "mode");
+    model_ = qs(sub(cfg, "backend"), "model");
     sage_ = mode_ == QLatin1String("sage");
     if (auto it = e.find("tasks"); it != e.end() && it->is_array()) {
       for (const auto& ti : *it) {

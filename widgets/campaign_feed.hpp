@@ -49,7 +49,7 @@ class CampaignFeed {
 
   std::shared_ptr<const store::ContentStore> blobs_;
   bool started_ = false, sage_ = false, finished_ = false;
-  QString name_, mode_, finishReason_;
+  QString name_, mode_, model_, finishReason_;
   std::vector<TaskStatusRow> tasks_;
   std::map<std::string, std::size_t> taskIndex_;
   std::map<std::string, std::string> tagOf_;

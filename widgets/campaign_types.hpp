@@ -106,6 +106,7 @@ struct CampaignUpdate {
   quint64 session = 0;     // the bridge session (a newer open/start/replay supersedes older sessions)
   QString dir;             // the workspace
   QString name, mode;      // config name and mode
+  QString model;           // config backend.model ("" when none)
   bool sage = false;       // the curves are per episode (ER / solved)
   bool reset = false;      // the first update of a session: receivers clear their models
   QVector<TraceRow> traceRows;                 // new rows, in log order

@@ -1,5 +1,6 @@
 #include "widgets/run_comparison_view.hpp"
 
+#include <QAction>
 #include <QBrush>
 #include <QCheckBox>
 #include <QColor>
@@ -26,6 +27,7 @@
 #include "core/store/content_store.hpp"
 #include "core/verify/verifier.hpp"
 #include "widgets/campaign_feed.hpp"
+#include "widgets/golden_promote.hpp"
 #include "widgets/program_diff_view.hpp"
 #include "widgets/qt_text.hpp"
 #include "widgets/shortcut_sheet.hpp"
@@ -79,14 +81,6 @@ QString cellTooltip(const learn::TaskRunStats& s) {
     parts << (s.best_speedup ? RunGridModel::tr("best %1× (%2 cycles)").arg(*s.best_speedup, 0, 'f', 2).arg(*s.best_cycles)
                              : RunGridModel::tr("best %1 cycles").arg(*s.best_cycles));
   return parts.join(QStringLiteral(" · "));
-}
-
-const bench::Catalogue& comparisonCatalogue() {
-  static const bench::Catalogue cat = [] {
-    Diagnostics ds;
-    return bench::Catalogue::load(bench::resource_dir(), ds);
-  }();
-  return cat;
 }
 
 QString verdictOf(const learn::Verdict& v) {
@@ -404,6 +398,26 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
   l->addWidget(note_);
   l->addWidget(split, 1);
 
+  // Promote to golden (G): an action with a context-menu entry on the grid (the cell's program) and on the
+  // sample list (the sample's program); in the program and diff views eventFilter takes G.
+  auto promoteAction = [](QAbstractItemView* on, const QString& text, const QString& name, const QString& tip) {
+    auto* a = new QAction(text, on);
+    a->setObjectName(name);
+    a->setShortcut(QKeySequence(Qt::Key_G));
+    a->setShortcutContext(Qt::WidgetShortcut);
+    a->setToolTip(tip);
+    on->addAction(a);
+    on->setContextMenuPolicy(Qt::ActionsContextMenu);
+    return a;
+  };
+  promoteCellAction_ = promoteAction(grid_, tr("Promote to &Golden"), QStringLiteral("comparisonPromoteCell"),
+                                     tr("Verify the cell's program and add it to the golden set (G)"));
+  connect(promoteCellAction_, &QAction::triggered, this, [this] { promoteCell(grid_->currentIndex()); });
+  promoteSampleAction_ =
+      promoteAction(samples_, tr("Promote Sample to &Golden"), QStringLiteral("comparisonPromoteSample"),
+                    tr("Verify the sample's program and add it to the golden set (G)"));
+  connect(promoteSampleAction_, &QAction::triggered, this, &RunComparisonView::promoteShownSample);
+
   connect(metricBox_, &QComboBox::currentIndexChanged, this, [this](int i) { model_->setMetric(Metric(i)); });
   connect(differing_, &QCheckBox::toggled, this, [this](bool on) {
     model_->setOnlyDiffering(on);
@@ -420,6 +434,7 @@ void RunComparisonView::setRuns(std::vector<RunRecordPtr> runs, const QStringLis
   note_->setVisible(!problems.isEmpty());
   marked_ = QPersistentModelIndex();
   shown_.clear();
+  shownRun_ = -1;
   samples_->setRowCount(0);
   syncControls();
   if (model_->rowCount() > 0 && model_->runCount() > 0) grid_->setCurrentIndex(model_->index(0, 1));
@@ -445,6 +460,7 @@ bool RunComparisonView::openCell(const QModelIndex& index) {
   }
   shownTask_ = task;
   shownDir_ = run->dir;
+  shownRun_ = col - 1;
   shown_ = learn::task_samples(*run, task);
   cellTitle_->setText(tr("%1 in %2: %3 samples").arg(qs(task), model_->runTitle(col - 1)).arg(shown_.size()));
   samples_->setRowCount(static_cast<int>(shown_.size()));
@@ -488,7 +504,7 @@ void RunComparisonView::moveSample(int delta) {
 }
 
 QString RunComparisonView::outputsText(const std::string& task, const std::string& impl) {
-  const step::TaskDoc* t = comparisonCatalogue().find(task);
+  const step::TaskDoc* t = bundledCatalogue().find(task);
   if (!t) return tr("Outputs: task '%1' is not in the bundled catalogue, no reference to compare with").arg(qs(task));
   verify::Verifier v;
   const verify::Report rep = v.verify(*t, impl);
@@ -586,6 +602,61 @@ void RunComparisonView::toggleCanonical() {
   emit statusMessage(diff_->summaryText());
 }
 
+namespace {
+
+// A program of `run` for `task` as a golden candidate: provenance from the run and the verdict (when known).
+GoldenCandidate comparisonCandidate(const learn::RunRecord& run, const std::string& task, const std::string& impl,
+                                    const learn::Verdict* v) {
+  GoldenCandidate c;
+  c.impl = impl;
+  c.provenance = {run.name, run.dir.string(), task, v ? v->iteration : -1, v ? v->sample_index : -1,
+                  campaignModelOf(run.state.config), "comparison"};
+  if (v) {
+    c.cycles = v->cycles;
+    c.speedup = v->speedup;
+  }
+  return c;
+}
+
+}  // namespace
+
+bool RunComparisonView::promoteCell(const QModelIndex& index) {
+  const auto* run = model_->run(index.column() - 1);
+  const std::string task = model_->task(index.row());
+  if (!run || task.empty()) {
+    emit statusMessage(tr("Not promoted: choose a run's cell (not the task column)"));
+    return false;
+  }
+  const auto rp = learn::representative_program(run->state, task);
+  if (!rp) {
+    emit statusMessage(tr("Not promoted: no sample of %1 in %2 produced a program")
+                           .arg(qs(task), model_->runTitle(index.column() - 1)));
+    return false;
+  }
+  // The verdict the representative program comes from (its sample index for the provenance).
+  const learn::Verdict* from = nullptr;
+  for (const learn::Verdict* v : learn::task_verdicts(run->state, task))
+    if (v->iteration == rp->iteration && v->impl == rp->impl && (!from || (v->pass && !from->pass))) from = v;
+  const GoldenPromotion p = promoteCatalogueProgram(goldenFileForWorkspace(QString::fromStdString(run->dir.string())),
+                                                    task, comparisonCandidate(*run, task, rp->impl, from));
+  emit statusMessage(p.message);
+  return p.ok;
+}
+
+bool RunComparisonView::promoteShownSample() {
+  const int i = samples_->currentRow();
+  const auto* run = model_->run(shownRun_);
+  if (!run || i < 0 || i >= static_cast<int>(shown_.size())) {
+    emit statusMessage(tr("Not promoted: open a cell (Enter) and choose a sample"));
+    return false;
+  }
+  const learn::Verdict& v = shown_[static_cast<std::size_t>(i)].verdict;
+  const GoldenPromotion p = promoteCatalogueProgram(goldenFileForWorkspace(QString::fromStdString(run->dir.string())),
+                                                    shownTask_, comparisonCandidate(*run, shownTask_, v.impl, &v));
+  emit statusMessage(p.message);
+  return p.ok;
+}
+
 QString RunComparisonView::cheatSheetText() {
   return tr("Enter — open the cell: that run's samples of the task (programs, verdicts, agent calls)\n"
             "J / K — next / previous sample of the opened cell\n"
@@ -596,6 +667,7 @@ QString RunComparisonView::cheatSheetText() {
             "F — only tasks that differ on / off\n"
             "B — the current cell's run becomes the baseline (again: no baseline)\n"
             "M / Shift+M — next / previous metric\n"
+            "G — promote to golden: the current cell's program (in the sample list: the sample's program)\n"
             "Esc — back to the grid\n"
             "? / F1 — this cheat sheet");
 }
@@ -644,6 +716,10 @@ bool RunComparisonView::eventFilter(QObject* watched, QEvent* event) {
       return true;
     case Qt::Key_M:
       cycleMetric(shift ? -1 : 1);
+      return true;
+    case Qt::Key_G:
+      if (watched == samples_ || watched == program_) promoteShownSample();
+      else promoteCell(grid_->currentIndex());
       return true;
     case Qt::Key_J:
       moveSample(1);

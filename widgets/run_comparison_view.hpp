@@ -2,8 +2,9 @@
 // pass@1, samples to first correct, tokens, cost, best speedup) coloured as a heat map, "only tasks that
 // differ", deltas against a baseline run; a cell opens that run's samples of the task (programs, verdicts and
 // the agent calls); two cells open a program diff (ProgramDiffView, canonical form optional) with each
-// program's outputs against the reference. Every number comes from core/learn/run_comparison (the report's
-// fold) and verify::compare_outputs; this file only shows them. Every action has a key (cheatSheetText()).
+// program's outputs against the reference; G promotes a cell's (or a sample's) program to the golden set
+// (widgets/golden_promote.hpp). Every number comes from core/learn/run_comparison (the report's fold) and
+// verify::compare_outputs; this file only shows them. Every action has a key (cheatSheetText()).
 #pragma once
 
 #include <map>
@@ -21,6 +22,7 @@
 
 #include "core/learn/run_comparison.hpp"
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -111,6 +113,13 @@ class RunComparisonView : public QWidget {
   void toggleOnlyDiffering();   // F
   void moveSample(int delta);   // J / K
   void toggleCanonical();       // C
+  // G (or the context menu): verify the program and add it to the golden set (goldenFileForWorkspace of the
+  // cell's run) with its provenance (campaign, workspace, task, iteration, sample, model, "comparison"); no
+  // confirmation; a program that does not verify is refused with the reason (statusMessage either way).
+  bool promoteCell(const QModelIndex& index);  // the cell's representative program (the one the diff shows)
+  bool promoteShownSample();  // the opened cell's current sample (G in the sample list or its program)
+  QAction* promoteCellAction() const { return promoteCellAction_; }
+  QAction* promoteSampleAction() const { return promoteSampleAction_; }
   static QString cheatSheetText();
   void showCheatSheet();
   QWidget* cheatSheet() const;
@@ -147,6 +156,9 @@ class RunComparisonView : public QWidget {
   std::vector<learn::TaskSample> shown_;  // the opened cell's samples
   std::filesystem::path shownDir_;        // the opened cell's run workspace (its prompts' blobs/)
   std::string shownTask_;
+  int shownRun_ = -1;  // the opened cell's run
+  QAction* promoteCellAction_;
+  QAction* promoteSampleAction_;
 };
 
 }  // namespace sf::widgets

@@ -1,6 +1,7 @@
 #include "widgets/trace_pane.hpp"
 
 #include "widgets/campaign_feed.hpp"
+#include "widgets/golden_promote.hpp"
 
 #include <QAction>
 #include <QCheckBox>
@@ -83,6 +84,13 @@ TracePane::TracePane(QWidget* parent)
   view_->addAction(lineageAction_);
   view_->setContextMenuPolicy(Qt::ActionsContextMenu);
   connect(lineageAction_, &QAction::triggered, this, &TracePane::requestLineage);
+  promoteAction_ = new QAction(tr("Promote to &Golden"), this);
+  promoteAction_->setObjectName(QStringLiteral("tracePromoteGolden"));
+  promoteAction_->setShortcut(QKeySequence(tr("Ctrl+G")));
+  promoteAction_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  promoteAction_->setToolTip(tr("Verify the call's program and add it to the golden set (Ctrl+G)"));
+  view_->addAction(promoteAction_);
+  connect(promoteAction_, &QAction::triggered, this, &TracePane::promoteCurrent);
 
   tabs_ = new QTabWidget(this);
   prompt_ = textView(tabs_);
@@ -152,6 +160,24 @@ bool TracePane::requestLineage() {
   return true;
 }
 
+bool TracePane::promoteCurrent() {
+  const QModelIndex src = proxy_->mapToSource(view_->currentIndex());
+  if (!src.isValid()) {
+    emit statusMessage(tr("Not promoted: select a call first"));
+    return false;
+  }
+  const TraceRow& r = model_->row(src.row());
+  GoldenCandidate c;
+  c.impl = r.detail ? r.detail->impl.toStdString() : std::string();
+  c.provenance = {campaign_.toStdString(), dir_.toStdString(), r.task.toStdString(), r.iteration, r.sample,
+                  llmModel_.toStdString(), "trace"};
+  if (r.cycles >= 0) c.cycles = r.cycles;
+  if (r.speedup >= 0) c.speedup = r.speedup;
+  const GoldenPromotion p = promoteCatalogueProgram(goldenFileForWorkspace(dir_), r.task.toStdString(), c);
+  emit statusMessage(p.message);
+  return p.ok;
+}
+
 void TracePane::clear() {
   model_->clear();
   showDetail({});
@@ -160,6 +186,9 @@ void TracePane::clear() {
 
 void TracePane::apply(const CampaignUpdate& u) {
   if (u.reset) showDetail({});
+  dir_ = u.dir;
+  campaign_ = u.name;
+  llmModel_ = u.model;
   model_->apply(u);
   if (follow_->isChecked() && !u.traceRows.isEmpty()) view_->scrollToBottom();
   if (view_->currentIndex().isValid()) showDetail(view_->currentIndex());  // a verdict may have arrived

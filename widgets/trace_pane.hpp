@@ -1,6 +1,7 @@
 // The trace pane (issue 8 item 7): the live list of agent calls with filters (role, verdict, task) and a search
 // box over a TraceFilterProxy; the detail under it shows the selected call's prompt, response, parsed program,
-// the guardian's diff and the verdict with its diagnostics.
+// the guardian's diff and the verdict with its diagnostics. Ctrl+G (or the context menu) promotes the selected
+// call's program to the golden set (widgets/golden_promote.hpp), Ctrl+L opens its episode's lineage.
 #pragma once
 
 #include <QWidget>
@@ -36,9 +37,16 @@ class TracePane : public QWidget {
   // Ctrl+L / context menu: asks for the lineage of the current row's episode (sage: iteration = episode).
   bool requestLineage();
   QAction* lineageAction() const { return lineageAction_; }
+  // Ctrl+G / context menu: verifies the current row's program and adds it to the golden set
+  // (goldenFileForWorkspace of the shown workspace) with its provenance (campaign, workspace, task, iteration,
+  // sample, model, "trace"); no confirmation; refused with the reason when it does not verify. The outcome
+  // goes out as statusMessage.
+  bool promoteCurrent();
+  QAction* promoteAction() const { return promoteAction_; }
 
  signals:
   void lineageRequested(int episode, const QString& task);
+  void statusMessage(const QString& text);
 
  public slots:
   void setSearchText(const QString& text);
@@ -60,6 +68,8 @@ class TracePane : public QWidget {
   QTableView* view_;
   QTabWidget* tabs_;
   QAction* lineageAction_;
+  QAction* promoteAction_;
+  QString dir_, campaign_, llmModel_;  // of the shown workspace (the provenance of a promotion)
   QPlainTextEdit *prompt_, *response_, *impl_, *diff_, *verdictText_, *reasoning_;
 };
 
