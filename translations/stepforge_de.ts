@@ -4,7 +4,7 @@
 <context>
     <name>CampaignRunState</name>
     <message>
-        <location filename="../widgets/campaign_feed.cpp" line="+18"/>
+        <location filename="../widgets/campaign_feed.cpp" line="+20"/>
         <source>idle</source>
         <translation>bereit</translation>
     </message>
@@ -50,9 +50,17 @@
     </message>
 </context>
 <context>
+    <name>TracePane</name>
+    <message>
+        <location line="+341"/>
+        <source>(the prompt cannot be shown: %1)</source>
+        <translation>(der Prompt kann nicht angezeigt werden: %1)</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
-        <location filename="../app/gui/main.cpp" line="+31"/>
+        <location filename="../app/gui/main.cpp" line="+39"/>
         <source>StepForge workbench</source>
         <translation>StepForge-Werkbank</translation>
     </message>
@@ -78,6 +86,21 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>With --demo: render the replay offscreen to DIR/frame_NNNNN.png and DIR/captions.srt, then exit.</source>
+        <translation>Mit --demo: die Wiedergabe offscreen nach DIR/frame_NNNNN.png und DIR/captions.srt rendern, dann beenden.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Frames per second of --record (default 10).</source>
+        <translation>Bilder pro Sekunde für --record (Standard 10).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Frame size of --record (default 1920x1080).</source>
+        <translation>Bildgröße für --record (Standard 1920x1080).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Task document or solution file.</source>
         <translation>Aufgabendokument oder Lösungsdatei.</translation>
     </message>
@@ -85,6 +108,16 @@
         <location line="+11"/>
         <source>stepforge: cannot open %1</source>
         <translation>stepforge: %1 kann nicht geöffnet werden</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>stepforge: --record needs --demo WORKSPACE</source>
+        <translation>stepforge: --record braucht --demo ARBEITSBEREICH</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 frames and %2 captions in %3</source>
+        <translation>%1 Bilder und %2 Untertitel in %3</translation>
     </message>
     <message>
         <location line="+28"/>
@@ -95,6 +128,40 @@
         <location line="+33"/>
         <source>stepforge: timed out waiting for the verification</source>
         <translation>stepforge: Zeitüberschreitung beim Warten auf die Verifikation</translation>
+    </message>
+</context>
+<context>
+    <name>record</name>
+    <message>
+        <location filename="../widgets/demo_recorder.cpp" line="+59"/>
+        <source>--fps must be between 1 and 120</source>
+        <translation>--fps muss zwischen 1 und 120 liegen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--size must be WIDTHxHEIGHT, e.g. 1920x1080</source>
+        <translation>--size muss BREITExHÖHE sein, z. B. 1920x1080</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>the replay did not start</source>
+        <translation>die Wiedergabe ist nicht gestartet</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>the replay did not reach event %1</source>
+        <translation>die Wiedergabe hat Ereignis %1 nicht erreicht</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+23"/>
+        <source>cannot write %1</source>
+        <translation>%1 kann nicht geschrieben werden</translation>
     </message>
 </context>
 <context>
@@ -128,13 +195,13 @@
 <context>
     <name>sf::widgets::AgentDocks</name>
     <message>
-        <location filename="../widgets/agent_docks.cpp" line="+28"/>
-        <location line="+38"/>
+        <location filename="../widgets/agent_docks.cpp" line="+29"/>
+        <location line="+44"/>
         <source>Agent</source>
         <translation>Agent</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-34"/>
         <source>Help</source>
         <translation>Hilfe</translation>
     </message>
@@ -205,6 +272,21 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Promote Editor Program to &amp;Golden</source>
+        <translation>Programm des Editors zu &amp;Gold befördern</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+G</source>
+        <translation>Ctrl+Alt+G</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify the editor&apos;s program and add it to the golden set (refused with the reason when it does not verify)</source>
+        <translation>Das Programm des Editors verifizieren und zur goldenen Menge hinzufügen (abgelehnt mit Begründung, wenn es nicht verifiziert)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Cancel Agent</source>
         <translation>Agent a&amp;bbrechen</translation>
     </message>
@@ -224,13 +306,12 @@
         <translation>Die Entscheidung %1 wurde nicht protokolliert: %2</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+1"/>
+        <location line="+129"/>
         <source>Not promoted: %1</source>
         <translation>Nicht aufgenommen: %1</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="-84"/>
         <source>Ask the agent</source>
         <translation>Den Agenten fragen</translation>
     </message>
@@ -270,7 +351,12 @@
         <translation>Agent %1: %2</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
+        <source>Promoting (verifying)…</source>
+        <translation>Wird befördert (verifiziert)…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Promoting (verifying again)…</source>
         <translation>Wird aufgenommen (erneut verifiziert)…</translation>
     </message>
@@ -581,7 +667,7 @@
 <context>
     <name>sf::widgets::AgentRunner</name>
     <message>
-        <location filename="../widgets/agent_runner.cpp" line="+104"/>
+        <location filename="../widgets/agent_runner.cpp" line="+85"/>
         <source>the OS keyring did not store the key (%1); it is used for this session only</source>
         <translation>der Schlüsselbund des Systems hat den Schlüssel nicht gespeichert (%1); er gilt nur für diese Sitzung</translation>
     </message>
@@ -627,18 +713,8 @@
     </message>
     <message>
         <location line="+102"/>
-        <source>no golden set file (Preferences → Agent)</source>
-        <translation>keine Datei für die goldene Menge (Einstellungen → Agent)</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>promoted to %1 as %2</source>
-        <translation>in %1 als %2 aufgenommen</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>already in %1 as %2</source>
-        <translation>bereits in %1 als %2</translation>
+        <source>Not promoted: %1</source>
+        <translation>Nicht aufgenommen: %1</translation>
     </message>
 </context>
 <context>
@@ -653,11 +729,16 @@
         <source>Memory</source>
         <translation>Gedächtnis</translation>
     </message>
+    <message>
+        <location line="+42"/>
+        <source>Replay: the records follow the replayed events</source>
+        <translation>Wiedergabe: die Datensätze folgen den wiedergegebenen Ereignissen</translation>
+    </message>
 </context>
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+126"/>
+        <location filename="../widgets/audit_model.cpp" line="+145"/>
         <source>No campaign workspace is open.</source>
         <translation>Kein Kampagnen-Arbeitsbereich geöffnet.</translation>
     </message>
@@ -752,13 +833,13 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+39"/>
-        <location line="+355"/>
+        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location line="+366"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
     </message>
     <message>
-        <location line="-353"/>
+        <location line="-364"/>
         <source>Adopted or not</source>
         <translation>Übernommen oder nicht</translation>
     </message>
@@ -839,6 +920,16 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>While sampling, hide the adoption claim, rank, score, existing labels and other auditors&apos; labels (B)</source>
+        <translation>Beim Stichprobenziehen Übernahmeangabe, Rang, Punktzahl, vorhandene Bewertungen und die Bewertungen anderer Prüfer ausblenden (B)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your name: labels are saved per auditor (kept in the preferences)</source>
+        <translation>Ihr Name: Bewertungen werden pro Prüfer gespeichert (in den Einstellungen gemerkt)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Random sample:</source>
         <translation>Zufallsstichprobe:</translation>
     </message>
@@ -848,7 +939,17 @@
         <translation>Seed</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+7"/>
+        <source>Auditor</source>
+        <translation>Prüfer</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Episode &amp;Lineage (L)</source>
+        <translation>Episoden-&amp;Verlauf (L)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Before</source>
         <translation>Vorher</translation>
     </message>
@@ -886,6 +987,16 @@
         <location line="+1"/>
         <source>The revision is unrelated to the experience (key 3)</source>
         <translation>Die Überarbeitung hat nichts mit der Erfahrung zu tun (Taste 3)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Note (saved with the next label; Ctrl+1/2/3 label, Ctrl+Enter completes)</source>
+        <translation>Notiz (mit der nächsten Bewertung gespeichert; Ctrl+1/2/3 bewerten, Ctrl+Enter schließt ab)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Label (1/2/3, J/K to move, ? for all keys):</source>
+        <translation>Bewertung (1/2/3, J/K zum Bewegen, ? für alle Tasten):</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -929,7 +1040,56 @@
         <translation>%1 als %2 bewertet</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+9"/>
+        <source>Choose a label first: 1 full, 2 partial, 3 unrelated</source>
+        <translation>Zuerst eine Bewertung wählen: 1 vollständig, 2 teilweise, 3 ohne Bezug</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>1 / Ctrl+1 — label full and go to the next record
+2 / Ctrl+2 — label partial and go to the next record
+3 / Ctrl+3 — label unrelated and go to the next record
+Ctrl+Enter — complete: save the note with your label and go to the next record
+J / Ctrl+J — next record
+K / Ctrl+K — previous record
+N — write a note (focus the note field; Esc goes back to the table)
+S — draw the random sample (N records, the seed shown)
+A — show all records
+B — blind on / off (hides the claim and other auditors&apos; labels)
+L / Ctrl+L — episode lineage of the record&apos;s episode (rounds, programs, verdicts, adopted items)
+? / F1 — this cheat sheet
+Keys with Ctrl also work while the note field has focus.</source>
+        <translation>1 / Ctrl+1 — als vollständig bewerten und zum nächsten Datensatz
+2 / Ctrl+2 — als teilweise bewerten und zum nächsten Datensatz
+3 / Ctrl+3 — als ohne Bezug bewerten und zum nächsten Datensatz
+Ctrl+Enter — abschließen: die Notiz mit Ihrer Bewertung speichern und zum nächsten Datensatz
+J / Ctrl+J — nächster Datensatz
+K / Ctrl+K — vorheriger Datensatz
+N — eine Notiz schreiben (Fokus ins Notizfeld; Esc zurück zur Tabelle)
+S — die Zufallsstichprobe ziehen (N Datensätze, der Seed wird angezeigt)
+A — alle Datensätze anzeigen
+B — Blind ein / aus (blendet die Übernahmeangabe und die Bewertungen anderer Prüfer aus)
+L / Ctrl+L — Episoden-Verlauf der Episode des Datensatzes (Runden, Programme, Befunde, übernommene Einträge)
+? / F1 — diese Übersicht
+Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Choose a record first</source>
+        <translation>Zuerst einen Datensatz wählen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No episode lineage: %1</source>
+        <translation>Kein Episoden-Verlauf: %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Audit keyboard shortcuts</source>
+        <translation>Audit-Tastenkürzel</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Sample of %1 of %2 records, seed %3</source>
         <translation>Stichprobe von %1 aus %2 Datensätzen, Seed %3</translation>
     </message>
@@ -967,6 +1127,16 @@
         <location line="+1"/>
         <source>%1 of %2 labelled</source>
         <translation>%1 von %2 bewertet</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>undefined</source>
+        <translation>undefiniert</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>vs %1: %2 both, %3% agree, κ %4, %5 disagreements</source>
+        <translation>gegen %1: %2 beide, %3% Übereinstimmung, κ %4, %5 Abweichungen</translation>
     </message>
     <message>
         <location line="+29"/>
@@ -1083,6 +1253,16 @@
         <source>After (round %1)</source>
         <translation>Nachher (Runde %1)</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>yours: %1</source>
+        <translation>Ihre: %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
 </context>
 <context>
     <name>sf::widgets::CampaignDialog</name>
@@ -1188,7 +1368,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../widgets/settings_dialog.cpp" line="+228"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+231"/>
         <source>Connection:</source>
         <translation>Verbindung:</translation>
     </message>
@@ -1296,7 +1476,7 @@
 <context>
     <name>sf::widgets::CampaignDocks</name>
     <message>
-        <location filename="../widgets/campaign_docks.cpp" line="+82"/>
+        <location filename="../widgets/campaign_docks.cpp" line="+93"/>
         <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
         <translation>Keine Kampagne geöffnet (Kampagne → Neue Kampagne oder Arbeitsbereich öffnen).</translation>
     </message>
@@ -1327,12 +1507,17 @@
     </message>
     <message>
         <location line="+14"/>
-        <location line="+118"/>
+        <location line="+123"/>
         <source>Campaign</source>
         <translation>Kampagne</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-114"/>
+        <source>No episode lineage: %1</source>
+        <translation>Kein Episoden-Verlauf: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Traces</source>
         <translation>Aufzeichnungen</translation>
     </message>
@@ -1342,7 +1527,7 @@
         <translation>Lernkurven</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Add Workspace…</source>
         <translation>Arbeitsbereich hinzufügen…</translation>
     </message>
@@ -1370,6 +1555,11 @@
         <location line="+1"/>
         <source>Per-task success</source>
         <translation>Erfolg je Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Drill-down</source>
+        <translation>Detailansicht</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1482,7 +1672,7 @@
         <translation>Arbeitsbereich %1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+112"/>
         <source>%1 (%2) — %3</source>
         <translation>%1 (%2) — %3</translation>
     </message>
@@ -1540,7 +1730,7 @@
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+95"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+99"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json: %1</translation>
     </message>
@@ -1551,14 +1741,19 @@
     </message>
     <message>
         <location line="+7"/>
-        <location line="+205"/>
+        <location line="+268"/>
         <source>%1 — fix it, then Resume</source>
         <translation>%1 — beheben, dann Fortsetzen</translation>
     </message>
     <message>
-        <location line="-180"/>
+        <location line="-243"/>
         <source>Invalid configuration: %1</source>
         <translation>Ungültige Konfiguration: %1</translation>
+    </message>
+    <message>
+        <location line="+292"/>
+        <source>key moment</source>
+        <translation>Schlüsselmoment</translation>
     </message>
 </context>
 <context>
@@ -1703,6 +1898,167 @@
     </message>
 </context>
 <context>
+    <name>sf::widgets::EpisodeLineageView</name>
+    <message>
+        <location filename="../widgets/episode_lineage_view.cpp" line="+26"/>
+        <source>no verdict (interrupted)</source>
+        <translation>kein Befund (unterbrochen)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fail: %1 %2</source>
+        <translation>nicht bestanden: %1 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass</source>
+        <translation>bestanden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · %1 cycles</source>
+        <translation> · %1 Takte</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>J / K step · C canonical form · N / P change · ? keys · Esc close</source>
+        <translation>J / K Schritt · C kanonische Form · N / P Änderung · ? Tasten · Esc schließen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Episode %1 lineage — %2</source>
+        <translation>Verlauf von Episode %1 — %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>solved at round %1</source>
+        <translation>gelöst in Runde %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not solved</source>
+        <translation>nicht gelöst</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Episode %1 of %2: %3 rounds, %4</source>
+        <translation>Episode %1 von %2: %3 Runden, %4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Round %1 → %2 → %3 → adopted %4 (+%5 −%6)</source>
+        <translation>Runde %1 → %2 → %3 → übernommen %4 (+%5 −%6)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no program</source>
+        <translation>kein Programm</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>program</source>
+        <translation>Programm</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The episode has no round yet.</source>
+        <translation>Die Episode hat noch keine Runde.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Round %1: %2</source>
+        <translation>Runde %1: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrieved: %1 · adopted: %2</source>
+        <translation>Abgerufen: %1 · übernommen: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · rules used: %1</source>
+        <translation> · verwendete Regeln: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Diagnostics: %1</source>
+        <translation>Diagnosen: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(start)</source>
+        <translation>(Anfang)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>previous program</source>
+        <translation>vorheriges Programm</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>round %1</source>
+        <translation>Runde %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>J / K — next / previous round
+C — canonical form on / off in the diff
+N / P — next / previous change in the diff
+Esc — close
+? / F1 — this cheat sheet
+Opened with Ctrl+L in the trace pane, L / Ctrl+L in the audit pane</source>
+        <translation>J / K — nächste / vorherige Runde
+C — kanonische Form im Diff ein / aus
+N / P — nächste / vorherige Änderung im Diff
+Esc — schließen
+? / F1 — diese Übersicht
+Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Episode lineage keyboard shortcuts</source>
+        <translation>Tastenkürzel des Episoden-Verlaufs</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>No campaign workspace is open</source>
+        <translation>Kein Kampagnen-Arbeitsbereich ist geöffnet</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::GoldenPromotion</name>
+    <message>
+        <location filename="../widgets/golden_promote.cpp" line="+41"/>
+        <source>Not promoted: no golden set file (Preferences → Agent)</source>
+        <translation>Nicht aufgenommen: keine Datei für die goldene Menge (Einstellungen → Agent)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Not promoted: %1</source>
+        <translation>Nicht aufgenommen: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>promoted %1 to %2 as %3</source>
+        <translation>%1 nach %2 als %3 befördert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 already in %2 as %3</source>
+        <translation>%1 ist bereits in %2 als %3</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Not promoted: task &apos;%1&apos; is not in the benchmark catalogue</source>
+        <translation>Nicht aufgenommen: Aufgabe &apos;%1&apos; ist nicht im Benchmark-Katalog</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::GraphView</name>
     <message>
         <location filename="../widgets/graph_view.cpp" line="+131"/>
@@ -1769,7 +2125,7 @@
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+30"/>
+        <location filename="../widgets/learning_curves.cpp" line="+32"/>
         <source>per iteration</source>
         <translation>je Iteration</translation>
     </message>
@@ -1785,19 +2141,19 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+154"/>
+        <location line="+270"/>
         <source>pass@1</source>
         <translation>pass@1</translation>
     </message>
     <message>
-        <location line="-153"/>
-        <location line="+154"/>
+        <location line="-269"/>
+        <location line="+270"/>
         <location line="+45"/>
         <source>pass@n</source>
         <translation>pass@n</translation>
     </message>
     <message>
-        <location line="-197"/>
+        <location line="-313"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
     </message>
@@ -1827,7 +2183,7 @@
         <translation>Exportieren:</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <location line="+5"/>
         <source>Export learning curves</source>
         <translation>Lernkurven exportieren</translation>
@@ -1843,7 +2199,7 @@
         <translation>SVG-Bilder (*.svg)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+124"/>
         <source>campaign</source>
         <translation>Kampagne</translation>
     </message>
@@ -1895,7 +2251,12 @@
         <translation>Median der Beschleunigung (×)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
+        <source>key moments</source>
+        <translation>Schlüsselmomente</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Execution rate over episodes</source>
         <translation>Ausführungsrate über die Episoden</translation>
     </message>
@@ -1905,7 +2266,7 @@
         <translation>Lernkurven</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>StepForge learning curves</source>
         <translation>StepForge-Lernkurven</translation>
     </message>
@@ -1913,29 +2274,29 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+76"/>
+        <location filename="../widgets/main_window.cpp" line="+77"/>
         <source>%1 cancelled</source>
         <translation>%1 abgebrochen</translation>
     </message>
     <message>
         <location line="+18"/>
-        <location line="+206"/>
+        <location line="+225"/>
         <source>untitled %1</source>
         <translation>unbenannt %1</translation>
     </message>
     <message>
-        <location line="-176"/>
+        <location line="-194"/>
         <source>Issues</source>
         <translation>Probleme</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+175"/>
+        <location line="+193"/>
         <source>Not verified yet (Run → Verify).</source>
         <translation>Noch nicht verifiziert (Ausführen → Verifizieren).</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-184"/>
         <source>Verification</source>
         <translation>Verifikation</translation>
     </message>
@@ -1960,7 +2321,7 @@
         <translation>Aufgaben</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -2117,7 +2478,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Programm</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+54"/>
         <source>Unsaved changes</source>
         <translation>Ungespeicherte Änderungen</translation>
     </message>
@@ -2325,7 +2686,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+37"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+38"/>
         <source>All states</source>
         <translation>Alle Zustände</translation>
     </message>
@@ -2366,12 +2727,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
     <message>
         <location line="+21"/>
-        <location line="+168"/>
+        <location line="+187"/>
         <source>Utility over episodes</source>
         <translation>Nutzen über die Episoden</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-185"/>
         <source>episode</source>
         <translation>Episode</translation>
     </message>
@@ -2470,7 +2831,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>kalt %1 · validiert %2 · heiß %3</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+55"/>
         <source>Utility of %1 over episodes</source>
         <translation>Nutzen von %1 über die Episoden</translation>
     </message>
@@ -2518,7 +2879,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+397"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+353"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>
@@ -2908,9 +3269,417 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
 </context>
 <context>
+    <name>sf::widgets::ReplayControls</name>
+    <message>
+        <location filename="../widgets/replay_controls.cpp" line="+35"/>
+        <source>Key moments of the campaign: activate one to jump to it</source>
+        <translation>Schlüsselmomente der Kampagne: einen aktivieren, um dorthin zu springen</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Previous iteration / episode (←)</source>
+        <translation>Vorherige Iteration / Episode (←)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next iteration / episode (→)</source>
+        <translation>Nächste Iteration / Episode (→)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replay position (events applied)</source>
+        <translation>Wiedergabeposition (angewandte Ereignisse)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pause at key moments</source>
+        <translation>Bei Schlüsselmomenten anhalten</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Previous Episode</source>
+        <translation>Vorherige Episode</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Next Episode</source>
+        <translation>Nächste Episode</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>%1 — event %2</source>
+        <translation>%1 — Ereignis %2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>event %1 of %2 · %3</source>
+        <translation>Ereignis %1 von %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>part %1 of %2</source>
+        <translation>Teil %1 von %2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>start</source>
+        <translation>Anfang</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::RunComparisonView</name>
+    <message>
+        <location filename="../widgets/run_comparison_view.cpp" line="+108"/>
+        <source>(no agent calls logged for this sample)</source>
+        <translation>(für diese Stichprobe wurden keine Agentenaufrufe protokolliert)</translation>
+    </message>
+    <message>
+        <location line="+193"/>
+        <source>The number each cell shows and colours (M / Shift+M)</source>
+        <translation>Die Zahl, die jede Zelle zeigt und einfärbt (M / Shift+M)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only tasks that differ</source>
+        <translation>Nur Aufgaben mit Unterschieden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide the tasks on which every run agrees: attempted, solved and pass@1 (F)</source>
+        <translation>Aufgaben ausblenden, bei denen alle Läufe übereinstimmen: versucht, gelöst und pass@1 (F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Deltas against this run (B on a cell)</source>
+        <translation>Differenzen gegenüber diesem Lauf (B auf einer Zelle)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Metric</source>
+        <translation>Kennzahl</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Baseline</source>
+        <translation>Basislinie</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enter open · Space mark · D diff · ? keys</source>
+        <translation>Enter öffnen · Leertaste markieren · D Diff · ? Tasten</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Enter on a cell opens that run&apos;s samples of the task</source>
+        <translation>Enter auf einer Zelle öffnet die Stichproben dieses Laufs für die Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Iteration</source>
+        <translation>Iteration</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Temp.</source>
+        <translation>Temp.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sample</source>
+        <translation>Stichprobe</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Verdict</source>
+        <translation>Befund</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cycles</source>
+        <translation>Takte</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Speedup</source>
+        <translation>Beschleunigung</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>Samples</source>
+        <translation>Stichproben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program diff</source>
+        <translation>Programm-Diff</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Promote to &amp;Golden</source>
+        <translation>Zu &amp;Gold befördern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify the cell&apos;s program and add it to the golden set (G)</source>
+        <translation>Das Programm der Zelle verifizieren und zur goldenen Menge hinzufügen (G)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Promote Sample to &amp;Golden</source>
+        <translation>Stichprobe zu &amp;Gold befördern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify the sample&apos;s program and add it to the golden set (G)</source>
+        <translation>Das Programm der Stichprobe verifizieren und zur goldenen Menge hinzufügen (G)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Not in the grid: %1</source>
+        <translation>Nicht im Raster: %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Choose a run&apos;s cell (not the task column)</source>
+        <translation>Eine Zelle eines Laufs wählen (nicht die Aufgabenspalte)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 in %2: %3 samples</source>
+        <translation>%1 in %2: %3 Stichproben</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>The run has no sample of this task.</source>
+        <translation>Der Lauf hat keine Stichprobe dieser Aufgabe.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>(no program: %1)</source>
+        <translation>(kein Programm: %1)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Outputs: task &apos;%1&apos; is not in the bundled catalogue, no reference to compare with</source>
+        <translation>Ausgaben: Aufgabe &apos;%1&apos; ist nicht im mitgelieferten Katalog, keine Referenz zum Vergleich</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: all %2 values within tolerance; max abs error %3, max rel error %4</source>
+        <translation>%1: alle %2 Werte innerhalb der Toleranz; max. abs. Fehler %3, max. rel. Fehler %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2 of %3 values differ; max abs error %4, max rel error %5; first mismatch %6 [%7]</source>
+        <translation>%1: %2 von %3 Werten weichen ab; max. abs. Fehler %4, max. rel. Fehler %5; erste Abweichung %6 [%7]</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No output compared: %1</source>
+        <translation>Keine Ausgabe verglichen: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outputs vs reference (verifies):</source>
+        <translation>Ausgaben gegen Referenz (verifiziert):</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Outputs vs reference (does not verify):</source>
+        <translation>Ausgaben gegen Referenz (verifiziert nicht):</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A diff needs two different run cells</source>
+        <translation>Ein Diff braucht zwei verschiedene Zellen von Läufen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no program</source>
+        <translation>kein Programm</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+1"/>
+        <source>No program</source>
+        <translation>Kein Programm</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Mark a cell with Space (or choose a baseline with B), then D on the other cell</source>
+        <translation>Eine Zelle mit der Leertaste markieren (oder mit B eine Basislinie wählen), dann D auf der anderen Zelle</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Marked %1 in %2: D on another cell diffs them</source>
+        <translation>%1 in %2 markiert: D auf einer anderen Zelle vergleicht sie</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mark cleared</source>
+        <translation>Markierung aufgehoben</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Not promoted: choose a run&apos;s cell (not the task column)</source>
+        <translation>Nicht aufgenommen: eine Zelle eines Laufs wählen (nicht die Aufgabenspalte)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not promoted: no sample of %1 in %2 produced a program</source>
+        <translation>Nicht aufgenommen: keine Stichprobe von %1 in %2 hat ein Programm erzeugt</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Not promoted: open a cell (Enter) and choose a sample</source>
+        <translation>Nicht aufgenommen: eine Zelle öffnen (Enter) und eine Stichprobe wählen</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Enter — open the cell: that run&apos;s samples of the task (programs, verdicts, agent calls)
+J / K — next / previous sample of the opened cell
+Space — mark the current cell as the left side of a diff (again: clear)
+D — diff: the marked cell (or two selected cells, or the baseline&apos;s cell) against the current cell
+C — canonical form on / off in the program diff
+N / P — next / previous change in the program diff
+F — only tasks that differ on / off
+B — the current cell&apos;s run becomes the baseline (again: no baseline)
+M / Shift+M — next / previous metric
+G — promote to golden: the current cell&apos;s program (in the sample list: the sample&apos;s program)
+Esc — back to the grid
+? / F1 — this cheat sheet</source>
+        <translation>Enter — die Zelle öffnen: die Stichproben dieses Laufs für die Aufgabe (Programme, Befunde, Agentenaufrufe)
+J / K — nächste / vorherige Stichprobe der geöffneten Zelle
+Leertaste — die aktuelle Zelle als linke Seite eines Diffs markieren (nochmals: aufheben)
+D — Diff: die markierte Zelle (oder zwei ausgewählte Zellen, oder die Zelle der Basislinie) gegen die aktuelle Zelle
+C — kanonische Form im Programm-Diff ein / aus
+N / P — nächste / vorherige Änderung im Programm-Diff
+F — nur Aufgaben mit Unterschieden ein / aus
+B — der Lauf der aktuellen Zelle wird zur Basislinie (nochmals: keine Basislinie)
+M / Shift+M — nächste / vorherige Kennzahl
+G — zu Gold befördern: das Programm der aktuellen Zelle (in der Stichprobenliste: das Programm der Stichprobe)
+Esc — zurück zum Raster
+? / F1 — diese Übersicht</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Run comparison keyboard shortcuts</source>
+        <translation>Tastenkürzel des Laufvergleichs</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::RunGridModel</name>
+    <message>
+        <location line="-602"/>
+        <location line="+181"/>
+        <source>not sampled</source>
+        <translation>keine Stichprobe</translation>
+    </message>
+    <message>
+        <location line="-181"/>
+        <source>solved</source>
+        <translation>gelöst</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unsolved</source>
+        <translation>ungelöst</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of %2 samples correct</source>
+        <translation>%1 von %2 Stichproben korrekt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@1 %1</source>
+        <translation>pass@1 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>first correct at sample %1</source>
+        <translation>erstmals korrekt bei Stichprobe %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 tokens, $%2</source>
+        <translation>%1 Token, $%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>best %1× (%2 cycles)</source>
+        <translation>beste %1× (%2 Takte)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>best %1 cycles</source>
+        <translation>beste %1 Takte</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@1</source>
+        <translation>pass@1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples to first correct</source>
+        <translation>Stichproben bis zur ersten korrekten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost</source>
+        <translation>Kosten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Best speedup</source>
+        <translation>Beste Beschleunigung</translation>
+    </message>
+    <message>
+        <location line="+164"/>
+        <source>Task</source>
+        <translation>Aufgabe</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (baseline)</source>
+        <translation>%1 (Basislinie)</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="-97"/>
+        <location filename="../widgets/settings_dialog.cpp" line="-100"/>
         <source>Preferences</source>
         <translation>Einstellungen</translation>
     </message>
@@ -3040,7 +3809,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>API-&amp;Schlüssel:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>M&amp;emory workspace:</source>
         <translation>&amp;Gedächtnis-Arbeitsbereich:</translation>
     </message>
@@ -3065,7 +3834,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>den zu speichernden Schlüssel eingeben</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>the agent&apos;s backend needs a model</source>
         <translation>das Backend des Agenten braucht ein Modell</translation>
     </message>
@@ -3203,12 +3972,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::TaskBrowser</name>
     <message>
-        <location filename="../widgets/task_browser.cpp" line="+48"/>
+        <location filename="../widgets/task_browser.cpp" line="+51"/>
         <source>Filter tasks (id, title, tag)</source>
         <translation>Aufgaben filtern (ID, Titel, Tag)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Tasks</source>
         <translation>Aufgaben</translation>
     </message>
@@ -3216,7 +3985,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::TaskBrowserModel</name>
     <message numerus="yes">
-        <location filename="../widgets/task_browser_model.cpp" line="+158"/>
+        <location filename="../widgets/task_browser_model.cpp" line="+161"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n Aufgabe</numerusform>
@@ -3249,7 +4018,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>ungelöst</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Task</source>
         <translation>Aufgabe</translation>
     </message>
@@ -3295,7 +4064,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::TraceModel</name>
     <message>
-        <location filename="../widgets/trace_model.cpp" line="+75"/>
+        <location filename="../widgets/trace_model.cpp" line="+76"/>
         <source>error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
@@ -3305,12 +4074,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source> (cache)</source>
         <translation> (Cache)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Suspicious: a speedup above %1× should be checked by a human</source>
         <translation>Verdächtig: eine Beschleunigung über %1× sollte von einem Menschen geprüft werden</translation>
     </message>
@@ -3368,7 +4137,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::TracePane</name>
     <message>
-        <location filename="../widgets/trace_pane.cpp" line="+36"/>
+        <location filename="../widgets/trace_pane.cpp" line="+40"/>
         <source>All roles</source>
         <translation>Alle Rollen</translation>
     </message>
@@ -3423,7 +4192,32 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Zum neuesten Aufruf scrollen</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+25"/>
+        <source>Episode &amp;Lineage</source>
+        <translation>Episoden-&amp;Verlauf</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Promote to &amp;Golden</source>
+        <translation>Zu &amp;Gold befördern</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+G</source>
+        <translation>Ctrl+G</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Verify the call&apos;s program and add it to the golden set (Ctrl+G)</source>
+        <translation>Das Programm des Aufrufs verifizieren und zur goldenen Menge hinzufügen (Ctrl+G)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Response</source>
         <translation>Antwort</translation>
     </message>
@@ -3453,7 +4247,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Begründung des Modells</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+58"/>
+        <source>Not promoted: select a call first</source>
+        <translation>Nicht aufgenommen: zuerst einen Aufruf wählen</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>%1 of %2 calls</source>
         <translation>%1 von %2 Aufrufen</translation>
     </message>

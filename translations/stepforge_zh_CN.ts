@@ -4,7 +4,7 @@
 <context>
     <name>CampaignRunState</name>
     <message>
-        <location filename="../widgets/campaign_feed.cpp" line="+18"/>
+        <location filename="../widgets/campaign_feed.cpp" line="+20"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -50,9 +50,17 @@
     </message>
 </context>
 <context>
+    <name>TracePane</name>
+    <message>
+        <location line="+341"/>
+        <source>(the prompt cannot be shown: %1)</source>
+        <translation>（无法显示提示词：%1）</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
-        <location filename="../app/gui/main.cpp" line="+31"/>
+        <location filename="../app/gui/main.cpp" line="+39"/>
         <source>StepForge workbench</source>
         <translation>StepForge 工作台</translation>
     </message>
@@ -78,6 +86,21 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>With --demo: render the replay offscreen to DIR/frame_NNNNN.png and DIR/captions.srt, then exit.</source>
+        <translation>与 --demo 一起使用：离屏渲染回放到 DIR/frame_NNNNN.png 和 DIR/captions.srt，然后退出。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Frames per second of --record (default 10).</source>
+        <translation>--record 的每秒帧数（默认 10）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Frame size of --record (default 1920x1080).</source>
+        <translation>--record 的帧尺寸（默认 1920x1080）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Task document or solution file.</source>
         <translation>任务文档或解答文件。</translation>
     </message>
@@ -85,6 +108,16 @@
         <location line="+11"/>
         <source>stepforge: cannot open %1</source>
         <translation>stepforge：无法打开 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>stepforge: --record needs --demo WORKSPACE</source>
+        <translation>stepforge：--record 需要 --demo WORKSPACE</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 frames and %2 captions in %3</source>
+        <translation>%1 帧和 %2 条字幕，位于 %3</translation>
     </message>
     <message>
         <location line="+28"/>
@@ -95,6 +128,40 @@
         <location line="+33"/>
         <source>stepforge: timed out waiting for the verification</source>
         <translation>stepforge：等待验证超时</translation>
+    </message>
+</context>
+<context>
+    <name>record</name>
+    <message>
+        <location filename="../widgets/demo_recorder.cpp" line="+59"/>
+        <source>--fps must be between 1 and 120</source>
+        <translation>--fps 必须在 1 到 120 之间</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--size must be WIDTHxHEIGHT, e.g. 1920x1080</source>
+        <translation>--size 必须是 宽x高，例如 1920x1080</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>cannot create %1</source>
+        <translation>无法创建 %1</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>the replay did not start</source>
+        <translation>回放没有开始</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>the replay did not reach event %1</source>
+        <translation>回放没有到达事件 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+23"/>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
@@ -128,13 +195,13 @@
 <context>
     <name>sf::widgets::AgentDocks</name>
     <message>
-        <location filename="../widgets/agent_docks.cpp" line="+28"/>
-        <location line="+38"/>
+        <location filename="../widgets/agent_docks.cpp" line="+29"/>
+        <location line="+44"/>
         <source>Agent</source>
         <translation>智能体</translation>
     </message>
     <message>
-        <location line="-28"/>
+        <location line="-34"/>
         <source>Help</source>
         <translation>帮助</translation>
     </message>
@@ -205,6 +272,21 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Promote Editor Program to &amp;Golden</source>
+        <translation>将编辑器中的程序加入黄金示例(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+Alt+G</source>
+        <translation>Ctrl+Alt+G</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify the editor&apos;s program and add it to the golden set (refused with the reason when it does not verify)</source>
+        <translation>验证编辑器中的程序并加入黄金示例集（未通过验证时拒绝并说明原因）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Cancel Agent</source>
         <translation>取消智能体(&amp;C)</translation>
     </message>
@@ -224,13 +306,12 @@
         <translation>决定 %1 未被记录：%2</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+1"/>
+        <location line="+129"/>
         <source>Not promoted: %1</source>
         <translation>未加入：%1</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="-84"/>
         <source>Ask the agent</source>
         <translation>向智能体提问</translation>
     </message>
@@ -270,7 +351,12 @@
         <translation>智能体 %1：%2</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
+        <source>Promoting (verifying)…</source>
+        <translation>正在加入（验证中）…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Promoting (verifying again)…</source>
         <translation>正在加入（再次验证）…</translation>
     </message>
@@ -581,7 +667,7 @@
 <context>
     <name>sf::widgets::AgentRunner</name>
     <message>
-        <location filename="../widgets/agent_runner.cpp" line="+104"/>
+        <location filename="../widgets/agent_runner.cpp" line="+85"/>
         <source>the OS keyring did not store the key (%1); it is used for this session only</source>
         <translation>系统密钥环未能保存该密钥（%1）；它仅在本次会话中使用</translation>
     </message>
@@ -627,18 +713,8 @@
     </message>
     <message>
         <location line="+102"/>
-        <source>no golden set file (Preferences → Agent)</source>
-        <translation>没有黄金示例集文件（首选项 → 智能体）</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>promoted to %1 as %2</source>
-        <translation>已加入 %1，编号 %2</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>already in %1 as %2</source>
-        <translation>已在 %1 中，编号 %2</translation>
+        <source>Not promoted: %1</source>
+        <translation>未加入：%1</translation>
     </message>
 </context>
 <context>
@@ -653,11 +729,16 @@
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
+    <message>
+        <location line="+42"/>
+        <source>Replay: the records follow the replayed events</source>
+        <translation>回放：记录随回放的事件更新</translation>
+    </message>
 </context>
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+126"/>
+        <location filename="../widgets/audit_model.cpp" line="+145"/>
         <source>No campaign workspace is open.</source>
         <translation>没有打开的活动工作区。</translation>
     </message>
@@ -752,13 +833,13 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+39"/>
-        <location line="+355"/>
+        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location line="+366"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
     </message>
     <message>
-        <location line="-353"/>
+        <location line="-364"/>
         <source>Adopted or not</source>
         <translation>采纳与否</translation>
     </message>
@@ -839,6 +920,16 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>While sampling, hide the adoption claim, rank, score, existing labels and other auditors&apos; labels (B)</source>
+        <translation>抽样时隐藏采用声明、排名、分数、已有标注以及其他审核员的标注（B）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Your name: labels are saved per auditor (kept in the preferences)</source>
+        <translation>你的名字：标注按审核员分别保存（保存在首选项中）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Random sample:</source>
         <translation>随机抽样：</translation>
     </message>
@@ -848,7 +939,17 @@
         <translation>种子</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+7"/>
+        <source>Auditor</source>
+        <translation>审核员</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Episode &amp;Lineage (L)</source>
+        <translation>回合谱系(&amp;L)（L）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Before</source>
         <translation>之前</translation>
     </message>
@@ -886,6 +987,16 @@
         <location line="+1"/>
         <source>The revision is unrelated to the experience (key 3)</source>
         <translation>修订与该经验无关（按键 3）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Note (saved with the next label; Ctrl+1/2/3 label, Ctrl+Enter completes)</source>
+        <translation>备注（随下一个标注保存；Ctrl+1/2/3 标注，Ctrl+Enter 完成）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Label (1/2/3, J/K to move, ? for all keys):</source>
+        <translation>标注（1/2/3，J/K 移动，? 查看所有按键）：</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -927,7 +1038,56 @@
         <translation>已将 %1 标注为 %2</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+9"/>
+        <source>Choose a label first: 1 full, 2 partial, 3 unrelated</source>
+        <translation>请先选择标注：1 完全，2 部分，3 无关</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>1 / Ctrl+1 — label full and go to the next record
+2 / Ctrl+2 — label partial and go to the next record
+3 / Ctrl+3 — label unrelated and go to the next record
+Ctrl+Enter — complete: save the note with your label and go to the next record
+J / Ctrl+J — next record
+K / Ctrl+K — previous record
+N — write a note (focus the note field; Esc goes back to the table)
+S — draw the random sample (N records, the seed shown)
+A — show all records
+B — blind on / off (hides the claim and other auditors&apos; labels)
+L / Ctrl+L — episode lineage of the record&apos;s episode (rounds, programs, verdicts, adopted items)
+? / F1 — this cheat sheet
+Keys with Ctrl also work while the note field has focus.</source>
+        <translation>1 / Ctrl+1 — 标注为完全并转到下一条记录
+2 / Ctrl+2 — 标注为部分并转到下一条记录
+3 / Ctrl+3 — 标注为无关并转到下一条记录
+Ctrl+Enter — 完成：将备注与你的标注一起保存并转到下一条记录
+J / Ctrl+J — 下一条记录
+K / Ctrl+K — 上一条记录
+N — 写备注（聚焦备注框；Esc 返回表格）
+S — 抽取随机样本（N 条记录，显示种子）
+A — 显示所有记录
+B — 开关盲审（隐藏采用声明和其他审核员的标注）
+L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采纳的条目）
+? / F1 — 本速查表
+带 Ctrl 的按键在备注框获得焦点时同样有效。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Choose a record first</source>
+        <translation>请先选择一条记录</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No episode lineage: %1</source>
+        <translation>没有回合谱系：%1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Audit keyboard shortcuts</source>
+        <translation>审核快捷键</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Sample of %1 of %2 records, seed %3</source>
         <translation>从 %2 条记录中抽取 %1 条，种子 %3</translation>
     </message>
@@ -965,6 +1125,16 @@
         <location line="+1"/>
         <source>%1 of %2 labelled</source>
         <translation>已标注 %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>undefined</source>
+        <translation>未定义</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>vs %1: %2 both, %3% agree, κ %4, %5 disagreements</source>
+        <translation>对比 %1：%2 条共同标注，%3% 一致，κ %4，%5 处分歧</translation>
     </message>
     <message>
         <location line="+29"/>
@@ -1081,6 +1251,16 @@
         <source>After (round %1)</source>
         <translation>之后（第 %1 轮）</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>yours: %1</source>
+        <translation>你的：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>sf::widgets::CampaignDialog</name>
@@ -1185,7 +1365,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../widgets/settings_dialog.cpp" line="+228"/>
+        <location filename="../widgets/settings_dialog.cpp" line="+231"/>
         <source>Connection:</source>
         <translation>连接：</translation>
     </message>
@@ -1293,7 +1473,7 @@
 <context>
     <name>sf::widgets::CampaignDocks</name>
     <message>
-        <location filename="../widgets/campaign_docks.cpp" line="+82"/>
+        <location filename="../widgets/campaign_docks.cpp" line="+93"/>
         <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
         <translation>没有打开的活动（活动 → 新建活动 或 打开工作区）。</translation>
     </message>
@@ -1324,12 +1504,17 @@
     </message>
     <message>
         <location line="+14"/>
-        <location line="+118"/>
+        <location line="+123"/>
         <source>Campaign</source>
         <translation>活动</translation>
     </message>
     <message>
-        <location line="-105"/>
+        <location line="-114"/>
+        <source>No episode lineage: %1</source>
+        <translation>没有回合谱系：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Traces</source>
         <translation>跟踪</translation>
     </message>
@@ -1339,7 +1524,7 @@
         <translation>学习曲线</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Add Workspace…</source>
         <translation>添加工作区…</translation>
     </message>
@@ -1367,6 +1552,11 @@
         <location line="+1"/>
         <source>Per-task success</source>
         <translation>各任务成功情况</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Drill-down</source>
+        <translation>下钻</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1479,7 +1669,7 @@
         <translation>工作区 %1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+112"/>
         <source>%1 (%2) — %3</source>
         <translation>%1（%2）— %3</translation>
     </message>
@@ -1537,7 +1727,7 @@
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+95"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+99"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json：%1</translation>
     </message>
@@ -1548,14 +1738,19 @@
     </message>
     <message>
         <location line="+7"/>
-        <location line="+205"/>
+        <location line="+268"/>
         <source>%1 — fix it, then Resume</source>
         <translation>%1 — 排除后点击继续</translation>
     </message>
     <message>
-        <location line="-180"/>
+        <location line="-243"/>
         <source>Invalid configuration: %1</source>
         <translation>无效的配置：%1</translation>
+    </message>
+    <message>
+        <location line="+292"/>
+        <source>key moment</source>
+        <translation>关键时刻</translation>
     </message>
 </context>
 <context>
@@ -1700,6 +1895,167 @@
     </message>
 </context>
 <context>
+    <name>sf::widgets::EpisodeLineageView</name>
+    <message>
+        <location filename="../widgets/episode_lineage_view.cpp" line="+26"/>
+        <source>no verdict (interrupted)</source>
+        <translation>无判定（已中断）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fail: %1 %2</source>
+        <translation>失败：%1 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · %1 cycles</source>
+        <translation> · %1 个周期</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>J / K step · C canonical form · N / P change · ? keys · Esc close</source>
+        <translation>J / K 逐步 · C 规范形式 · N / P 改动 · ? 按键 · Esc 关闭</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Episode %1 lineage — %2</source>
+        <translation>回合 %1 的谱系 — %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>solved at round %1</source>
+        <translation>在第 %1 轮解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not solved</source>
+        <translation>未解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Episode %1 of %2: %3 rounds, %4</source>
+        <translation>回合 %1 / %2：%3 轮，%4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Round %1 → %2 → %3 → adopted %4 (+%5 −%6)</source>
+        <translation>第 %1 轮 → %2 → %3 → 采纳 %4（+%5 −%6）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no program</source>
+        <translation>无程序</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The episode has no round yet.</source>
+        <translation>该回合还没有轮次。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Round %1: %2</source>
+        <translation>第 %1 轮：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Retrieved: %1 · adopted: %2</source>
+        <translation>检索到：%1 · 采纳：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · rules used: %1</source>
+        <translation> · 使用的规则：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Diagnostics: %1</source>
+        <translation>诊断：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(start)</source>
+        <translation>（开始）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>previous program</source>
+        <translation>上一个程序</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>round %1</source>
+        <translation>第 %1 轮</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>J / K — next / previous round
+C — canonical form on / off in the diff
+N / P — next / previous change in the diff
+Esc — close
+? / F1 — this cheat sheet
+Opened with Ctrl+L in the trace pane, L / Ctrl+L in the audit pane</source>
+        <translation>J / K — 下一轮 / 上一轮
+C — 在差异中开关规范形式
+N / P — 差异中的下一处 / 上一处改动
+Esc — 关闭
+? / F1 — 本速查表
+在跟踪窗格中用 Ctrl+L 打开，在审核窗格中用 L / Ctrl+L 打开</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Episode lineage keyboard shortcuts</source>
+        <translation>回合谱系快捷键</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>No campaign workspace is open</source>
+        <translation>没有打开的活动工作区</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::GoldenPromotion</name>
+    <message>
+        <location filename="../widgets/golden_promote.cpp" line="+41"/>
+        <source>Not promoted: no golden set file (Preferences → Agent)</source>
+        <translation>未加入：没有黄金示例集文件（首选项 → 智能体）</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Not promoted: %1</source>
+        <translation>未加入：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>promoted %1 to %2 as %3</source>
+        <translation>已将 %1 加入 %2，编号 %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 already in %2 as %3</source>
+        <translation>%1 已在 %2 中，编号 %3</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Not promoted: task &apos;%1&apos; is not in the benchmark catalogue</source>
+        <translation>未加入：任务“%1”不在基准目录中</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::GraphView</name>
     <message>
         <location filename="../widgets/graph_view.cpp" line="+131"/>
@@ -1765,7 +2121,7 @@
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+30"/>
+        <location filename="../widgets/learning_curves.cpp" line="+32"/>
         <source>per iteration</source>
         <translation>按迭代</translation>
     </message>
@@ -1781,19 +2137,19 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+154"/>
+        <location line="+270"/>
         <source>pass@1</source>
         <translation>pass@1</translation>
     </message>
     <message>
-        <location line="-153"/>
-        <location line="+154"/>
+        <location line="-269"/>
+        <location line="+270"/>
         <location line="+45"/>
         <source>pass@n</source>
         <translation>pass@n</translation>
     </message>
     <message>
-        <location line="-197"/>
+        <location line="-313"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
     </message>
@@ -1823,7 +2179,7 @@
         <translation>导出：</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <location line="+5"/>
         <source>Export learning curves</source>
         <translation>导出学习曲线</translation>
@@ -1839,7 +2195,7 @@
         <translation>SVG 图像 (*.svg)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+124"/>
         <source>campaign</source>
         <translation>活动</translation>
     </message>
@@ -1891,7 +2247,12 @@
         <translation>加速比中位数（×）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
+        <source>key moments</source>
+        <translation>关键时刻</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Execution rate over episodes</source>
         <translation>各回合的执行率</translation>
     </message>
@@ -1901,7 +2262,7 @@
         <translation>学习曲线</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>StepForge learning curves</source>
         <translation>StepForge 学习曲线</translation>
     </message>
@@ -1909,29 +2270,29 @@
 <context>
     <name>sf::widgets::MainWindow</name>
     <message>
-        <location filename="../widgets/main_window.cpp" line="+76"/>
+        <location filename="../widgets/main_window.cpp" line="+77"/>
         <source>%1 cancelled</source>
         <translation>%1 已取消</translation>
     </message>
     <message>
         <location line="+18"/>
-        <location line="+206"/>
+        <location line="+225"/>
         <source>untitled %1</source>
         <translation>未命名 %1</translation>
     </message>
     <message>
-        <location line="-176"/>
+        <location line="-194"/>
         <source>Issues</source>
         <translation>问题</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+175"/>
+        <location line="+193"/>
         <source>Not verified yet (Run → Verify).</source>
         <translation>尚未验证（运行 → 验证）。</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-184"/>
         <source>Verification</source>
         <translation>验证</translation>
     </message>
@@ -1956,7 +2317,7 @@
         <translation>任务</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2113,7 +2474,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>程序</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+54"/>
         <source>Unsaved changes</source>
         <translation>未保存的更改</translation>
     </message>
@@ -2319,7 +2680,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+37"/>
+        <location filename="../widgets/memory_inspector.cpp" line="+38"/>
         <source>All states</source>
         <translation>所有状态</translation>
     </message>
@@ -2360,12 +2721,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
     <message>
         <location line="+21"/>
-        <location line="+168"/>
+        <location line="+187"/>
         <source>Utility over episodes</source>
         <translation>各回合的效用</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-185"/>
         <source>episode</source>
         <translation>回合</translation>
     </message>
@@ -2461,7 +2822,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>冷 %1 · 已验证 %2 · 热 %3</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+55"/>
         <source>Utility of %1 over episodes</source>
         <translation>%1 在各回合的效用</translation>
     </message>
@@ -2509,7 +2870,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+397"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+353"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
@@ -2897,9 +3258,417 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
 </context>
 <context>
+    <name>sf::widgets::ReplayControls</name>
+    <message>
+        <location filename="../widgets/replay_controls.cpp" line="+35"/>
+        <source>Key moments of the campaign: activate one to jump to it</source>
+        <translation>活动的关键时刻：激活其中一个即可跳转过去</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Previous iteration / episode (←)</source>
+        <translation>上一个迭代 / 回合（←）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Next iteration / episode (→)</source>
+        <translation>下一个迭代 / 回合（→）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Replay position (events applied)</source>
+        <translation>回放位置（已应用的事件）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pause at key moments</source>
+        <translation>在关键时刻暂停</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Previous Episode</source>
+        <translation>上一个回合</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Next Episode</source>
+        <translation>下一个回合</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>%1 — event %2</source>
+        <translation>%1 — 事件 %2</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>event %1 of %2 · %3</source>
+        <translation>事件 %1 / %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>part %1 of %2</source>
+        <translation>第 %1 部分，共 %2 部分</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>start</source>
+        <translation>开始</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::RunComparisonView</name>
+    <message>
+        <location filename="../widgets/run_comparison_view.cpp" line="+108"/>
+        <source>(no agent calls logged for this sample)</source>
+        <translation>（该样本没有记录智能体调用）</translation>
+    </message>
+    <message>
+        <location line="+193"/>
+        <source>The number each cell shows and colours (M / Shift+M)</source>
+        <translation>每个单元格显示并着色的数值（M / Shift+M）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only tasks that differ</source>
+        <translation>仅显示有差异的任务</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide the tasks on which every run agrees: attempted, solved and pass@1 (F)</source>
+        <translation>隐藏所有运行结果一致的任务：是否尝试、是否解决以及 pass@1（F）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Deltas against this run (B on a cell)</source>
+        <translation>相对于此运行的差值（在单元格上按 B）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Enter open · Space mark · D diff · ? keys</source>
+        <translation>Enter 打开 · 空格 标记 · D 差异 · ? 按键</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Enter on a cell opens that run&apos;s samples of the task</source>
+        <translation>在单元格上按 Enter 打开该运行中此任务的样本</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Temp.</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Sample</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Verdict</source>
+        <translation>判定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cycles</source>
+        <translation>周期</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Speedup</source>
+        <translation>加速比</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location line="+55"/>
+        <source>Samples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Program diff</source>
+        <translation>程序差异</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Promote to &amp;Golden</source>
+        <translation>加入黄金示例(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify the cell&apos;s program and add it to the golden set (G)</source>
+        <translation>验证该单元格的程序并加入黄金示例集（G）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Promote Sample to &amp;Golden</source>
+        <translation>将样本加入黄金示例(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verify the sample&apos;s program and add it to the golden set (G)</source>
+        <translation>验证该样本的程序并加入黄金示例集（G）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Not in the grid: %1</source>
+        <translation>未列入网格：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Choose a run&apos;s cell (not the task column)</source>
+        <translation>请选择某次运行的单元格（不是任务列）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 in %2: %3 samples</source>
+        <translation>%2 中的 %1：%3 个样本</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>The run has no sample of this task.</source>
+        <translation>该运行没有此任务的样本。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>(no program: %1)</source>
+        <translation>（无程序：%1）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Outputs: task &apos;%1&apos; is not in the bundled catalogue, no reference to compare with</source>
+        <translation>输出：任务“%1”不在内置目录中，没有可比较的参考</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: all %2 values within tolerance; max abs error %3, max rel error %4</source>
+        <translation>%1：全部 %2 个值都在容差内；最大绝对误差 %3，最大相对误差 %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2 of %3 values differ; max abs error %4, max rel error %5; first mismatch %6 [%7]</source>
+        <translation>%1：%3 个值中有 %2 个不同；最大绝对误差 %4，最大相对误差 %5；首个不匹配 %6 [%7]</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>No output compared: %1</source>
+        <translation>没有比较任何输出：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Outputs vs reference (verifies):</source>
+        <translation>输出与参考对比（通过验证）：</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Outputs vs reference (does not verify):</source>
+        <translation>输出与参考对比（未通过验证）：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A diff needs two different run cells</source>
+        <translation>差异需要两个不同的运行单元格</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 · %2 · %3</source>
+        <translation>%1 · %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no program</source>
+        <translation>无程序</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+1"/>
+        <source>No program</source>
+        <translation>无程序</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Mark a cell with Space (or choose a baseline with B), then D on the other cell</source>
+        <translation>用空格标记一个单元格（或用 B 选择基线），然后在另一个单元格上按 D</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Marked %1 in %2: D on another cell diffs them</source>
+        <translation>已标记 %2 中的 %1：在另一个单元格上按 D 进行比较</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mark cleared</source>
+        <translation>已清除标记</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Not promoted: choose a run&apos;s cell (not the task column)</source>
+        <translation>未加入：请选择某次运行的单元格（不是任务列）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Not promoted: no sample of %1 in %2 produced a program</source>
+        <translation>未加入：%2 中 %1 的样本都没有产生程序</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Not promoted: open a cell (Enter) and choose a sample</source>
+        <translation>未加入：请打开一个单元格（Enter）并选择一个样本</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Enter — open the cell: that run&apos;s samples of the task (programs, verdicts, agent calls)
+J / K — next / previous sample of the opened cell
+Space — mark the current cell as the left side of a diff (again: clear)
+D — diff: the marked cell (or two selected cells, or the baseline&apos;s cell) against the current cell
+C — canonical form on / off in the program diff
+N / P — next / previous change in the program diff
+F — only tasks that differ on / off
+B — the current cell&apos;s run becomes the baseline (again: no baseline)
+M / Shift+M — next / previous metric
+G — promote to golden: the current cell&apos;s program (in the sample list: the sample&apos;s program)
+Esc — back to the grid
+? / F1 — this cheat sheet</source>
+        <translation>Enter — 打开单元格：该运行中此任务的样本（程序、判定、智能体调用）
+J / K — 已打开单元格的下一个 / 上一个样本
+空格 — 将当前单元格标记为差异的左侧（再次按下：清除）
+D — 差异：已标记的单元格（或两个选中的单元格，或基线的单元格）与当前单元格比较
+C — 在程序差异中开关规范形式
+N / P — 程序差异中的下一处 / 上一处改动
+F — 开关“仅显示有差异的任务”
+B — 将当前单元格所在的运行设为基线（再次按下：取消基线）
+M / Shift+M — 下一个 / 上一个指标
+G — 加入黄金示例：当前单元格的程序（在样本列表中：该样本的程序）
+Esc — 返回网格
+? / F1 — 本速查表</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Run comparison keyboard shortcuts</source>
+        <translation>运行比较快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>sf::widgets::RunGridModel</name>
+    <message>
+        <location line="-602"/>
+        <location line="+181"/>
+        <source>not sampled</source>
+        <translation>未采样</translation>
+    </message>
+    <message>
+        <location line="-181"/>
+        <source>solved</source>
+        <translation>已解决</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unsolved</source>
+        <translation>未解决</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of %2 samples correct</source>
+        <translation>%2 个样本中 %1 个正确</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@1 %1</source>
+        <translation>pass@1 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>first correct at sample %1</source>
+        <translation>首次正确出现在第 %1 个样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 tokens, $%2</source>
+        <translation>%1 个令牌，$%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>best %1× (%2 cycles)</source>
+        <translation>最佳 %1×（%2 个周期）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>best %1 cycles</source>
+        <translation>最佳 %1 个周期</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pass@1</source>
+        <translation>pass@1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples to first correct</source>
+        <translation>首次正确前的样本数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens</source>
+        <translation>令牌数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Best speedup</source>
+        <translation>最佳加速比</translation>
+    </message>
+    <message>
+        <location line="+164"/>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (baseline)</source>
+        <translation>%1（基线）</translation>
+    </message>
+</context>
+<context>
     <name>sf::widgets::SettingsDialog</name>
     <message>
-        <location filename="../widgets/settings_dialog.cpp" line="-97"/>
+        <location filename="../widgets/settings_dialog.cpp" line="-100"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -3029,7 +3798,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>API 密钥(&amp;K)：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>M&amp;emory workspace:</source>
         <translation>记忆工作区(&amp;E)：</translation>
     </message>
@@ -3054,7 +3823,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>请输入要保存的密钥</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>the agent&apos;s backend needs a model</source>
         <translation>智能体的后端需要指定模型</translation>
     </message>
@@ -3192,12 +3961,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::TaskBrowser</name>
     <message>
-        <location filename="../widgets/task_browser.cpp" line="+48"/>
+        <location filename="../widgets/task_browser.cpp" line="+51"/>
         <source>Filter tasks (id, title, tag)</source>
         <translation>筛选任务（ID、标题、标签）</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>Tasks</source>
         <translation>任务</translation>
     </message>
@@ -3205,7 +3974,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::TaskBrowserModel</name>
     <message numerus="yes">
-        <location filename="../widgets/task_browser_model.cpp" line="+158"/>
+        <location filename="../widgets/task_browser_model.cpp" line="+161"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n 个任务</numerusform>
@@ -3237,7 +4006,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>未解决</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Task</source>
         <translation>任务</translation>
     </message>
@@ -3283,7 +4052,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::TraceModel</name>
     <message>
-        <location filename="../widgets/trace_model.cpp" line="+75"/>
+        <location filename="../widgets/trace_model.cpp" line="+76"/>
         <source>error: %1</source>
         <translation>错误：%1</translation>
     </message>
@@ -3293,12 +4062,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source> (cache)</source>
         <translation>（缓存）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+9"/>
         <source>Suspicious: a speedup above %1× should be checked by a human</source>
         <translation>可疑：超过 %1× 的加速比应由人工检查</translation>
     </message>
@@ -3356,7 +4125,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::TracePane</name>
     <message>
-        <location filename="../widgets/trace_pane.cpp" line="+36"/>
+        <location filename="../widgets/trace_pane.cpp" line="+40"/>
         <source>All roles</source>
         <translation>所有角色</translation>
     </message>
@@ -3411,7 +4180,32 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>滚动到最新的调用</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+25"/>
+        <source>Episode &amp;Lineage</source>
+        <translation>回合谱系(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Promote to &amp;Golden</source>
+        <translation>加入黄金示例(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ctrl+G</source>
+        <translation>Ctrl+G</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Verify the call&apos;s program and add it to the golden set (Ctrl+G)</source>
+        <translation>验证该调用的程序并加入黄金示例集（Ctrl+G）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Response</source>
         <translation>响应</translation>
     </message>
@@ -3441,7 +4235,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>推理</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+58"/>
+        <source>Not promoted: select a call first</source>
+        <translation>未加入：请先选择一个调用</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>%1 of %2 calls</source>
         <translation>%1 / %2 次调用</translation>
     </message>

@@ -46,6 +46,11 @@ TEST(Translations, EmbeddedCataloguesTranslateKnownStrings) {
             QStringLiteral("%n Aufgabe"));
   EXPECT_EQ(de.translate("sf::widgets::TaskBrowserModel", "%n task(s)", nullptr, 3),
             QStringLiteral("%n Aufgaben"));
+  // Strings of issues 17-21 (review loop, golden promotions, episode lineage, replay) are embedded too.
+  EXPECT_EQ(de.translate("sf::widgets::TracePane", "Promote to &Golden"), QStringLiteral("Zu &Gold befördern"));
+  EXPECT_EQ(zh.translate("sf::widgets::RunGridModel", "Samples to first correct"), QStringLiteral("首次正确前的样本数"));
+  EXPECT_EQ(de.translate("sf::widgets::EpisodeLineageView", "not solved"), QStringLiteral("nicht gelöst"));
+  EXPECT_EQ(zh.translate("sf::widgets::AuditPane", "Auditor"), QStringLiteral("审核员"));
   // A string that is not in the catalogue is not translated.
   EXPECT_TRUE(de.translate("sf::widgets::MainWindow", "no such string").isEmpty());
 }
