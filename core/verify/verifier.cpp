@@ -25,6 +25,11 @@ struct OutputField {
   std::size_t output, field;
   std::string name;
 };
+// The task part of every cache key: id, the hash of its text without the impl, and its path.
+std::string task_key(const step::TaskDoc& task) {
+  return task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) + "\n" + task.path;
+}
+
 std::vector<OutputField> output_fields(const step::TaskDoc& task) {
   std::vector<OutputField> out;
   for (std::size_t i = 0; i < task.outputs.size(); ++i) {
@@ -60,8 +65,14 @@ std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc&
                                                             const step::SizeBinding& sizes,
                                                             std::uint64_t seed, Diagnostics& diags,
                                                             bool cache, sim::Structure structure) {
-  std::string key = task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) +
-                    "\n" + task.path + "\n" + binding_key(sizes) + "\n" + std::to_string(seed) +
+  return prepare_keyed(task, task_key(task), sizes, seed, diags, cache, structure);
+}
+
+std::shared_ptr<const Verifier::Prepared> Verifier::prepare_keyed(const step::TaskDoc& task, const std::string& tkey,
+                                                                  const step::SizeBinding& sizes, std::uint64_t seed,
+                                                                  Diagnostics& diags, bool cache,
+                                                                  sim::Structure structure) {
+  std::string key = tkey + "\n" + binding_key(sizes) + "\n" + std::to_string(seed) +
                     (structure == sim::Structure::Varied ? "\nvaried" : "");
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -123,8 +134,7 @@ std::shared_ptr<const Verifier::Prepared> Verifier::prepare(const step::TaskDoc&
 std::shared_ptr<const CheckResult> Verifier::check(const step::TaskDoc& task, std::string_view impl) {
   std::string key;
   if (opt_.cache_static) {
-    key = task.id + "\n" + std::to_string(std::hash<std::string>{}(task.raw_text_without_impl)) + "\n" +
-          std::string(impl);
+    key = task_key(task) + "\n" + std::string(impl);
     std::lock_guard<std::mutex> lock(static_mu_);
     auto it = static_cache_.find(key);
     if (it != static_cache_.end()) {
@@ -212,6 +222,7 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
     return t ? retyped.emplace(key, std::move(*t)).first->second : *cr.typed;
   };
 
+  const std::string tkey = task_key(task);  // hashes the task text once for every input set
   sim::RunOptions ro;
   ro.time_limit_s = opt_.time_limit_s;
   ro.max_stream_scalars = opt_.check.max_stream_scalars;
@@ -219,7 +230,7 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
   for (const auto& [bname, sizes] : bindings) {
     const bool alt = bname != "sizes";
     for (const auto& [seed, cached] : seeds) {
-      auto prep = prepare(task, sizes, seed, rep.diags, cached,
+      auto prep = prepare_keyed(task, tkey, sizes, seed, rep.diags, cached,
                           cached ? sim::Structure::Spec : sim::Structure::Varied);
       if (!prep) return finish();
       InputSetReport isr;

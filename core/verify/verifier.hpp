@@ -124,6 +124,10 @@ class Verifier {
                                           sim::Structure structure = sim::Structure::Spec);
 
  private:
+  // prepare() with the task part of the cache key computed by the caller (verify: once for all its input sets).
+  std::shared_ptr<const Prepared> prepare_keyed(const step::TaskDoc& task, const std::string& task_key,
+                                                const step::SizeBinding& sizes, std::uint64_t seed,
+                                                Diagnostics& diags, bool cache, sim::Structure structure);
   VerifyOptions opt_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<const Prepared>> cache_;
