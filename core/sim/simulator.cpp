@@ -51,8 +51,9 @@ class FnAdapter final : public ElementFn {
       for (double v : *f.init) init_.push_back(static_cast<float>(v));
     }
     batchable_ = cf.program->batchable();
-    infallible_ = batchable_;
-    for (bool m : multihot_) infallible_ = infallible_ && !m;
+    for (bool m : multihot_) any_multihot_ = any_multihot_ || m;
+    infallible_ = batchable_ && !any_multihot_;
+    strides_.assign(args_.size(), 0);  // parameters keep stride 0; call_batch sets the in/state strides
   }
 
   const std::vector<Shape>& out_esh() const override { return out_esh_; }
@@ -68,7 +69,6 @@ class FnAdapter final : public ElementFn {
     // call still wins over a later call's run-time error.
     if (nin != f.input.fields.size() || f.stateful() != (state != nullptr) || !batchable_)
       return ElementFn::call_batch(in, in_strides, nin, state, state_strides, out, out_strides, count);
-    strides_.assign(args_.size(), 0);
     for (std::size_t i = 0; i < nin; ++i) {
       args_[i] = in[i];
       strides_[i] = in_strides[i];
@@ -84,6 +84,7 @@ class FnAdapter final : public ElementFn {
       const Diagnostic& d = *rep.error;
       return make_status(d.code, "fn " + f.func_name + ": " + d.message);
     }
+    if (!any_multihot_) return ok_status();
     for (std::int64_t e = 0; e < count; ++e) {
       for (std::size_t j = 0; j < out_esh_.size(); ++j) {
         if (!multihot_[j]) continue;
@@ -134,7 +135,7 @@ class FnAdapter final : public ElementFn {
   std::vector<Shape> out_esh_;
   std::vector<bool> multihot_;
   std::vector<float> init_;
-  bool batchable_ = false, infallible_ = false;
+  bool batchable_ = false, infallible_ = false, any_multihot_ = false;
 };
 
 // A stream value in the environment: owned, or a read-only view of a task input (inputs are shared by every
