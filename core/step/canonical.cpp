@@ -28,7 +28,9 @@ void rename_call(PrimCall& c, const NameMap& m) {
   for (auto& r : c.arg.refs) rename_ref(r, m);
 }
 
-Program canonical_program(const Program& program) {
+}  // namespace
+
+Program detail::canonical_program(const Program& program) {
   Program p = program;
   NameMap m;
   int v = 0, l = 0;
@@ -67,10 +69,10 @@ Program canonical_program(const Program& program) {
   return p;
 }
 
-}  // namespace
-
 std::string canonical_text(const Program& program, const SizeBinding* sizes) {
-  return detail::print_with(canonical_program(program), detail::PrintStyle{true, sizes});
+  detail::PrintStyle style{true, sizes};
+  style.rename = true;  // the same text as print_with(canonical_program(program), ...) without the copy
+  return detail::print_with(program, style);
 }
 
 std::string canonical_key(const Program& program, const SizeBinding* sizes) {

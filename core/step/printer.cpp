@@ -10,15 +10,51 @@ namespace detail {
 
 namespace {
 
-void print_ref(const Ref& r, std::string& out) {
+// The names as printed: unchanged, or renamed as canonical_program renames them (PrintStyle::rename).
+class Renamer {
+ public:
+  explicit Renamer(bool on) : on_(on) {}
+  bool on() const { return on_; }
+  const std::string& operator()(const std::string& n) const {
+    if (!on_) return n;
+    if (comp_) {  // a comprehension body: its stream variable, then its fn variable, shadow the program's names
+      if (n == comp_->stream_var) return s_;
+      if (!comp_->fn_var.empty() && n == comp_->fn_var) return f_;
+    }
+    for (auto it = defined_.rbegin(); it != defined_.rend(); ++it)
+      if (*it->first == n) return it->second;
+    return n;
+  }
+  void enter(const Comprehension* c) { comp_ = c; }
+  // The printed names of a statement's targets; they take effect after its body (define()).
+  const std::string& target(const Statement& st, std::size_t i) {
+    if (!on_) return st.targets[i];
+    const bool fnlist = st.kind == Statement::Kind::FnList;
+    pending_.push_back({&st.targets[i], fnlist ? "_l" + std::to_string(++l_) : "_v" + std::to_string(++v_)});
+    return pending_.back().second;
+  }
+  void define() {
+    for (auto& p : pending_) defined_.push_back(std::move(p));
+    pending_.clear();
+  }
+
+ private:
+  bool on_;
+  const Comprehension* comp_ = nullptr;
+  const std::string s_ = "_s", f_ = "_f";
+  std::vector<std::pair<const std::string*, std::string>> defined_, pending_;
+  int v_ = 0, l_ = 0;
+};
+
+void print_ref(const Ref& r, const Renamer& nm, std::string& out) {
   switch (r.kind) {
-    case Ref::Kind::Name: out += r.name; return;
-    case Ref::Kind::Index: out += r.name + "[" + std::to_string(r.index) + "]"; return;
+    case Ref::Kind::Name: out += nm(r.name); return;
+    case Ref::Kind::Index: out += nm(r.name) + "[" + std::to_string(r.index) + "]"; return;
     case Ref::Kind::List:
       out += '[';
       for (std::size_t i = 0; i < r.items.size(); ++i) {
         if (i) out += ", ";
-        print_ref(r.items[i], out);
+        print_ref(r.items[i], nm, out);
       }
       out += ']';
       return;
@@ -32,20 +68,20 @@ int kw_rank(const std::string& k) {
   return 7;
 }
 
-std::string kwval(const Kwarg& k, const PrintStyle& style) {
+std::string kwval(const Kwarg& k, const PrintStyle& style, const Renamer& nm) {
   const KwVal& v = k.value;
   switch (v.kind) {
     case KwVal::Kind::Int: return std::to_string(v.integer);
     case KwVal::Kind::Name:
       if (style.canonical && style.sizes && k.key == "N") {
-        std::string n = v.name;
+        const std::string& n = nm(v.name);
         if (auto it = style.sizes->find(n); it != style.sizes->end()) return std::to_string(it->second);
         constexpr std::string_view suffix = "_value";
         if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
           if (auto it = style.sizes->find(n.substr(0, n.size() - suffix.size())); it != style.sizes->end())
             return std::to_string(it->second);
       }
-      return v.name;
+      return nm(v.name);
     case KwVal::Kind::IntList: {
       std::string s = "[";
       for (std::size_t i = 0; i < v.list.size(); ++i) {
@@ -58,7 +94,7 @@ std::string kwval(const Kwarg& k, const PrintStyle& style) {
   return {};
 }
 
-void print_call(const PrimCall& c, const PrintStyle& style, std::string& out) {
+void print_call(const PrimCall& c, const PrintStyle& style, const Renamer& nm, std::string& out) {
   std::vector<const Kwarg*> kws;
   for (const auto& k : c.kwargs) kws.push_back(&k);
   if (style.canonical)
@@ -66,23 +102,23 @@ void print_call(const PrimCall& c, const PrintStyle& style, std::string& out) {
   out += "step." + c.prim + "(";
   for (std::size_t i = 0; i < kws.size(); ++i) {
     if (i) out += ", ";
-    out += kws[i]->key + "=" + kwval(*kws[i], style);
+    out += kws[i]->key + "=" + kwval(*kws[i], style, nm);
   }
   out += ").apply(";
   if (c.arg.tuple) out += '(';
   for (std::size_t i = 0; i < c.arg.refs.size(); ++i) {
     if (i) out += ", ";
-    print_ref(c.arg.refs[i], out);
+    print_ref(c.arg.refs[i], nm, out);
   }
   if (c.arg.tuple) out += ')';
   out += ')';
 }
 
-std::string names_list(const std::vector<std::string>& v) {
+std::string names_list(const std::vector<std::string>& v, const Renamer& nm) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) s += ", ";
-    s += v[i];
+    s += nm(v[i]);
   }
   return s + "]";
 }
@@ -91,6 +127,7 @@ std::string names_list(const std::vector<std::string>& v) {
 
 std::string print_with(const Program& p, const PrintStyle& style) {
   std::string out;
+  Renamer nm(style.rename);
   for (std::size_t si = 0; si < p.stmts.size(); ++si) {
     const Statement& st = p.stmts[si];
     if (si) out += '\n';
@@ -98,36 +135,43 @@ std::string print_with(const Program& p, const PrintStyle& style) {
       out += "return ";
       for (std::size_t i = 0; i < st.returns.size(); ++i) {
         if (i) out += ", ";
-        print_ref(st.returns[i], out);
+        print_ref(st.returns[i], nm, out);
       }
+      for (std::size_t i = 0; i < st.targets.size(); ++i) nm.target(st, i);  // none in a parsed program
+      nm.define();
       continue;
     }
     for (std::size_t i = 0; i < st.targets.size(); ++i) {
       if (i) out += ", ";
-      out += st.targets[i];
+      out += nm.target(st, i);
     }
     out += " = ";
     switch (st.kind) {
-      case Statement::Kind::Assign: print_call(st.call, style, out); break;
-      case Statement::Kind::FnList: out += names_list(st.fn_names); break;
+      case Statement::Kind::Assign: print_call(st.call, style, nm, out); break;
+      case Statement::Kind::FnList: out += names_list(st.fn_names, nm); break;
       case Statement::Kind::Comprehension: {
         const Comprehension& c = st.comp;
         out += '[';
-        print_call(c.body, style, out);
-        const std::string list = c.list_literal.empty() ? c.list_name : names_list(c.list_literal);
+        nm.enter(&c);
+        print_call(c.body, style, nm, out);
+        nm.enter(nullptr);
+        const std::string list = c.list_literal.empty() ? nm(c.list_name) : names_list(c.list_literal, nm);
+        const std::string& fn_var = nm.on() && !c.fn_var.empty() ? std::string("_f") : c.fn_var;
+        const std::string& stream_var = nm.on() ? std::string("_s") : c.stream_var;
         if (c.zipped || !c.fn_var.empty()) {
-          const std::string fns = c.fns_literal.empty() ? c.fns_name : names_list(c.fns_literal);
-          if (c.fns_first || style.canonical)
-            out += " for " + c.fn_var + ", " + c.stream_var + " in zip(" + fns + ", " + list + ")]";
+          const std::string fns = c.fns_literal.empty() ? nm(c.fns_name) : names_list(c.fns_literal, nm);
+          if (c.fns_first || style.canonical || nm.on())
+            out += " for " + fn_var + ", " + stream_var + " in zip(" + fns + ", " + list + ")]";
           else
-            out += " for " + c.stream_var + ", " + c.fn_var + " in zip(" + list + ", " + fns + ")]";
+            out += " for " + stream_var + ", " + fn_var + " in zip(" + list + ", " + fns + ")]";
         } else {
-          out += " for " + c.stream_var + " in " + list + "]";
+          out += " for " + stream_var + " in " + list + "]";
         }
         break;
       }
       case Statement::Kind::Return: break;
     }
+    nm.define();
   }
   return out;
 }

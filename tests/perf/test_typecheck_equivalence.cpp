@@ -9,6 +9,8 @@
 #include "core/bench/catalogue.hpp"
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
+#include "core/step/printer.hpp"
+#include "core/step/printer_detail.hpp"
 #include "core/step/task.hpp"
 #include "core/step/typecheck.hpp"
 #include "core/verify/program_file.hpp"
@@ -96,6 +98,43 @@ TEST(TypecheckEquivalence, OnePassMatchesOneRunPerBinding) {
   EXPECT_GE(programs, 500);
   EXPECT_GE(failing, 100);
   EXPECT_GE(one_pass_candidates, programs / 2);
+}
+
+// canonical_text renames while printing (PrintStyle::rename); the text is the one of printing the renamed copy
+// of the program, for every reference solution and its variants (with and without a size binding), and for
+// programs with comprehensions (renamed fn and stream variables, shadowing).
+TEST(CanonicalEquivalence, RenameWhilePrintingMatchesRenamedCopy) {
+  Diagnostics ignored;
+  auto cat = bench::Catalogue::load(bench::resource_dir(), ignored);
+  std::vector<std::string> texts = {
+      "fs = [f, g]\nys = [step.Map(fn=h).apply(s) for h, s in zip(fs, [a, b])]\nreturn ys[0], ys[1]",
+      "ys = [step.Map(fn=f).apply(x) for x in [x, b]]\nzs = [step.Accum(fn=g, b=1).apply(y) for y in ys]\n"
+      "return zs[0]",
+      "y = step.Partition(N=E_value).apply((x, sel))\nreturn y"};
+  for (const auto& task : cat.tasks()) {
+    const std::string path = bench::resource_dir() + "/solutions/" + task.id + ".yaml";
+    Diagnostics ds;
+    auto pf = verify::load_program_file(path, &cat, ds);
+    if (!pf) continue;
+    texts.push_back(pf->impl);
+    for (auto& v : variants(pf->impl, pf->task)) texts.push_back(std::move(v));
+  }
+  const step::SizeBinding sizes{{"E", 4}, {"D", 16}};
+  int programs = 0, comprehensions = 0;
+  for (const auto& text : texts) {
+    Diagnostics pd;
+    auto prog = step::parse_impl(text, {}, pd);
+    if (!prog) continue;
+    for (const step::SizeBinding* b : {static_cast<const step::SizeBinding*>(nullptr), &sizes}) {
+      const std::string copied =
+          step::detail::print_with(step::detail::canonical_program(*prog), step::detail::PrintStyle{true, b});
+      ASSERT_EQ(step::canonical_text(*prog, b), copied) << text;
+    }
+    ++programs;
+    if (text.find(" for ") != std::string::npos) ++comprehensions;
+  }
+  EXPECT_GE(programs, 500);
+  EXPECT_GE(comprehensions, 2);
 }
 
 }  // namespace
