@@ -106,6 +106,12 @@ struct TaskDoc {
   // Every binding the static checks run under (§15.2, §15.11): sizes, verify.alt_sizes, verify.general_sizes,
   // perf_sizes, each when present (a binding equal to an earlier one is left out).
   std::vector<NamedBinding> static_bindings() const;
+  // The same bindings by reference (no copies; valid while this TaskDoc lives unchanged).
+  struct BindingRef {
+    const char* name;
+    const SizeBinding* sizes;
+  };
+  std::vector<BindingRef> static_binding_refs() const;
   // The binding for performance estimates: perf_sizes if present, else sizes.
   SizeBinding perf_binding() const;
 };

@@ -1079,17 +1079,23 @@ std::vector<SizeBinding> TaskDoc::bindings() const {
   return out;
 }
 
-std::vector<NamedBinding> TaskDoc::static_bindings() const {
-  std::vector<NamedBinding> out{{"sizes", sizes}};
+std::vector<TaskDoc::BindingRef> TaskDoc::static_binding_refs() const {
+  std::vector<BindingRef> out{{"sizes", &sizes}};
   auto add = [&](const char* name, const std::optional<SizeBinding>& b) {
     if (!b) return;
     for (const auto& o : out)
-      if (o.sizes == *b) return;
-    out.push_back({name, *b});
+      if (*o.sizes == *b) return;
+    out.push_back({name, &*b});
   };
   add("verify.alt_sizes", verify.alt_sizes);
   add("verify.general_sizes", verify.general_sizes);
   add("perf_sizes", perf_sizes);
+  return out;
+}
+
+std::vector<NamedBinding> TaskDoc::static_bindings() const {
+  std::vector<NamedBinding> out;
+  for (const auto& r : static_binding_refs()) out.push_back({r.name, *r.sizes});
   return out;
 }
 

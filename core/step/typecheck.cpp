@@ -80,16 +80,16 @@ class Checker {
  public:
   // Types the program under one size binding (§15.11: the driver runs one Checker per binding).
   Checker(const Program& prog, const TaskDoc& task, Diagnostics& diags, const TypecheckOptions& opt,
-          const NamedBinding& binding)
-      : Checker(prog, task, diags, opt, std::vector<SizeBinding>{binding.sizes}) {
-    binding_name_ = binding.name;
+          const char* binding_name, const SizeBinding& binding)
+      : Checker(prog, task, diags, opt, std::vector<const SizeBinding*>{&binding}) {
+    binding_name_ = binding_name;
   }
 
   // Types the program under several bindings at once: every size-dependent rule is evaluated under each, but a
   // Partition's N and Merge's lane count under the first only, and an error message names the first binding.
   // typecheck() uses it only as a quick test that a program without Partition/Merge types cleanly.
   Checker(const Program& prog, const TaskDoc& task, Diagnostics& diags, const TypecheckOptions& opt,
-          std::vector<SizeBinding> bindings)
+          std::vector<const SizeBinding*> bindings)
       : prog_(prog), task_(task), diags_(diags), opt_(opt), binding_name_("sizes"), bindings_(std::move(bindings)) {
     for (const auto& f : task.fns) fns_[f.func_name] = &f;
     for (const auto& in : task.inputs) {
@@ -99,7 +99,6 @@ class Checker {
       env_[in.name] = v;
     }
     totals_.assign(bindings_.size(), 0);
-    extended_ = bindings_;
   }
 
   std::optional<TypedProgram> run() {
@@ -394,7 +393,7 @@ class Checker {
       totals_[bi] = sat_add(totals_[bi], n);
       if (n > opt_.max_stream_scalars) {
         error("L-ELEMENTS", loc,
-              "stream '" + name + "' would hold " + big_str(n) + " scalars under " + binding_name_ + " " + binding_str(bindings_[bi]) +
+              "stream '" + name + "' would hold " + big_str(n) + " scalars under " + binding_name_ + " " + binding_str(*bindings_[bi]) +
                   ", over the limit of " + std::to_string(opt_.max_stream_scalars) + " per stream");
         limit_reported_ = true;
         return;
@@ -402,7 +401,7 @@ class Checker {
       if (totals_[bi] > opt_.max_total_scalars) {
         error("L-ELEMENTS", loc,
               "the program's streams would hold " + big_str(totals_[bi]) + " scalars in total under " + binding_name_ + " " +
-                  binding_str(bindings_[bi]) + " (after stream '" + name + "'), over the limit of " +
+                  binding_str(*bindings_[bi]) + " (after stream '" + name + "'), over the limit of " +
                   std::to_string(opt_.max_total_scalars));
         limit_reported_ = true;
         return;
@@ -422,7 +421,9 @@ class Checker {
   }
 
   // The binding bi extended with the bounds of the dynamic dims defined so far.
-  const SizeBinding& with_dynamic(std::size_t bi) const { return extended_[bi]; }
+  const SizeBinding& with_dynamic(std::size_t bi) const {
+    return extended_.empty() ? *bindings_[bi] : extended_[bi];
+  }
 
   // Positions of a stream under binding bi (saturating); dynamic dims count as their selector's positions.
   std::optional<std::int64_t> positions(const StreamType& t, std::size_t bi) const {
@@ -777,8 +778,8 @@ class Checker {
         for (auto j : L) {
           const Dim& sj = x.dims[static_cast<std::size_t>(j)];
           for (std::size_t bi = 0; bi < bindings_.size(); ++bi) {
-            auto v = sj.eval_nonneg(bindings_[bi]);
-            auto w = c_dim.eval(bindings_[bi]);
+            auto v = sj.eval_nonneg(*bindings_[bi]);
+            auto w = c_dim.eval(*bindings_[bi]);
             if (v && w && *v % *w != 0) {
               error("T-RESHAPE-DIV", ks->value.loc,
                     "step.Reshape(L=" + kwval_text(kl->value) + ", S=" + c_dim.str() + "): dimension " +
@@ -854,9 +855,9 @@ class Checker {
           hint = "(same dims in a different order)";
         } else {
           bool same_values = true;
-          for (const auto& bnd : bindings_) {
+          for (const SizeBinding* bnd : bindings_) {
             for (std::size_t i = 0; i < a.size(); ++i) {
-              auto va = x1.dims[i].eval_nonneg(bnd), vb = xj.dims[i].eval_nonneg(bnd);
+              auto va = x1.dims[i].eval_nonneg(*bnd), vb = xj.dims[i].eval_nonneg(*bnd);
               if (!va || !vb || *va != *vb) same_values = false;
             }
             break;  // the main binding decides
@@ -901,7 +902,7 @@ class Checker {
   }
 
   std::optional<std::int64_t> lanes_value(const StreamType& c) const {
-    return c.dtype.scalar().lanes.eval(bindings_[0]);
+    return c.dtype.scalar().lanes.eval(*bindings_[0]);
   }
 
   bool partition(const Statement& s, const PrimCall& c, TypedStatement& ts, std::vector<StreamType>& outs,
@@ -924,9 +925,9 @@ class Checker {
       if (v.kind == KwVal::Kind::Int && v.integer > 0) {
         n = v.integer;
       } else if (v.kind == KwVal::Kind::Name && is_size_symbol(v.name)) {
-        n = bindings_[0].at(v.name);
+        n = bindings_[0]->at(v.name);
       } else if (v.kind == KwVal::Kind::Name && is_size_value(v.name)) {
-        n = bindings_[0].at(v.name.substr(0, v.name.size() - 6));
+        n = bindings_[0]->at(v.name.substr(0, v.name.size() - 6));
       } else {
         param_value(Prim::Partition, *it->second, "N must be a positive integer, a size symbol or X_value");
         return false;
@@ -953,7 +954,9 @@ class Checker {
     ts.call.N = *n;
     int p = r - rc;
     std::string base = s.targets.empty() ? "L" : s.targets[0];
-    // The bound of each dynamic dim: the selector's positions.
+    // The bound of each dynamic dim: the selector's positions (the bindings are copied on the first one).
+    if (extended_.empty())
+      for (const SizeBinding* b : bindings_) extended_.push_back(*b);
     for (std::size_t bi = 0; bi < bindings_.size(); ++bi) {
       auto pos = positions(*sel, bi);
       for (std::int64_t e = 0; e < *n; ++e) extended_[bi][base + "#" + std::to_string(e)] = pos.value_or(0);
@@ -1252,7 +1255,7 @@ class Checker {
   std::map<std::string, const FnDecl*, std::less<>> fns_;
   std::map<std::string, Value, std::less<>> env_;
   std::string binding_name_;
-  std::vector<SizeBinding> bindings_;
+  std::vector<const SizeBinding*> bindings_;  // the task's (or the caller's) bindings, not copied
   std::vector<SizeBinding> extended_;
   std::vector<std::int64_t> totals_;
   bool limit_reported_ = false;
@@ -1288,11 +1291,11 @@ std::optional<std::int64_t> element_scalars(const DType& t, const SizeBinding& b
 
 std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, Diagnostics& diags,
                                       const TypecheckOptions& opt) {
-  if (opt.only_binding) return Checker(prog, task, diags, opt, {"sizes", *opt.only_binding}).run();
+  if (opt.only_binding) return Checker(prog, task, diags, opt, "sizes", *opt.only_binding).run();
   // Every size-dependent rule (Partition N, Merge lanes, list lengths, Reshape divisibility, element limits) under
   // every binding: one run per binding; a later run adds only errors at a new location or with a new code, with
   // the binding named. The typed program is the one of `sizes`.
-  auto all = task.static_bindings();
+  const auto all = task.static_binding_refs();
   // Quick path: a program without Partition or Merge (whose N / lane count bind per binding) that types cleanly
   // under every binding at once has exactly the diagnostics (warnings) and typed program of the `sizes` run, and
   // no per-binding run could add an error. Anything else (an error, Partition, Merge) takes the exact path below.
@@ -1300,7 +1303,7 @@ std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, 
         const std::string& p = s.kind == Statement::Kind::Comprehension ? s.comp.body.prim : s.call.prim;
         return p == prim_name(Prim::Partition) || p == prim_name(Prim::Merge);
       })) {
-    std::vector<SizeBinding> sizes;
+    std::vector<const SizeBinding*> sizes;
     for (const auto& nb : all) sizes.push_back(nb.sizes);
     Diagnostics quick;
     if (auto typed = Checker(prog, task, quick, opt, std::move(sizes)).run()) {
@@ -1309,17 +1312,17 @@ std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, 
     }
   }
   Diagnostics first;
-  auto typed = Checker(prog, task, first, opt, all[0]).run();
+  auto typed = Checker(prog, task, first, opt, all[0].name, *all[0].sizes).run();
   std::set<std::tuple<std::string, int, int>> seen;
   for (const auto& d : first)
     if (d.is_error()) seen.emplace(d.code, d.loc.line, d.loc.column);
   diags.insert(diags.end(), first.begin(), first.end());
   for (std::size_t i = 1; i < all.size(); ++i) {
     Diagnostics local;
-    if (Checker(prog, task, local, opt, all[i]).run()) continue;
+    if (Checker(prog, task, local, opt, all[i].name, *all[i].sizes).run()) continue;
     for (auto& d : local) {
       if (!d.is_error() || !seen.emplace(d.code, d.loc.line, d.loc.column).second) continue;
-      d.message += " (under " + all[i].name + ": " + binding_text(all[i].sizes) + ")";
+      d.message += " (under " + std::string(all[i].name) + ": " + binding_text(*all[i].sizes) + ")";
       diags.push_back(std::move(d));
       typed.reset();
     }

@@ -187,10 +187,10 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
   }
   if (!cr.ok()) return finish();
 
-  std::vector<step::NamedBinding> bindings{{"sizes", task.sizes}};
-  for (const auto& nb : task.static_bindings()) {
-    if ((nb.name == "verify.alt_sizes" && opt_.use_alt_sizes) ||
-        (nb.name == "verify.general_sizes" && opt_.use_general_sizes))
+  std::vector<step::TaskDoc::BindingRef> bindings{{"sizes", &task.sizes}};
+  for (const auto& nb : task.static_binding_refs()) {
+    const std::string_view name = nb.name;
+    if ((name == "verify.alt_sizes" && opt_.use_alt_sizes) || (name == "verify.general_sizes" && opt_.use_general_sizes))
       bindings.push_back(nb);
   }
   // The fixed seeds (cached), then the caller's fresh ones (not cached).
@@ -227,7 +227,9 @@ Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const 
   ro.time_limit_s = opt_.time_limit_s;
   ro.max_stream_scalars = opt_.check.max_stream_scalars;
   ro.max_total_scalars = opt_.check.max_total_scalars;
-  for (const auto& [bname, sizes] : bindings) {
+  for (const auto& [bname_c, sizes_p] : bindings) {
+    const std::string bname = bname_c;
+    const step::SizeBinding& sizes = *sizes_p;
     const bool alt = bname != "sizes";
     for (const auto& [seed, cached] : seeds) {
       auto prep = prepare_keyed(task, tkey, sizes, seed, rep.diags, cached,
