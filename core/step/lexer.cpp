@@ -121,14 +121,13 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
     out.push_back(std::move(t));
     return out;
   };
-  auto push = [&](TokKind k, std::size_t pos, std::string txt, std::int64_t v = 0) {
-    Token t;
+  auto push = [&](TokKind k, std::size_t pos, std::string_view txt, std::int64_t v = 0) {
+    Token& t = out.emplace_back();  // built in place: no temporary token or text to move
     t.kind = k;
-    t.text = std::move(txt);
+    t.text.assign(txt.data(), txt.size());
     t.value = v;
     t.line = line;
     t.col = col_of(pos);
-    out.push_back(std::move(t));
   };
 
   while (i < n) {
@@ -155,7 +154,7 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
     if (is_name_start(c)) {
       std::size_t b = i;
       while (i < n && is_name_char(text[i])) ++i;
-      push(TokKind::Name, b, std::string(text.substr(b, i - b)));
+      push(TokKind::Name, b, text.substr(b, i - b));
       continue;
     }
     if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(text[i + 1]))) {
@@ -181,7 +180,7 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
           return error(b, "P-INT", "the integer " + lit + " is too large (integers are at most 2147483647)");
         }
       }
-      push(TokKind::Int, b, std::string(text.substr(b, i - b)), v);
+      push(TokKind::Int, b, text.substr(b, i - b), v);
       continue;
     }
     switch (c) {
@@ -191,13 +190,13 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
           return error(i, "P-NESTING", "brackets nest more than " + std::to_string(max_nesting) + " levels deep");
         ++depth;
         open.emplace_back(line, i - line_begin);
-        push(TokKind::Punct, i, std::string(1, c));
+        push(TokKind::Punct, i, text.substr(i, 1));
         ++i;
         continue;
       case ')':
       case ']':
         if (depth > 0) --depth, open.pop_back();
-        push(TokKind::Punct, i, std::string(1, c));
+        push(TokKind::Punct, i, text.substr(i, 1));
         ++i;
         continue;
       case '=':
@@ -206,7 +205,7 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
         [[fallthrough]];
       case ',':
       case '.':
-        push(TokKind::Punct, i, std::string(1, c));
+        push(TokKind::Punct, i, text.substr(i, 1));
         ++i;
         continue;
       case '"':
