@@ -1280,10 +1280,14 @@ std::optional<std::int64_t> element_scalars(const DType& t, const SizeBinding& b
   std::int64_t total = 0;
   for (const auto& f : t.fields) {
     std::int64_t n = 1;
-    for (const auto& d : f.esh()) {
+    // The dims of f.esh() in its order (buffer dims innermost-last, then the lanes), without building it.
+    auto times = [&](const Dim& d) {
       auto v = d.eval_nonneg(b);
-      if (!v || __builtin_mul_overflow(n, *v, &n)) return std::nullopt;
-    }
+      return v && !__builtin_mul_overflow(n, *v, &n);
+    };
+    for (auto it = f.buffer.rbegin(); it != f.buffer.rend(); ++it)
+      if (!times(*it)) return std::nullopt;
+    if (f.multihot && !times(f.lanes)) return std::nullopt;
     if (__builtin_add_overflow(total, n, &total)) return std::nullopt;
   }
   return total;
