@@ -1,6 +1,7 @@
 #include "core/verify/verifier.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -14,9 +15,25 @@ namespace sf::verify {
 
 namespace {
 
+template <class Int>
+void append_int(std::string& s, Int v) {
+  char num[24];
+  s.append(num, std::to_chars(num, num + sizeof num, v).ptr);  // the digits of std::to_string(v)
+}
+
+// "M=4;N=6;" (appended to `s`).
+void append_binding_key(std::string& s, const step::SizeBinding& b) {
+  for (const auto& [k, v] : b) {
+    s += k;
+    s += '=';
+    append_int(s, v);
+    s += ';';
+  }
+}
+
 std::string binding_key(const step::SizeBinding& b) {
   std::string s;
-  for (const auto& [k, v] : b) s += k + "=" + std::to_string(v) + ";";
+  append_binding_key(s, b);
   return s;
 }
 
@@ -72,8 +89,14 @@ std::shared_ptr<const Verifier::Prepared> Verifier::prepare_keyed(const step::Ta
                                                                   const step::SizeBinding& sizes, std::uint64_t seed,
                                                                   Diagnostics& diags, bool cache,
                                                                   sim::Structure structure) {
-  std::string key = tkey + "\n" + binding_key(sizes) + "\n" + std::to_string(seed) +
-                    (structure == sim::Structure::Varied ? "\nvaried" : "");
+  std::string key;
+  key.reserve(tkey.size() + 64);
+  key += tkey;
+  key += '\n';
+  append_binding_key(key, sizes);
+  key += '\n';
+  append_int(key, seed);
+  if (structure == sim::Structure::Varied) key += "\nvaried";
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = cache_.find(key);
