@@ -1,6 +1,7 @@
 #include "core/sim/simulator.hpp"
 
 #include <cmath>
+#include <string_view>
 
 #include "core/sim/datagen.hpp"
 #include "core/sim/kernels.hpp"
@@ -165,6 +166,9 @@ class Runner {
          const InputSet& in, const RunOptions& opt, RunResult& res, FnCache* cache)
       : prog_(prog), typed_(typed), ct_(ct), in_(in), opt_(opt), res_(res), cache_(cache) {
     adapters_ = cache_ ? cache_->acquire() : std::make_unique<FnCache::Set>();
+    std::size_t names = in.inputs.size();
+    for (const auto& st : prog.stmts) names += st.targets.size();
+    env_.reserve(names);
     budget_.max_stream_scalars = opt.max_stream_scalars;
     budget_.max_total_scalars = opt.max_total_scalars;
     budget_.deadline = std::chrono::steady_clock::now() +
@@ -184,7 +188,7 @@ class Runner {
         Slot s;
         s.s.ref = &v;
         if (opt_.keep_streams) res_.streams[name] = v;
-        env_[name] = std::move(s);
+        bind(name, std::move(s));
       }
     }
     for (std::size_t i = 0; i < prog_.stmts.size(); ++i) {
@@ -216,12 +220,15 @@ class Runner {
 
   // The slot of a defined name; in a partial run a task input is bound on its first use.
   Slot& slot(const std::string& name) {
-    auto it = env_.find(name);
-    if (it != env_.end()) return it->second;
+    for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+      if (it->first == name) return it->second;
     Slot s;
     s.s.ref = &in_.inputs.at(name);
-    return env_[name] = std::move(s);
+    return bind(name, std::move(s));
   }
+
+  // A name defined again shadows its earlier slot (lookups search from the back), as a map would replace it.
+  Slot& bind(std::string_view name, Slot&& s) { return env_.emplace_back(name, std::move(s)).second; }
 
   // Every stream is consumed exactly once (the checker's linearity), so taking moves it out of its slot.
   EnvValue take(const step::Ref& r) {
@@ -244,7 +251,7 @@ class Runner {
     if (opt_.keep_streams) res_.streams[name] = v;
     Slot s;
     s.s.own = std::move(v);
-    env_[name] = std::move(s);
+    bind(name, std::move(s));
   }
 
   // `name` shares a task input (Copy of an input): both copies read it in place.
@@ -252,7 +259,7 @@ class Runner {
     if (opt_.keep_streams) res_.streams[name] = *v;
     Slot s;
     s.s.ref = v;
-    env_[name] = std::move(s);
+    bind(name, std::move(s));
   }
 
   void define_list(const std::string& name, std::vector<StreamValue> vs) {
@@ -261,7 +268,7 @@ class Runner {
     Slot s;
     s.is_list = true;
     s.items = std::move(vs);
-    env_[name] = std::move(s);
+    bind(name, std::move(s));
   }
 
   std::int64_t dim_value(const step::Dim& d) const {
@@ -411,7 +418,10 @@ class Runner {
   const RunOptions& opt_;
   RunResult& res_;
   Budget budget_;
-  std::map<std::string, Slot, std::less<>> env_;
+  // The environment in definition order. Names point into the program and the input set (both outlive the
+  // run); a program has a few dozen names, and a stream is mostly consumed soon after its definition, so a
+  // search from the back beats a map's node per name.
+  std::vector<std::pair<std::string_view, Slot>> env_;
   FnCache* cache_;
   std::unique_ptr<FnCache::Set> adapters_;
 };
