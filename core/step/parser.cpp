@@ -81,17 +81,22 @@ class Parser {
       fail(t, "expected " + what + ", got the Python keyword '" + t.text + "', which is not STeP syntax");
     fail(t, "expected " + what + ", got " + describe(t));
   }
-  void expect_punct(char c, const std::string& where) {
-    if (!is_punct(peek(), c)) fail_expected(peek(), std::string("'") + c + "' " + where);
+  // The expected-what texts are views and pieces, joined only on an error (a statement's parse builds none).
+  void expect_punct(char c, std::string_view where, std::string_view where2 = {}) {
+    if (!is_punct(peek(), c))
+      fail_expected(peek(), std::string("'") + c + "' " + std::string(where) + std::string(where2));
     advance();
   }
-  const Token& expect_name(const std::string& what) {
+  const Token& expect_name(std::string_view what) {
     const Token& t = peek();
-    if (t.kind != TokKind::Name || is_python_keyword(t.text)) fail_expected(t, what);
+    if (t.kind != TokKind::Name || is_python_keyword(t.text)) fail_expected(t, std::string(what));
     return advance();
   }
-  void expect_word(std::string_view w, const std::string& where) {
-    if (!is_name(peek(), w)) fail_expected(peek(), "'" + std::string(w) + "' " + where);
+  void expect_word(std::string_view w, std::string_view where, std::string_view where2 = {},
+                   std::string_view where3 = {}) {
+    if (!is_name(peek(), w))
+      fail_expected(peek(), "'" + std::string(w) + "' " + std::string(where) + std::string(where2) +
+                                std::string(where3));
     advance();
   }
   void end_statement(Statement& st) {
@@ -311,7 +316,7 @@ class Parser {
     const Token& p = expect_name("a primitive name after 'step.'");
     c.prim = p.text;
     c.prim_loc = loc(p);
-    expect_punct('(', "after step." + c.prim);
+    expect_punct('(', "after step.", c.prim);
     while (!is_punct(peek(), ')')) {
       const Token& k = peek();
       if (!(k.kind == TokKind::Name && is_punct(peek(1), '='))) {
@@ -341,7 +346,7 @@ class Parser {
     advance();  // ')'
     if (!is_punct(peek(), '.')) fail_expected(peek(), "'.apply(...)' after step." + c.prim + "(...)");
     advance();
-    expect_word("apply", "after step." + c.prim + "(...).");
+    expect_word("apply", "after step.", c.prim, "(...).");
     expect_punct('(', "after '.apply'");
     c.arg = apply_arg();
     expect_punct(')', "to close .apply(...)");

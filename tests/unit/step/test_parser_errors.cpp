@@ -58,6 +58,11 @@ const ErrCase kCases[] = {
     {"print(A)\n", "P-SYNTAX", 1, 1, "Python call or attribute 'print(...'"},
     {"step.Identity().apply(E0)\n", "P-SYNTAX", 1, 1, "bare primitive call"},
     {"A = (E0, E1)\n", "P-SYNTAX", 1, 5, "expected step.<Primitive>(...).apply(...)"},
+    // The expected-what texts the parser joins only on an error.
+    {"A = step.Map fn_a\n", "P-SYNTAX", 1, 14, "'(' after step.Map"},
+    {"A = step.Map(fn=fn_a).call(E0)\n", "P-SYNTAX", 1, 23, "'apply' after step.Map(...)."},
+    {"A = step.Map(fn=fn_a).apply(E0]\n", "P-SYNTAX", 1, 31, "')' to close .apply(...)"},
+    {"A = step.(E0)\n", "P-SYNTAX", 1, 10, "a primitive name after 'step.'"},
     // Grammar violations.
     {"A = step.Map(fn_a).apply(E0)\n", "P-SYNTAX", 1, 14, "positional arguments are not STeP syntax"},
     {"A = step.Map(fn=fn_a, fn=fn_b).apply(E0)\n", "P-SYNTAX", 1, 23, "fn= twice"},
