@@ -78,21 +78,38 @@ constexpr std::int64_t kMinChains = 4;
 // Accum/Scan for a fn whose calls cannot fail: step i of every chain (outer position) in one call_batch, so
 // each chain sees exactly the calls of the chain-by-chain loop, in the same order. Accum keeps the running
 // states of all chains in two ping-pong buffers; Scan's states are its previous outputs.
-Status fold_chains(const StreamValue& x, std::int64_t inner, std::int64_t outer, ElementFn& f, Budget& budget,
-                   StreamValue& out, const std::vector<std::int64_t>& osz, const std::vector<const float*>& init,
-                   bool inclusive) {
-  const auto isz = detail::element_sizes(x);
+Status fold_chains(const StreamValue& x, const std::vector<std::int64_t>& isz, std::int64_t inner,
+                   std::int64_t outer, ElementFn& f, Budget& budget, StreamValue& out,
+                   const std::vector<std::int64_t>& osz, const std::vector<const float*>& init, bool inclusive) {
   const std::size_t nf = osz.size(), nin = x.fields.size();
-  std::vector<std::vector<float>> ping(inclusive ? 0 : nf), pong(inclusive ? 0 : nf);
+  // Three allocations for every pointer and stride array, one for the ping-pong states of all fields (Accum:
+  // ping of field k, then pong of field k after all pings; pong only from three steps on).
+  std::vector<const float*> cptr(nin + nf);
+  std::vector<float*> fptr(3 * nf, nullptr);
+  std::vector<std::int64_t> strides(nin + 2 * nf, 0);
+  const float** in = cptr.data();
+  const float** state = in + nin;
+  float** target = fptr.data();
+  float** ping = target + nf;
+  float** pong = ping + nf;
+  std::int64_t* istr = strides.data();
+  std::int64_t* sstr = istr + nin;
+  std::int64_t* ostr = sstr + nf;
+  std::vector<float> states;
   if (!inclusive && inner > 1) {
+    std::size_t per = 0;
+    for (std::size_t k = 0; k < nf; ++k) per += static_cast<std::size_t>(outer * osz[k]);
+    states.resize(inner > 2 ? 2 * per : per);
+    float* p = states.data();
     for (std::size_t k = 0; k < nf; ++k) {
-      ping[k].resize(static_cast<std::size_t>(outer * osz[k]));
-      if (inner > 2) pong[k].resize(static_cast<std::size_t>(outer * osz[k]));
+      ping[k] = p;
+      p += outer * osz[k];
+    }
+    for (std::size_t k = 0; k < nf && inner > 2; ++k) {
+      pong[k] = p;
+      p += outer * osz[k];
     }
   }
-  std::vector<const float*> in(nin), state(nf);
-  std::vector<std::int64_t> istr(nin), sstr(nf), ostr(nf);
-  std::vector<float*> target(nf);
   for (std::size_t k = 0; k < nin; ++k) istr[k] = inner * isz[k];
   for (std::size_t k = 0; k < nf; ++k) state[k] = init[k];  // stride 0: every chain starts from init
   std::int64_t calls = 0, next_check = 0;
@@ -107,14 +124,11 @@ Status fold_chains(const StreamValue& x, std::int64_t inner, std::int64_t outer,
         target[k] = out.fields[k].data.data() + i * osz[k];
         ostr[k] = inner * osz[k];
       } else {
-        target[k] = i == inner - 1 ? out.fields[k].data.data() : (i % 2 == 0 ? ping[k].data() : pong[k].data());
+        target[k] = i == inner - 1 ? out.fields[k].data.data() : (i % 2 == 0 ? ping[k] : pong[k]);
         ostr[k] = osz[k];
       }
     }
-    if (auto st = f.call_batch(in.data(), istr.data(), nin, state.data(), sstr.data(), target.data(), ostr.data(),
-                               outer);
-        !st.ok())
-      return st;
+    if (auto st = f.call_batch(in, istr, nin, state, sstr, target, ostr, outer); !st.ok()) return st;
     for (std::size_t k = 0; k < nf; ++k) {
       state[k] = target[k];
       sstr[k] = ostr[k];
@@ -149,7 +163,7 @@ Status fold(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamVal
   const auto isz = detail::element_sizes(x);
   const std::size_t nf = osz.size();
   if (f.infallible() && outer >= kMinChains && inner > 0)
-    return fold_chains(x, inner, outer, f, budget, out, osz, init_ptrs, inclusive);
+    return fold_chains(x, isz, inner, outer, f, budget, out, osz, init_ptrs, inclusive);
   detail::Scratch a(osz), c(osz);
   std::vector<const float*> in(x.fields.size());
   // Pointer arrays: out_at = the output element being written, prev = Scan's previous output element.
