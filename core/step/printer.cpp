@@ -95,14 +95,33 @@ std::string kwval(const Kwarg& k, const PrintStyle& style, const Renamer& nm) {
 }
 
 void print_call(const PrimCall& c, const PrintStyle& style, const Renamer& nm, std::string& out) {
-  std::vector<const Kwarg*> kws;
-  for (const auto& k : c.kwargs) kws.push_back(&k);
-  if (style.canonical)
-    std::stable_sort(kws.begin(), kws.end(), [](const Kwarg* a, const Kwarg* b) { return kw_rank(a->key) < kw_rank(b->key); });
-  out += "step." + c.prim + "(";
-  for (std::size_t i = 0; i < kws.size(); ++i) {
+  // Keyword arguments in print order (a call has at most a few; more than 8 take the heap).
+  const Kwarg* inline_kws[8];
+  std::vector<const Kwarg*> heap_kws;
+  const Kwarg** kws = inline_kws;
+  if (c.kwargs.size() > 8) {
+    heap_kws.resize(c.kwargs.size());
+    kws = heap_kws.data();
+  }
+  const std::size_t nk = c.kwargs.size();
+  for (std::size_t i = 0; i < nk; ++i) kws[i] = &c.kwargs[i];
+  if (style.canonical) {  // stable insertion sort by rank (std::stable_sort would allocate a buffer)
+    for (std::size_t i = 1; i < nk; ++i) {
+      const Kwarg* k = kws[i];
+      const int r = kw_rank(k->key);
+      std::size_t j = i;
+      for (; j > 0 && kw_rank(kws[j - 1]->key) > r; --j) kws[j] = kws[j - 1];
+      kws[j] = k;
+    }
+  }
+  out += "step.";
+  out += c.prim;
+  out += '(';
+  for (std::size_t i = 0; i < nk; ++i) {
     if (i) out += ", ";
-    out += kws[i]->key + "=" + kwval(*kws[i], style, nm);
+    out += kws[i]->key;
+    out += '=';
+    out += kwval(*kws[i], style, nm);
   }
   out += ").apply(";
   if (c.arg.tuple) out += '(';
