@@ -96,7 +96,7 @@ class Checker {
       Value v;
       v.kind = Kind::Stream;
       v.st = StreamType{in.dtype, in.dims};
-      env_[in.name] = v;
+      env_[in.name] = std::move(v);
     }
     totals_.assign(bindings_.size(), 0);
   }
@@ -144,7 +144,7 @@ class Checker {
         v.fns.push_back(it->second);
       }
     }
-    if (!s.targets.empty()) env_[s.targets[0]] = v;
+    if (!s.targets.empty()) env_[s.targets[0]] = std::move(v);
   }
 
   std::string available_fns() const {
@@ -442,7 +442,7 @@ class Checker {
     Value v;
     v.kind = Kind::Stream;
     v.st = t;
-    env_[name] = v;
+    env_[name] = std::move(v);
     check_limits(name, t, loc);
   }
 
@@ -490,7 +490,7 @@ class Checker {
         Value v;
         v.kind = Kind::List;
         v.items = outs;
-        env_[s.targets[0]] = v;
+        env_[s.targets[0]] = std::move(v);
         for (std::size_t e = 0; e < outs.size(); ++e)
           check_limits(s.targets[0] + "[" + std::to_string(e) + "]", outs[e], s.loc);
       } else if (nt == outs.size()) {
@@ -1173,7 +1173,7 @@ class Checker {
     Value v;
     v.kind = Kind::List;
     v.items = outs;
-    env_[s.targets[0]] = v;
+    env_[s.targets[0]] = std::move(v);
     for (std::size_t e = 0; e < outs.size(); ++e)
       check_limits(s.targets[0] + "[" + std::to_string(e) + "]", outs[e], s.loc);
   }
