@@ -561,7 +561,7 @@ class Checker {
       bool reported = false;
       auto st = stream_ref(arg.refs[0], p, expects, reported);
       if (!st) return std::nullopt;
-      return std::make_pair(ref_text(arg.refs[0]), *st);
+      return std::make_pair(ref_text(arg.refs[0]), std::move(*st));
     };
 
     // The one-input primitives share one prologue: the argument must be a single stream, recorded as the input.
@@ -580,11 +580,11 @@ class Checker {
         if (arg.tuple && !item) {
           auto z = zip_args(p, arg);
           if (!z) return false;
-          mx = *z;
+          mx = std::move(*z);
         } else {
           auto sm = single("a single stream or a tuple of streams");
           if (!sm) return false;
-          mx = *sm;
+          mx = std::move(*sm);
         }
         ts.inputs.push_back(mx.second);
         if (!ok || !f) return false;
