@@ -483,29 +483,29 @@ class Checker {
       poison(s);
       return;
     }
-    ts.outs = outs;
+    ts.outs = std::move(outs);  // read below as ts.outs
     ts.list_result = list_result;
     if (*p == Prim::Partition) {
       if (nt == 1) {
         Value v;
         v.kind = Kind::List;
-        v.items = outs;
+        v.items = ts.outs;
         env_[s.targets[0]] = std::move(v);
-        for (std::size_t e = 0; e < outs.size(); ++e)
-          check_limits(s.targets[0] + "[" + std::to_string(e) + "]", outs[e], s.loc);
-      } else if (nt == outs.size()) {
+        for (std::size_t e = 0; e < ts.outs.size(); ++e)
+          check_limits(s.targets[0] + "[" + std::to_string(e) + "]", ts.outs[e], s.loc);
+      } else if (nt == ts.outs.size()) {
         ts.list_result = false;
-        for (std::size_t e = 0; e < nt; ++e) define(s.targets[e], outs[e], s.loc);
+        for (std::size_t e = 0; e < nt; ++e) define(s.targets[e], ts.outs[e], s.loc);
       } else {
         error("T-TARGETS", s.loc,
               "step.Partition(N=" + std::to_string(ts.call.N) + ") produces a list of " +
-                  std::to_string(outs.size()) + " streams: write one name for the list or exactly " +
-                  std::to_string(outs.size()) + " names");
+                  std::to_string(ts.outs.size()) + " streams: write one name for the list or exactly " +
+                  std::to_string(ts.outs.size()) + " names");
         poison(s);
       }
       return;
     }
-    for (std::size_t i = 0; i < nt; ++i) define(s.targets[i], outs[i < outs.size() ? i : 0], s.loc);
+    for (std::size_t i = 0; i < nt; ++i) define(s.targets[i], ts.outs[i < ts.outs.size() ? i : 0], s.loc);
   }
 
   static bool one_input(Prim p) {
@@ -1172,10 +1172,10 @@ class Checker {
     ts.list_result = true;
     Value v;
     v.kind = Kind::List;
-    v.items = outs;
+    v.items = std::move(outs);
     env_[s.targets[0]] = std::move(v);
-    for (std::size_t e = 0; e < outs.size(); ++e)
-      check_limits(s.targets[0] + "[" + std::to_string(e) + "]", outs[e], s.loc);
+    for (std::size_t e = 0; e < ts.outs.size(); ++e)
+      check_limits(s.targets[0] + "[" + std::to_string(e) + "]", ts.outs[e], s.loc);
   }
 
   void returns(const Statement& s, TypedProgram& tp) {
