@@ -124,7 +124,7 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
   auto push = [&](TokKind k, std::size_t pos, std::string_view txt, std::int64_t v = 0) {
     Token& t = out.emplace_back();  // built in place: no temporary token or text to move
     t.kind = k;
-    t.text.assign(txt.data(), txt.size());
+    t.text.append(txt.data(), txt.size());  // append to the empty string: cheaper than assign's overlap-safe replace
     t.value = v;
     t.line = line;
     t.col = col_of(pos);
