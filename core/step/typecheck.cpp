@@ -229,8 +229,14 @@ class Checker {
 
   // ---- parameters --------------------------------------------------------------------------------------
   struct Params {
-    std::map<std::string, const Kwarg*, std::less<>> kw;
+    // The given keyword arguments by key (keys point into the call; a call has a few, each at most once).
+    std::vector<std::pair<std::string_view, const Kwarg*>> kw;
     bool ok = true;
+    const Kwarg* find(std::string_view key) const {
+      for (const auto& [k, v] : kw)
+        if (k == key) return v;
+      return nullptr;
+    }
   };
 
   Params collect_params(const PrimCall& c, Prim p) {
@@ -252,15 +258,15 @@ class Checker {
         ps.ok = false;
         continue;
       }
-      if (ps.kw.count(kw.key)) {
+      if (ps.find(kw.key)) {
         param_value(p, kw, "it is given more than once");
         ps.ok = false;
         continue;
       }
-      ps.kw[kw.key] = &kw;
+      ps.kw.emplace_back(kw.key, &kw);
     }
     for (const auto& s : allowed) {
-      if (!ps.kw.count(s.key)) {
+      if (!ps.find(s.key)) {
         error("T-PARAM-MISSING", c.loc,
               "step." + std::string(prim_name(p)) + " needs " + std::string(s.key) + "= (" + std::string(s.meaning) +
                   ")");
@@ -535,8 +541,7 @@ class Checker {
     bool ok = ps.ok;
     const FnDecl* f = nullptr;
     auto kw = [&](std::string_view k) -> const Kwarg* {
-      auto it = ps.kw.find(k);
-      return it == ps.kw.end() ? nullptr : it->second;
+      return ps.find(k);
     };
     if (const Kwarg* k = kw("fn")) {
       bool stateful = p != Prim::Map;
@@ -920,8 +925,8 @@ class Checker {
     std::string xn = ref_text(arg.refs[0]), cn = ref_text(arg.refs[1]);
     // N = INT, size symbol or X_value: the bound integer.
     std::optional<std::int64_t> n;
-    if (auto it = ps.kw.find("N"); it != ps.kw.end()) {
-      const KwVal& v = it->second->value;
+    if (const Kwarg* kn = ps.find("N")) {
+      const KwVal& v = kn->value;
       if (v.kind == KwVal::Kind::Int && v.integer > 0) {
         n = v.integer;
       } else if (v.kind == KwVal::Kind::Name && is_size_symbol(v.name)) {
@@ -929,7 +934,7 @@ class Checker {
       } else if (v.kind == KwVal::Kind::Name && is_size_value(v.name)) {
         n = bindings_[0]->at(v.name.substr(0, v.name.size() - 6));
       } else {
-        param_value(Prim::Partition, *it->second, "N must be a positive integer, a size symbol or X_value");
+        param_value(Prim::Partition, *kn, "N must be a positive integer, a size symbol or X_value");
         return false;
       }
     }
@@ -937,7 +942,7 @@ class Checker {
     if (!selector_type(Prim::Partition, cn, *sel, arg.refs[1].loc)) return false;
     auto lv = lanes_value(*sel);
     if (!lv || *lv != *n) {
-      error("T-SEL-N", ps.kw.at("N")->value.loc,
+      error("T-SEL-N", ps.find("N")->value.loc,
             "step.Partition(N=" + std::to_string(*n) + "): the selector has " + sel->dtype.scalar().lanes.str() +
                 " = " + (lv ? std::to_string(*lv) : std::string("?")) + " lanes; N must equal it");
       return false;
