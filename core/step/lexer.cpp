@@ -145,6 +145,10 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
     }
     if (c == '#') {
       while (i < n && text[i] != '\n') {
+        if (static_cast<unsigned char>(text[i]) < 0x80) {  // ASCII: what utf8_len says, without the call
+          ++i;
+          continue;
+        }
         std::size_t len = utf8_len(text, i);
         if (len == 0) return error(i, "P-SYNTAX", "invalid UTF-8 byte " + hex_byte(static_cast<unsigned char>(text[i])));
         i += len;
