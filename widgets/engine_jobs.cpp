@@ -124,7 +124,7 @@ CheckSnapshot makeCheckSnapshot(std::string_view text, const std::string& path, 
     if (p->result.program) {
       for (const auto& st : p->result.program->stmts)
         for (const auto& t : st.targets) s.programStreams << QString::fromStdString(t);
-      s.graph = std::make_shared<const DataflowGraph>(build_dataflow_graph(
+      s.graph = std::make_shared<const inspect::DataflowGraph>(inspect::build_dataflow_graph(
           *p->result.program, p->result.typed ? &*p->result.typed : nullptr, p->task));
     }
     s.program = std::move(p);

@@ -16,7 +16,7 @@
 #include "core/step/task.hpp"
 #include "core/verify/checker.hpp"
 #include "core/verify/verifier.hpp"
-#include "widgets/graph_view_data.hpp"
+#include "core/inspect/dataflow_graph.hpp"
 #include "widgets/stream_inspector_data.hpp"
 #pragma pop_macro("slots")
 
@@ -68,7 +68,7 @@ struct CheckSnapshot {
   QVector<StreamAnnotation> streams;
   QStringList inputs, parameters, outputs, fns, sizes, programStreams;  // names for completion and highlighting
   std::shared_ptr<const CheckedProgram> program;                // null when the document did not load
-  std::shared_ptr<const DataflowGraph> graph;                   // set when the impl parsed
+  std::shared_ptr<const inspect::DataflowGraph> graph;                   // set when the impl parsed
 };
 
 struct SimulateSnapshot {

@@ -33,7 +33,7 @@ QFont label_font(const QFont& base) {
 // One node: a rounded box with a title and a smaller subtitle.
 class NodeItem : public QGraphicsItem {
  public:
-  NodeItem(const GraphNode& n, const QFont& font, QColor fill = {})
+  NodeItem(const inspect::GraphNode& n, const QFont& font, QColor fill = {})
       : node_(n), font_(font), sub_font_(subtitle_font(font)), costFill_(fill) {
     title_ = QString::fromStdString(n.title);
     subtitle_ = QString::fromStdString(n.subtitle);
@@ -41,7 +41,7 @@ class NodeItem : public QGraphicsItem {
     double w = std::max(fm.horizontalAdvance(title_), sm.horizontalAdvance(subtitle_)) + 2 * kPadX;
     double h = fm.height() + (subtitle_.isEmpty() ? 0 : sm.height()) + 2 * kPadY;
     size_ = QSizeF(std::max(w, 48.0), h);
-    setFlag(ItemIsSelectable, n.kind != GraphNode::Kind::Unused);
+    setFlag(ItemIsSelectable, n.kind != inspect::GraphNode::Kind::Unused);
     setToolTip(title_ + "\n" + subtitle_);
   }
   QSizeF size() const { return size_; }
@@ -53,16 +53,16 @@ class NodeItem : public QGraphicsItem {
     QColor fill, border(QStringLiteral("#555555"));
     Qt::PenStyle style = Qt::SolidLine;
     switch (node_.kind) {
-      case GraphNode::Kind::Input:
+      case inspect::GraphNode::Kind::Input:
         fill = QColor(QStringLiteral("#dbeafe"));
         break;
-      case GraphNode::Kind::Primitive:
+      case inspect::GraphNode::Kind::Primitive:
         fill = QColor(QStringLiteral("#fffbea"));
         break;
-      case GraphNode::Kind::Output:
+      case inspect::GraphNode::Kind::Output:
         fill = QColor(QStringLiteral("#dcfce7"));
         break;
-      case GraphNode::Kind::Unused:
+      case inspect::GraphNode::Kind::Unused:
         fill = QColor(QStringLiteral("#fee2e2"));
         border = GraphView::violationColor();
         style = Qt::DashLine;
@@ -74,7 +74,7 @@ class NodeItem : public QGraphicsItem {
     p->setRenderHint(QPainter::Antialiasing);
     p->setPen(pen);
     p->setBrush(fill);
-    const double radius = node_.kind == GraphNode::Kind::Primitive ? 4 : r.height() / 2;
+    const double radius = node_.kind == inspect::GraphNode::Kind::Primitive ? 4 : r.height() / 2;
     p->drawRoundedRect(r, radius, radius);
     p->setPen(Qt::black);
     QFontMetricsF fm(font_);
@@ -90,14 +90,14 @@ class NodeItem : public QGraphicsItem {
   }
 
  private:
-  GraphNode node_;
+  inspect::GraphNode node_;
   QFont font_, sub_font_;
   QColor costFill_;
   QString title_, subtitle_;
   QSizeF size_;
 };
 
-QPainterPath edge_path(const std::vector<LayoutPoint>& pts) {
+QPainterPath edge_path(const std::vector<inspect::LayoutPoint>& pts) {
   QPainterPath path;
   if (pts.empty()) return path;
   path.moveTo(pts[0].x, pts[0].y);
@@ -111,7 +111,7 @@ QPainterPath edge_path(const std::vector<LayoutPoint>& pts) {
 }
 
 // A filled arrow head at the end of a path, pointing along its last (vertical) segment.
-QPolygonF arrow_head(const std::vector<LayoutPoint>& pts) {
+QPolygonF arrow_head(const std::vector<inspect::LayoutPoint>& pts) {
   QPolygonF head;
   if (pts.size() < 2) return head;
   const auto& e = pts.back();
@@ -145,7 +145,7 @@ QColor GraphView::edgeColor() {
   return QColor(QStringLiteral("#6b7280"));
 }
 
-void GraphView::setGraph(DataflowGraph graph) {
+void GraphView::setGraph(inspect::DataflowGraph graph) {
   graph_ = std::move(graph);
   rebuildScene();
 }
@@ -181,17 +181,17 @@ void GraphView::rebuildScene() {
   const QFont lfont = label_font(base);
   QFontMetricsF lm(lfont);
 
-  overlay_ = cost_ ? graph_cost_overlay(graph_, *cost_) : GraphCostOverlay{};
+  overlay_ = cost_ ? inspect::graph_cost_overlay(graph_, *cost_) : inspect::GraphCostOverlay{};
   const bool withCost = cost_ != nullptr;
   auto edgeText = [&](std::size_t i) {
     QString text = QString::fromStdString(graph_.edges[i].label());
     if (withCost && overlay_.edge_tokens[i] >= 0) text += tr(" · %n token(s)", "", static_cast<int>(overlay_.edge_tokens[i]));
     return text;
   };
-  LayoutInput in;
+  inspect::LayoutInput in;
   std::vector<NodeItem*> items;
   for (std::size_t i = 0; i < graph_.nodes.size(); ++i) {
-    GraphNode n = graph_.nodes[i];
+    inspect::GraphNode n = graph_.nodes[i];
     QColor fill;
     const double share = withCost ? overlay_.node_share[i] : -1;
     if (share >= 0) {
@@ -212,7 +212,7 @@ void GraphView::rebuildScene() {
     QString text = edgeText(i);
     in.label_sizes.emplace_back(lm.horizontalAdvance(text) + 8, lm.height() + 2);
   }
-  layout_ = layered_layout(in);
+  layout_ = inspect::layered_layout(in);
 
   for (std::size_t i = 0; i < items.size(); ++i) {
     items[i]->setPos(layout_.centers[i].x, layout_.centers[i].y);

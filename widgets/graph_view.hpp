@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
-#include "widgets/graph_layout.hpp"
-#include "widgets/graph_view_data.hpp"
+#include "core/inspect/graph_layout.hpp"
+#include "core/inspect/dataflow_graph.hpp"
 
 class QGraphicsPathItem;
 class QGraphicsItem;
@@ -30,17 +30,17 @@ class GraphView : public QGraphicsView {
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
 
-  void setGraph(DataflowGraph graph);
+  void setGraph(inspect::DataflowGraph graph);
   void clearGraph();
   // The cost model's report for this program (null: none): nodes are coloured by their share of the busy
   // cycles and edge labels carry token counts. Kept across setGraph until replaced.
   void setCostReport(std::shared_ptr<const cost::CostReport> report);
   const cost::CostReport* costReport() const { return cost_.get(); }
-  const GraphCostOverlay& costOverlay() const { return overlay_; }
+  const inspect::GraphCostOverlay& costOverlay() const { return overlay_; }
   // The fill of a primitive node with `share` of the busy cycles, of at most `maxShare` among the nodes.
   static QColor shareColor(double share, double maxShare);
-  const DataflowGraph& graph() const { return graph_; }
-  const LayoutResult& layout() const { return layout_; }
+  const inspect::DataflowGraph& graph() const { return graph_; }
+  const inspect::LayoutResult& layout() const { return layout_; }
 
   int selectedNode() const;  // -1 when none
   QGraphicsItem* nodeItem(int node) const;
@@ -70,10 +70,10 @@ class GraphView : public QGraphicsView {
   void rebuildScene();
 
   QGraphicsScene* scene_;
-  DataflowGraph graph_;
+  inspect::DataflowGraph graph_;
   std::shared_ptr<const cost::CostReport> cost_;
-  GraphCostOverlay overlay_;
-  LayoutResult layout_;
+  inspect::GraphCostOverlay overlay_;
+  inspect::LayoutResult layout_;
   std::vector<QGraphicsItem*> nodes_;
   std::vector<QGraphicsPathItem*> edges_;
   std::vector<QGraphicsItem*> labels_;

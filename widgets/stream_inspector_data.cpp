@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "widgets/graph_view_data.hpp"
+#include "core/inspect/dataflow_graph.hpp"
 
 namespace sf::widgets {
 
@@ -90,7 +90,7 @@ InspectorSnapshot make_inspector_snapshot(const step::TaskDoc& task, const step:
     seen.push_back(name);
     InspectedStream s;
     s.name = name;
-    if (auto t = types.find(name); t != types.end()) s.type = stream_type_text(t->second, false);
+    if (auto t = types.find(name); t != types.end()) s.type = inspect::stream_type_text(t->second, false);
     s.value = it->second;
     snap.streams.push_back(std::move(s));
   };

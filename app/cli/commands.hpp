@@ -22,6 +22,8 @@ void add_golden_commands(CLI::App& app, int& exit_code);
 // perf, and bench perf (after add_program_commands, which makes `bench`).
 void add_perf_commands(CLI::App& app, int& exit_code);
 void add_llm_commands(CLI::App& app, int& exit_code);
+// graph FILE [--dot] (cmd_graph.cpp).
+void add_graph_command(CLI::App& app, int& exit_code);
 
 // "; 1234 cycles, speedup 1.250x" for `verify --perf` (a checked program; nullopt when it did not check).
 std::optional<std::string> perf_suffix(const verify::ProgramFile& pf, const verify::CheckResult& cr,

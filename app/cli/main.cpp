@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   sf::cli::add_golden_commands(app, exit_code);
   sf::cli::add_perf_commands(app, exit_code);
   sf::cli::add_llm_commands(app, exit_code);
+  sf::cli::add_graph_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

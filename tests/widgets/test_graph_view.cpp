@@ -9,9 +9,9 @@
 
 #include "core/bench/catalogue.hpp"
 #include "core/verify/program_file.hpp"
-#include "widgets/graph_layout.hpp"
+#include "core/inspect/graph_layout.hpp"
 #include "widgets/graph_view.hpp"
-#include "widgets/graph_view_data.hpp"
+#include "core/inspect/dataflow_graph.hpp"
 
 using namespace sf;
 using namespace sf::widgets;
@@ -33,17 +33,17 @@ verify::ProgramFile load_solution(const std::string& rel) {
   return pf ? *pf : verify::ProgramFile{};
 }
 
-DataflowGraph graph_of(const verify::ProgramFile& pf, Diagnostics* d = nullptr) {
-  return dataflow_graph_from_impl(pf.task, pf.impl, pf.impl_line_starts, d);
+inspect::DataflowGraph graph_of(const verify::ProgramFile& pf, Diagnostics* d = nullptr) {
+  return inspect::dataflow_graph_from_impl(pf.task, pf.impl, pf.impl_line_starts, d);
 }
 
-int find_edge(const DataflowGraph& g, const std::string& stream, int nth = 0) {
+int find_edge(const inspect::DataflowGraph& g, const std::string& stream, int nth = 0) {
   for (std::size_t i = 0; i < g.edges.size(); ++i)
     if (g.edges[i].stream == stream && nth-- == 0) return static_cast<int>(i);
   return -1;
 }
 
-int count_kind(const DataflowGraph& g, GraphNode::Kind k) {
+int count_kind(const inspect::DataflowGraph& g, inspect::GraphNode::Kind k) {
   int n = 0;
   for (const auto& node : g.nodes) n += node.kind == k ? 1 : 0;
   return n;
@@ -63,9 +63,9 @@ TEST(GraphData, NeoxHalvesNodesEdgesAndLabels) {
   auto g = graph_of(pf);
   // Inputs E0, E1; Scan, Zip, Map; output S0.
   ASSERT_EQ(g.nodes.size(), 6u);
-  EXPECT_EQ(count_kind(g, GraphNode::Kind::Input), 2);
-  EXPECT_EQ(count_kind(g, GraphNode::Kind::Primitive), 3);
-  EXPECT_EQ(count_kind(g, GraphNode::Kind::Output), 1);
+  EXPECT_EQ(count_kind(g, inspect::GraphNode::Kind::Input), 2);
+  EXPECT_EQ(count_kind(g, inspect::GraphNode::Kind::Primitive), 3);
+  EXPECT_EQ(count_kind(g, inspect::GraphNode::Kind::Output), 1);
   ASSERT_EQ(g.edges.size(), 5u);
   EXPECT_EQ(g.violation_count(), 0);
   EXPECT_EQ(g.nodes[2].title, "Scan(fn=fn_sum, b=1)");
@@ -92,9 +92,9 @@ TEST(GraphData, MoeEndToEndWithPartitionComprehensionAndMerge) {
   auto pf = load_solution("moe_e2e/mlp_threshold_residual.yaml");
   auto g = graph_of(pf);
   // 1 input, 11 primitive statements (the fn list is not a node), 1 output.
-  EXPECT_EQ(count_kind(g, GraphNode::Kind::Input), 1);
-  EXPECT_EQ(count_kind(g, GraphNode::Kind::Primitive), 11);
-  EXPECT_EQ(count_kind(g, GraphNode::Kind::Output), 1);
+  EXPECT_EQ(count_kind(g, inspect::GraphNode::Kind::Input), 1);
+  EXPECT_EQ(count_kind(g, inspect::GraphNode::Kind::Primitive), 11);
+  EXPECT_EQ(count_kind(g, inspect::GraphNode::Kind::Output), 1);
   EXPECT_EQ(g.edges.size(), 15u);
   EXPECT_EQ(g.violation_count(), 0);
   int t12 = find_edge(g, "T12");
@@ -133,7 +133,7 @@ TEST(GraphData, ReusedStreamIsAViolationOnEveryUse) {
   ASSERT_GE(q, 0);
   EXPECT_TRUE(g.edges[static_cast<std::size_t>(q)].violation);
   EXPECT_EQ(g.nodes[static_cast<std::size_t>(g.edges[static_cast<std::size_t>(q)].to)].kind,
-            GraphNode::Kind::Unused);
+            inspect::GraphNode::Kind::Unused);
   EXPECT_FALSE(g.edges[static_cast<std::size_t>(find_edge(g, "E1"))].violation);
   EXPECT_EQ(g.violation_count(), 3);
   // Return of a tuple-typed stream where the task wants a buffer is a type error: no types, graph still
@@ -147,7 +147,7 @@ TEST(GraphData, ReusedStreamIsAViolationOnEveryUse) {
 TEST(GraphData, ParseErrorGivesEmptyGraphAndDiagnostic) {
   auto pf = load_solution("rope/neox_halves.yaml");
   Diagnostics d;
-  auto g = dataflow_graph_from_impl(pf.task, "P = step.Scan(fn=fn_sum b=1).apply(E0)\n", {}, &d);
+  auto g = inspect::dataflow_graph_from_impl(pf.task, "P = step.Scan(fn=fn_sum b=1).apply(E0)\n", {}, &d);
   EXPECT_TRUE(g.nodes.empty());
   ASSERT_FALSE(d.empty());
   EXPECT_EQ(d.front().code, "P-SYNTAX");
@@ -205,12 +205,12 @@ TEST(GraphView, SelectionSyncsWithEditorLines) {
 }
 
 TEST(GraphLayout, LayersFlowDownAndNodesDoNotOverlap) {
-  LayoutInput in;
+  inspect::LayoutInput in;
   // Diamond with a long edge: 0 -> 1 -> 2 -> 3, 0 -> 3.
   in.node_sizes = {{40, 20}, {60, 20}, {50, 20}, {40, 20}};
   in.edges = {{0, 1}, {1, 2}, {2, 3}, {0, 3}};
   in.label_sizes = {{30, 10}, {30, 10}, {30, 10}, {30, 10}};
-  auto r = layered_layout(in);
+  auto r = inspect::layered_layout(in);
   EXPECT_EQ(r.layers, (std::vector<int>{0, 1, 2, 3}));
   for (std::size_t i = 0; i + 1 < 4; ++i) EXPECT_LT(r.centers[i].y, r.centers[i + 1].y);
   // The long edge passes through its label slot and two dummy slots: 2 ends + 5 virtual points.
@@ -220,26 +220,26 @@ TEST(GraphLayout, LayersFlowDownAndNodesDoNotOverlap) {
   EXPECT_DOUBLE_EQ(r.edge_paths[0].back().y, r.centers[1].y - 10);
   EXPECT_EQ(r.crossings, 0);
   // A source is pulled down next to its only consumer.
-  LayoutInput in2;
+  inspect::LayoutInput in2;
   in2.node_sizes = {{40, 20}, {40, 20}, {40, 20}, {40, 20}};
   in2.edges = {{0, 1}, {1, 2}, {3, 2}};
-  auto r2 = layered_layout(in2);
+  auto r2 = inspect::layered_layout(in2);
   EXPECT_EQ(r2.layers, (std::vector<int>{0, 1, 2, 1}));
   // Same-layer nodes keep their minimum separation.
   EXPECT_GE(std::abs(r2.centers[1].x - r2.centers[3].x), 40 + in2.node_gap - 1e-9);
 }
 
 TEST(GraphLayout, CyclesAndBadEdgesDoNotBreakIt) {
-  LayoutInput in;
+  inspect::LayoutInput in;
   in.node_sizes = {{10, 10}, {10, 10}};
   in.edges = {{0, 1}, {1, 0}, {0, 0}, {5, 1}};
-  auto r = layered_layout(in);
+  auto r = inspect::layered_layout(in);
   EXPECT_EQ(r.centers.size(), 2u);
   EXPECT_FALSE(r.edge_paths[0].empty());
   EXPECT_FALSE(r.edge_paths[1].empty());
   EXPECT_TRUE(r.edge_paths[2].empty());
   EXPECT_TRUE(r.edge_paths[3].empty());
-  EXPECT_TRUE(layered_layout({}).centers.empty());
+  EXPECT_TRUE(inspect::layered_layout({}).centers.empty());
 }
 
 TEST(GraphView, EveryBenchmarkSolutionIsTypedCleanAndReadable) {

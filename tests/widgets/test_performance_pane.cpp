@@ -289,7 +289,7 @@ TEST(GraphCostOverlay, NodesColouredByBusyShareAndEdgesLabelledWithTokens) {
   ASSERT_FALSE(g->graph().nodes.empty());
   ASSERT_EQ(g->costReport(), s.perf->report.get());
   const cost::CostReport& r = *s.perf->report;
-  const GraphCostOverlay& o = g->costOverlay();
+  const inspect::GraphCostOverlay& o = g->costOverlay();
   double total = 0, best = -1;
   int bestNode = -1;
   for (std::size_t n = 0; n < g->graph().nodes.size(); ++n) {
@@ -301,14 +301,14 @@ TEST(GraphCostOverlay, NodesColouredByBusyShareAndEdgesLabelledWithTokens) {
   }
   EXPECT_NEAR(total, 1.0, 1e-9);  // every unit belongs to exactly one node
   const auto& bu = r.units[static_cast<std::size_t>(r.bottleneck)];
-  const GraphNode& bn = g->graph().nodes[static_cast<std::size_t>(bestNode)];
+  const inspect::GraphNode& bn = g->graph().nodes[static_cast<std::size_t>(bestNode)];
   if (bu.primitive == "Load") EXPECT_EQ(bn.title, bu.name);
   else EXPECT_TRUE(bu.line >= bn.line && bu.line <= std::max(bn.line, bn.end_line));
   EXPECT_EQ(GraphView::shareColor(best, o.max_share), QColor(QStringLiteral("#f97316")));
   // Edge tokens: the input E0's edge carries what its Load sent; labels show it.
   int labelled = 0;
   for (std::size_t e = 0; e < g->graph().edges.size(); ++e) {
-    const GraphEdge& ge = g->graph().edges[e];
+    const inspect::GraphEdge& ge = g->graph().edges[e];
     if (o.edge_tokens[e] < 0) continue;
     ++labelled;
     EXPECT_EQ(g->edgeLabelItem(static_cast<int>(e))->data(GraphView::TokensKey).toLongLong(), o.edge_tokens[e]);

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace sf::widgets {
+namespace sf::inspect {
 
 struct LayoutPoint {
   double x = 0, y = 0;
@@ -32,4 +32,4 @@ struct LayoutResult {
 
 LayoutResult layered_layout(const LayoutInput& in);
 
-}  // namespace sf::widgets
+}  // namespace sf::inspect

@@ -13,7 +13,7 @@
 #include "core/step/task.hpp"
 #include "core/step/typecheck.hpp"
 
-namespace sf::widgets {
+namespace sf::inspect {
 
 struct GraphNode {
   enum class Kind { Input, Primitive, Output, Unused };
@@ -70,4 +70,4 @@ struct GraphCostOverlay {
 };
 GraphCostOverlay graph_cost_overlay(const DataflowGraph& g, const cost::CostReport& r);
 
-}  // namespace sf::widgets
+}  // namespace sf::inspect

@@ -1,11 +1,11 @@
-#include "widgets/graph_layout.hpp"
+#include "core/inspect/graph_layout.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <deque>
 #include <limits>
 
-namespace sf::widgets {
+namespace sf::inspect {
 
 namespace {
 
@@ -261,4 +261,4 @@ LayoutResult layered_layout(const LayoutInput& in) {
   return res;
 }
 
-}  // namespace sf::widgets
+}  // namespace sf::inspect

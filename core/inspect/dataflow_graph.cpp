@@ -1,4 +1,4 @@
-#include "widgets/graph_view_data.hpp"
+#include "core/inspect/dataflow_graph.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
 
-namespace sf::widgets {
+namespace sf::inspect {
 
 namespace {
 
@@ -422,4 +422,4 @@ GraphCostOverlay graph_cost_overlay(const DataflowGraph& g, const cost::CostRepo
   return o;
 }
 
-}  // namespace sf::widgets
+}  // namespace sf::inspect
