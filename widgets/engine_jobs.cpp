@@ -27,75 +27,6 @@ QVector<IssueRow> toIssueRows(const Diagnostics& ds) {
   return rows;
 }
 
-std::shared_ptr<CheckedProgram> loadAndCheck(std::string_view text, const std::string& path,
-                                             const bench::Catalogue* cat, Diagnostics& diags) {
-  step::AnyDoc any = step::load_any_text(text, path, diags);
-  auto p = std::make_shared<CheckedProgram>();
-  if (any.task) {
-    if (!any.task->impl) {
-      diags.push_back(make_error("D-NO-IMPL",
-                                 "this task document has no `impl:` block, so there is no program to check "
-                                 "(add `impl: |` followed by the program)",
-                                 Location{1, 1}));
-      return nullptr;
-    }
-    p->impl = *any.task->impl;
-    p->implLineStarts = any.task->impl_line_starts;
-    p->task = std::move(*any.task);
-  } else if (any.solution) {
-    const step::TaskDoc* t = cat ? cat->find(any.solution->task_id) : nullptr;
-    if (!t) {
-      diags.push_back(make_error("D-TASK-UNKNOWN",
-                                 "task '" + any.solution->task_id + "' is not in the benchmark catalogue" +
-                                     (cat ? "" : " (no catalogue loaded)"),
-                                 any.solution->loc));
-      return nullptr;
-    }
-    p->task = *t;
-    p->impl = any.solution->impl;
-    p->implLineStarts = any.solution->impl_line_starts;
-  } else {
-    if (any.mutants)
-      diags.push_back(make_error("D-NOT-PROGRAM", "this is a mutant list; check it with `stepforge-cli tasks validate`",
-                                 Location{1, 1}));
-    return nullptr;
-  }
-  // `result` refers to p->task (fn declarations), so it is computed in place. The whole document, as `check`.
-  p->result = verify::check_document(p->task, p->impl, p->implLineStarts);
-  return p;
-}
-
-QString describeStreamType(const step::StreamType& t) {
-  return QString::fromStdString(step::dims_str(t.dims) + " of " + t.dtype.str());
-}
-
-QVector<StreamAnnotation> streamAnnotations(const CheckedProgram& p) {
-  QVector<StreamAnnotation> out;
-  if (!p.result.program || !p.result.typed) return out;
-  const auto& typed = *p.result.typed;
-  for (const auto& ts : typed.stmts) {
-    if (!ts.stmt || ts.outs.empty()) continue;
-    const step::Statement& st = *ts.stmt;
-    if (st.kind != step::Statement::Kind::Assign && st.kind != step::Statement::Kind::Comprehension) continue;
-    if (ts.list_result && !st.targets.empty()) {
-      QStringList items;
-      bool same = true;
-      for (const auto& o : ts.outs) same = same && o == ts.outs.front();
-      QString type = same ? QStringLiteral("list of %1 × %2").arg(ts.outs.size()).arg(describeStreamType(ts.outs[0]))
-                          : QString();
-      if (!same) {
-        for (const auto& o : ts.outs) items << describeStreamType(o);
-        type = QStringLiteral("list [%1]").arg(items.join(QStringLiteral("; ")));
-      }
-      out.push_back({QString::fromStdString(st.targets.front()), st.loc.line, type});
-      continue;
-    }
-    for (std::size_t j = 0; j < st.targets.size() && j < ts.outs.size(); ++j)
-      out.push_back({QString::fromStdString(st.targets[j]), st.loc.line, describeStreamType(ts.outs[j])});
-  }
-  return out;
-}
-
 namespace {
 
 QStringList names(const auto& decls) {
@@ -109,13 +40,13 @@ QStringList names(const auto& decls) {
 CheckSnapshot makeCheckSnapshot(std::string_view text, const std::string& path, const bench::Catalogue* cat) {
   CheckSnapshot s;
   Diagnostics diags;
-  auto p = loadAndCheck(text, path, cat, diags);
+  auto p = inspect::load_and_check(text, path, cat, diags);
   if (p) {
     diags.insert(diags.end(), p->result.diags.begin(), p->result.diags.end());
     s.documentLoaded = true;
     s.ok = p->result.ok();
     s.taskId = QString::fromStdString(p->task.id);
-    s.streams = streamAnnotations(*p);
+    s.streams = inspect::stream_annotations(*p);
     s.inputs = names(p->task.inputs);
     s.parameters = names(p->task.parameters);
     s.outputs = names(p->task.outputs);
@@ -196,7 +127,7 @@ RewriteSnapshot rewriteDocument(RewriteKind kind, std::string_view text, const s
   RewriteSnapshot s;
   s.kind = kind;
   Diagnostics diags;
-  auto p = loadAndCheck(text, path, cat, diags);
+  auto p = inspect::load_and_check(text, path, cat, diags);
   if (p && !p->result.program) diags.insert(diags.end(), p->result.diags.begin(), p->result.diags.end());
   if (!p || !p->result.program) {
     s.issues = toIssueRows(diags);

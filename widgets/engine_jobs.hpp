@@ -1,5 +1,6 @@
 // The work EngineBridge's worker does, as plain functions (no threads, no signals), so it can be tested
-// and reused: loading the editor's document, checking it, describing stream types, rewriting the impl block.
+// and reused: the check snapshot of the editor's document and rewriting its impl block. Loading, checking,
+// stream types and simulating are core/inspect's (checked_program.hpp).
 #pragma once
 
 #include <memory>
@@ -15,18 +16,6 @@ class Catalogue;
 }
 
 namespace sf::widgets {
-
-// Loads `text` (a task document with `impl:`, or a solution file `task:` + `impl:` resolved against `cat`) and
-// runs the static checks of the whole document (verify::check_document, as `stepforge-cli check`: fns and
-// reference under every size binding, then the impl). Returns null (with D-* diagnostics) when there is no program to check.
-std::shared_ptr<CheckedProgram> loadAndCheck(std::string_view text, const std::string& path,
-                                             const bench::Catalogue* cat, Diagnostics& diags);
-
-// "[N] of Buffer(fp32, [K])": the stream's dims (innermost-first) and element type.
-QString describeStreamType(const step::StreamType& t);
-
-// One annotation per stream (or stream list) defined by a type-checked program.
-QVector<StreamAnnotation> streamAnnotations(const CheckedProgram& p);
 
 // The whole CheckSnapshot for a document (names for completion even when the checks fail).
 CheckSnapshot makeCheckSnapshot(std::string_view text, const std::string& path, const bench::Catalogue* cat);

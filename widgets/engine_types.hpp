@@ -16,8 +16,9 @@
 #include "core/step/task.hpp"
 #include "core/verify/checker.hpp"
 #include "core/verify/verifier.hpp"
+#include "core/inspect/checked_program.hpp"
 #include "core/inspect/dataflow_graph.hpp"
-#include "widgets/stream_inspector_data.hpp"
+#include "core/inspect/stream_data.hpp"
 #pragma pop_macro("slots")
 
 #include <QMetaType>
@@ -43,21 +44,6 @@ struct IssueRow {
 };
 QVector<IssueRow> toIssueRows(const Diagnostics& ds);
 
-// The inferred type of one stream defined by the program (for inline annotations).
-struct StreamAnnotation {
-  QString name;  // stream (or stream list) name
-  int line = 0;  // file line of the defining statement's first token
-  QString type;  // "[N] of Buffer(fp32, [K])"
-};
-
-// A task with a type-checked program. Built in place by the engine: `result` points into `task`.
-struct CheckedProgram {
-  step::TaskDoc task;
-  std::string impl;
-  std::vector<Location> implLineStarts;
-  verify::CheckResult result;
-};
-
 struct CheckSnapshot {
   quint64 seq = 0;
   quint64 revision = 0;        // the editor revision the request was made for
@@ -65,9 +51,9 @@ struct CheckSnapshot {
   bool ok = false;             // every static check passed
   QString taskId;
   QVector<IssueRow> issues;
-  QVector<StreamAnnotation> streams;
+  std::vector<inspect::StreamAnnotation> streams;  // the type of every stream the program defines
   QStringList inputs, parameters, outputs, fns, sizes, programStreams;  // names for completion and highlighting
-  std::shared_ptr<const CheckedProgram> program;                // null when the document did not load
+  std::shared_ptr<const inspect::CheckedProgram> program;                // null when the document did not load
   std::shared_ptr<const inspect::DataflowGraph> graph;                   // set when the impl parsed
 };
 
@@ -79,10 +65,10 @@ struct SimulateSnapshot {
   quint64 seed = 0;
   double seconds = 0;
   QVector<IssueRow> issues;
-  std::shared_ptr<const CheckedProgram> program;
+  std::shared_ptr<const inspect::CheckedProgram> program;
   std::shared_ptr<const sim::RunResult> run;  // keep_streams: every named stream
   std::shared_ptr<const verify::Verifier::Prepared> prepared;  // inputs and reference of the input set
-  std::shared_ptr<const InspectorSnapshot> inspector;          // for the stream inspector (built by the engine)
+  std::shared_ptr<const inspect::InspectorSnapshot> inspector;          // for the stream inspector (built by the engine)
 };
 
 struct TaskEntry;  // task_browser_model.hpp

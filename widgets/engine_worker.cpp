@@ -1,7 +1,6 @@
 #include "widgets/engine_worker.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include "core/cost/baseline.hpp"
 #include "core/step/printer.hpp"
@@ -46,7 +45,7 @@ EngineWorker::CostContext* EngineWorker::costContext(const QString& chip, QStrin
   return slot.get();
 }
 
-PerfSnapshot EngineWorker::perfOf(const CheckedProgram& p, const QString& chip) {
+PerfSnapshot EngineWorker::perfOf(const inspect::CheckedProgram& p, const QString& chip) {
   PerfSnapshot s;
   s.taskId = QString::fromStdString(p.task.id);
   s.chip = chip.isEmpty() ? QStringLiteral("default") : chip;
@@ -106,7 +105,7 @@ void EngineWorker::simulate(quint64 seq, const QString& text, const QString& pat
   s.seq = seq;
   report(throttle, k, seq, 0, 3, tr("checking"));
   Diagnostics diags;
-  auto p = loadAndCheck(text.toStdString(), path.toStdString(), catalogue(), diags);
+  auto p = inspect::load_and_check(text.toStdString(), path.toStdString(), catalogue(), diags);
   if (p) diags.insert(diags.end(), p->result.diags.begin(), p->result.diags.end());
   if (!p || !p->result.ok()) {
     s.issues = toIssueRows(diags);
@@ -115,34 +114,30 @@ void EngineWorker::simulate(quint64 seq, const QString& text, const QString& pat
     return;
   }
   s.taskId = QString::fromStdString(p->task.id);
-  const step::SizeBinding sizes = p->task.bindings().front();
+  const auto [sizes, seed] = inspect::simulation_input(p->task);
   s.binding = bindingText(sizes);
-  s.seed = p->task.verify.seeds.empty() ? 42 : p->task.verify.seeds.front();
-  if (!control_->alive(k, seq)) return;
-  report(throttle, k, seq, 1, 3, tr("generating inputs and reference"));
-  auto prep = verifier_.prepare(p->task, sizes, s.seed, diags);
-  if (!control_->alive(k, seq)) return;
-  if (!prep) {
+  s.seed = seed;
+  bool stopped = false;
+  auto sim = inspect::simulate_once(*p, verifier_, diags, [&](int phase) {
+    stopped = !control_->alive(k, seq);
+    if (!stopped)
+      report(throttle, k, seq, phase, 3, phase == 1 ? tr("generating inputs and reference") : tr("simulating"));
+    return !stopped;
+  });
+  if (stopped) return;
+  if (!sim) {
     s.issues = toIssueRows(diags);
     report(throttle, k, seq, 3, 3, tr("failed"));
     emit simulateFinished(s);
     return;
   }
-  report(throttle, k, seq, 2, 3, tr("simulating"));
-  sim::RunOptions ro;
-  ro.keep_streams = true;
-  auto t0 = std::chrono::steady_clock::now();
-  auto run = std::make_shared<sim::RunResult>(
-      sim::run_program(*p->result.program, *p->result.typed, prep->compiled, prep->inputs, ro));
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (run->error) diags.push_back(*run->error);
-  s.ok = !run->error;
+  s.seconds = sim->seconds;
+  s.ok = sim->ok();
   s.issues = toIssueRows(diags);
   s.program = p;
-  s.run = std::move(run);
-  s.prepared = prep;
-  s.inspector = std::make_shared<const InspectorSnapshot>(make_inspector_snapshot(
-      p->task, &*p->result.program, &*p->result.typed, *s.run, &prep->reference));
+  s.run = sim->run;
+  s.prepared = sim->prepared;
+  s.inspector = sim->inspector;
   report(throttle, k, seq, 3, 3, tr("done"));
   if (control_->alive(k, seq)) emit simulateFinished(s);
 }
@@ -154,7 +149,7 @@ void EngineWorker::verify(quint64 seq, const QString& text, const QString& path,
   VerifySnapshot s;
   s.seq = seq;
   Diagnostics diags;
-  auto p = loadAndCheck(text.toStdString(), path.toStdString(), catalogue(), diags);
+  auto p = inspect::load_and_check(text.toStdString(), path.toStdString(), catalogue(), diags);
   auto noPerf = [&](const QString& why) {
     auto perf = std::make_shared<PerfSnapshot>();
     perf->taskId = s.taskId;
@@ -190,7 +185,7 @@ void EngineWorker::verify(quint64 seq, const QString& text, const QString& path,
     if (!control_->alive(k, seq)) return;
     report(throttle, k, seq, done, total, tr("simulating and comparing"));
   }
-  verify::Report r = verifier_.verify(p->task, p->impl, p->implLineStarts);
+  verify::Report r = verifier_.verify(p->task, p->impl, p->impl_line_starts);
   s.pass = r.pass;
   s.stage = r.stage ? QString(QLatin1String(stage_name(*r.stage))) : QString();
   s.code = QString::fromStdString(r.code);

@@ -54,7 +54,7 @@ class EngineWorker : public QObject {
   const bench::Catalogue* catalogue();
   struct CostContext;
   CostContext* costContext(const QString& chip, QString* error);
-  PerfSnapshot perfOf(const CheckedProgram& p, const QString& chip);
+  PerfSnapshot perfOf(const inspect::CheckedProgram& p, const QString& chip);
   void report(ProgressThrottle& t, JobKind kind, quint64 seq, int done, int total, const QString& what);
 
   std::shared_ptr<JobControl> control_;

@@ -205,11 +205,11 @@ void StepEditor::showIssues(const QVector<IssueRow>& issues) {
   }
 }
 
-void StepEditor::showStreamAnnotations(const QVector<StreamAnnotation>& streams) {
+void StepEditor::showStreamAnnotations(const std::vector<inspect::StreamAnnotation>& streams) {
   clearAnnotations();
   QMap<int, QStringList> byLine;
   for (const auto& s : streams)
-    if (s.line > 0 && s.line <= lines()) byLine[s.line - 1] << QStringLiteral("%1: %2").arg(s.name, s.type);
+    if (s.line > 0 && s.line <= lines()) byLine[s.line - 1] << QStringLiteral("%1: %2").arg(QString::fromStdString(s.name), QString::fromStdString(s.type));
   for (auto it = byLine.cbegin(); it != byLine.cend(); ++it)
     annotate(it.key(), it.value().join(QStringLiteral("   ")), annotationStyle_);
 }

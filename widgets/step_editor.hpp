@@ -45,7 +45,7 @@ class StepEditor : public QsciScintilla {
   void applyCheck(const CheckSnapshot& s);
   // Squiggles and margin markers for `issues` (file-relative locations).
   void showIssues(const QVector<IssueRow>& issues);
-  void showStreamAnnotations(const QVector<StreamAnnotation>& streams);
+  void showStreamAnnotations(const std::vector<inspect::StreamAnnotation>& streams);
   void clearIssues();
   const CheckSnapshot& lastCheck() const { return last_; }
 

@@ -86,10 +86,10 @@ StreamInspector::StreamInspector(QWidget* parent)
 
 StreamInspector::~StreamInspector() = default;
 
-void StreamInspector::setSnapshot(InspectorSnapshot snapshot) {
+void StreamInspector::setSnapshot(inspect::InspectorSnapshot snapshot) {
   const QString keep_stream = currentStream();
   const QString keep_output = currentOutput();
-  auto snap = std::make_shared<const InspectorSnapshot>(std::move(snapshot));
+  auto snap = std::make_shared<const inspect::InspectorSnapshot>(std::move(snapshot));
   showStream(-1);
   showOutput(-1);
   snap_ = snap;

@@ -1,12 +1,12 @@
 // The stream inspector pane (issue 8, item 4): after a simulation, the token sequence (data and stop tokens)
 // and the values of a selected stream; each output against its reference with mismatches highlighted.
-// Shows an InspectorSnapshot (see stream_inspector_data.hpp); it never runs the engine.
+// Shows an InspectorSnapshot (see core/inspect/stream_data.hpp); it never runs the engine.
 #pragma once
 
 #include <QWidget>
 #include <memory>
 
-#include "widgets/stream_inspector_data.hpp"
+#include "core/inspect/stream_data.hpp"
 
 class QCheckBox;
 class QLabel;
@@ -27,9 +27,9 @@ class StreamInspector : public QWidget {
   explicit StreamInspector(QWidget* parent = nullptr);
   ~StreamInspector() override;
 
-  void setSnapshot(InspectorSnapshot snapshot);
+  void setSnapshot(inspect::InspectorSnapshot snapshot);
   void clear();
-  const InspectorSnapshot* snapshot() const { return snap_.get(); }
+  const inspect::InspectorSnapshot* snapshot() const { return snap_.get(); }
 
   StreamListModel* streamModel() const { return streams_; }
   TokenTableModel* tokenModel() const { return tokens_; }
@@ -52,7 +52,7 @@ class StreamInspector : public QWidget {
   void showStream(int row);
   void showOutput(int row);
 
-  std::shared_ptr<const InspectorSnapshot> snap_;
+  std::shared_ptr<const inspect::InspectorSnapshot> snap_;
   StreamListModel* streams_;
   TokenTableModel* tokens_;
   OutputListModel* outputs_;

@@ -24,7 +24,7 @@ QString number(double v) {
 
 // ---- StreamListModel ----
 
-void StreamListModel::setStreams(std::shared_ptr<const InspectorSnapshot> snap) {
+void StreamListModel::setStreams(std::shared_ptr<const inspect::InspectorSnapshot> snap) {
   beginResetModel();
   snap_ = std::move(snap);
   endResetModel();
@@ -76,7 +76,7 @@ QVariant StreamListModel::headerData(int section, Qt::Orientation o, int role) c
 // ---- TokenTableModel ----
 
 void TokenTableModel::setStream(const sim::StreamValue* value,
-                                std::shared_ptr<const InspectorSnapshot> keep) {
+                                std::shared_ptr<const inspect::InspectorSnapshot> keep) {
   beginResetModel();
   keep_ = std::move(keep);
   value_ = value;
@@ -169,7 +169,7 @@ QVariant TokenTableModel::headerData(int section, Qt::Orientation o, int role) c
 
 // ---- OutputListModel ----
 
-void OutputListModel::setOutputs(std::shared_ptr<const InspectorSnapshot> snap) {
+void OutputListModel::setOutputs(std::shared_ptr<const inspect::InspectorSnapshot> snap) {
   beginResetModel();
   snap_ = std::move(snap);
   endResetModel();
@@ -224,8 +224,8 @@ QColor OutputCompareModel::mismatchBackground() {
   return QColor(QStringLiteral("#fecaca"));
 }
 
-void OutputCompareModel::setOutput(const InspectedOutput* out,
-                                   std::shared_ptr<const InspectorSnapshot> keep) {
+void OutputCompareModel::setOutput(const inspect::InspectedOutput* out,
+                                   std::shared_ptr<const inspect::InspectorSnapshot> keep) {
   beginResetModel();
   keep_ = std::move(keep);
   out_ = out;
@@ -234,8 +234,8 @@ void OutputCompareModel::setOutput(const InspectedOutput* out,
     const auto& data = out_->value.fields.front().data;
     const std::int64_t n = compared();
     for (std::int64_t k = 0; k < n && static_cast<std::int64_t>(bad_.size()) < kMaxRows; ++k)
-      if (compare_value(data[static_cast<std::size_t>(k)], out_->reference[static_cast<std::size_t>(k)],
-                        out_->atol, out_->rtol) != ValueStatus::Ok)
+      if (inspect::compare_value(data[static_cast<std::size_t>(k)], out_->reference[static_cast<std::size_t>(k)],
+                        out_->atol, out_->rtol) != inspect::ValueStatus::Ok)
         bad_.push_back(k);
   }
   endResetModel();
@@ -258,9 +258,9 @@ std::int64_t OutputCompareModel::ftIndex(int row) const {
   return mismatches_only_ ? bad_[static_cast<std::size_t>(row)] : row;
 }
 
-ValueStatus OutputCompareModel::status(std::int64_t ft) const {
-  if (!out_ || ft < 0 || ft >= compared()) return ValueStatus::Ok;
-  return compare_value(out_->value.fields.front().data[static_cast<std::size_t>(ft)],
+inspect::ValueStatus OutputCompareModel::status(std::int64_t ft) const {
+  if (!out_ || ft < 0 || ft >= compared()) return inspect::ValueStatus::Ok;
+  return inspect::compare_value(out_->value.fields.front().data[static_cast<std::size_t>(ft)],
                        out_->reference[static_cast<std::size_t>(ft)], out_->atol, out_->rtol);
 }
 
@@ -280,7 +280,7 @@ QVariant OutputCompareModel::data(const QModelIndex& index, int role) const {
   if (k < 0) return {};
   const float out = out_->value.fields.front().data[static_cast<std::size_t>(k)];
   const double ref = out_->reference[static_cast<std::size_t>(k)];
-  const ValueStatus st = status(k);
+  const inspect::ValueStatus st = status(k);
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
       case IndexColumn:
@@ -297,15 +297,15 @@ QVariant OutputCompareModel::data(const QModelIndex& index, int role) const {
       }
       case StatusColumn:
         switch (st) {
-          case ValueStatus::Ok:
+          case inspect::ValueStatus::Ok:
             return tr("ok");
-          case ValueStatus::Mismatch:
+          case inspect::ValueStatus::Mismatch:
             return tr("mismatch");
-          case ValueStatus::RefNaN:
+          case inspect::ValueStatus::RefNaN:
             return tr("reference NaN");
         }
     }
-  } else if (role == Qt::BackgroundRole && st != ValueStatus::Ok) {
+  } else if (role == Qt::BackgroundRole && st != inspect::ValueStatus::Ok) {
     return QBrush(mismatchBackground());
   }
   return {};

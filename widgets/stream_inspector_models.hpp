@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "widgets/stream_inspector_data.hpp"
+#include "core/inspect/stream_data.hpp"
 
 namespace sf::widgets {
 
@@ -16,14 +16,14 @@ class StreamListModel : public QAbstractTableModel {
  public:
   enum Column { NameColumn, TypeColumn, DimsColumn, ElementsColumn, ColumnCount };
   using QAbstractTableModel::QAbstractTableModel;
-  void setStreams(std::shared_ptr<const InspectorSnapshot> snap);
+  void setStreams(std::shared_ptr<const inspect::InspectorSnapshot> snap);
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
  private:
-  std::shared_ptr<const InspectorSnapshot> snap_;
+  std::shared_ptr<const inspect::InspectorSnapshot> snap_;
 };
 
 // The token view of one stream (step-dialect §3.4): one row per data token with the stop token emitted after
@@ -35,7 +35,7 @@ class TokenTableModel : public QAbstractTableModel {
   enum Column { IndexColumn, PositionColumn, ValueColumn, StopColumn, ColumnCount };
   static constexpr std::int64_t kMaxRows = 200000;
   using QAbstractTableModel::QAbstractTableModel;
-  void setStream(const sim::StreamValue* value, std::shared_ptr<const InspectorSnapshot> keep);
+  void setStream(const sim::StreamValue* value, std::shared_ptr<const inspect::InspectorSnapshot> keep);
   bool truncated() const;
   // Stop level after the element at stream position p (0 = none); -1 for an invalid position.
   int stopLevel(std::int64_t p) const;
@@ -46,7 +46,7 @@ class TokenTableModel : public QAbstractTableModel {
 
  private:
   std::int64_t dataRows() const;
-  std::shared_ptr<const InspectorSnapshot> keep_;
+  std::shared_ptr<const inspect::InspectorSnapshot> keep_;
   const sim::StreamValue* value_ = nullptr;
 };
 
@@ -56,14 +56,14 @@ class OutputListModel : public QAbstractTableModel {
  public:
   enum Column { NameColumn, StatusColumn, MaxAbsColumn, ColumnCount };
   using QAbstractTableModel::QAbstractTableModel;
-  void setOutputs(std::shared_ptr<const InspectorSnapshot> snap);
+  void setOutputs(std::shared_ptr<const inspect::InspectorSnapshot> snap);
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
  private:
-  std::shared_ptr<const InspectorSnapshot> snap_;
+  std::shared_ptr<const inspect::InspectorSnapshot> snap_;
 };
 
 // One output against its reference, one row per scalar of the full tensor (or only the mismatching ones).
@@ -82,11 +82,11 @@ class OutputCompareModel : public QAbstractTableModel {
   };
   static constexpr std::int64_t kMaxRows = 1000000;
   using QAbstractTableModel::QAbstractTableModel;
-  void setOutput(const InspectedOutput* out, std::shared_ptr<const InspectorSnapshot> keep);
+  void setOutput(const inspect::InspectedOutput* out, std::shared_ptr<const inspect::InspectorSnapshot> keep);
   void setMismatchesOnly(bool on);
   bool mismatchesOnly() const { return mismatches_only_; }
   std::int64_t ftIndex(int row) const;  // full-tensor index shown in a row, -1 if none
-  ValueStatus status(std::int64_t ft) const;
+  inspect::ValueStatus status(std::int64_t ft) const;
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -96,8 +96,8 @@ class OutputCompareModel : public QAbstractTableModel {
 
  private:
   std::int64_t compared() const;
-  std::shared_ptr<const InspectorSnapshot> keep_;
-  const InspectedOutput* out_ = nullptr;
+  std::shared_ptr<const inspect::InspectorSnapshot> keep_;
+  const inspect::InspectedOutput* out_ = nullptr;
   bool mismatches_only_ = false;
   std::vector<std::int64_t> bad_;  // FT indices of mismatches (and NaN references)
 };

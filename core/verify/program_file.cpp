@@ -4,9 +4,10 @@
 
 namespace sf::verify {
 
-std::optional<ProgramFile> load_program_file(const std::string& path, const bench::Catalogue* catalogue,
-                                             Diagnostics& diags) {
-  step::AnyDoc any = step::load_any_file(path, diags);
+namespace {
+
+std::optional<ProgramFile> program_of(step::AnyDoc any, const std::string& path, const bench::Catalogue* catalogue,
+                                      Diagnostics& diags) {
   ProgramFile pf;
   pf.path = path;
   if (any.task) {
@@ -41,6 +42,18 @@ std::optional<ProgramFile> load_program_file(const std::string& path, const benc
                                "this is a mutant list; check it with `stepforge-cli tasks validate`", Location{1, 1}));
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ProgramFile> load_program_file(const std::string& path, const bench::Catalogue* catalogue,
+                                             Diagnostics& diags) {
+  return program_of(step::load_any_file(path, diags), path, catalogue, diags);
+}
+
+std::optional<ProgramFile> load_program_text(std::string_view text, const std::string& path,
+                                             const bench::Catalogue* catalogue, Diagnostics& diags) {
+  return program_of(step::load_any_text(text, path, diags), path, catalogue, diags);
 }
 
 }  // namespace sf::verify

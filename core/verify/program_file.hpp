@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/common/diagnostic.hpp"
@@ -26,5 +27,8 @@ struct ProgramFile {
 // solution naming a task the catalogue does not have (catalogue may be null: then solutions are rejected).
 std::optional<ProgramFile> load_program_file(const std::string& path, const bench::Catalogue* catalogue,
                                              Diagnostics& diags);
+// The same for a document's text (the GUI editor's buffer); `path` names it in diagnostics.
+std::optional<ProgramFile> load_program_text(std::string_view text, const std::string& path,
+                                             const bench::Catalogue* catalogue, Diagnostics& diags);
 
 }  // namespace sf::verify

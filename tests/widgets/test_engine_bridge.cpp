@@ -52,15 +52,15 @@ TEST(EngineBridge, GoodProgramGetsStreamTypes) {
   ASSERT_TRUE(s.ok);
   ASSERT_TRUE(s.graph);
   EXPECT_FALSE(s.graph->nodes.empty());
-  QMap<QString, StreamAnnotation> byName;
+  std::map<std::string, sf::inspect::StreamAnnotation> byName;
   for (const auto& a : s.streams) byName[a.name] = a;
-  ASSERT_EQ(byName.size(), 6);
+  ASSERT_EQ(byName.size(), 6u);
   // Hand-worked from the manual's rules: Bufferize(a=1) of [K, N] fp32 → [N] of Buffer(fp32, [K]);
   // Repeat(n=M) adds M innermost; Accum(b=1) drops K.
-  EXPECT_EQ(byName["E2"].type, QStringLiteral("[N] of Buffer(fp32, [K])"));
-  EXPECT_EQ(byName["E3"].type, QStringLiteral("[M, N] of Buffer(fp32, [K])"));
-  EXPECT_EQ(byName["E4"].type, QStringLiteral("[K, M, N] of fp32"));
-  EXPECT_EQ(byName["E7"].type, QStringLiteral("[M, N] of fp32"));
+  EXPECT_EQ(byName["E2"].type, "[N] of Buffer(fp32, [K])");
+  EXPECT_EQ(byName["E3"].type, "[M, N] of Buffer(fp32, [K])");
+  EXPECT_EQ(byName["E4"].type, "[K, M, N] of fp32");
+  EXPECT_EQ(byName["E7"].type, "[M, N] of fp32");
   EXPECT_EQ(byName["E2"].line, lineOf(doc, QStringLiteral("E2 = step.Bufferize")));
 }
 
@@ -166,7 +166,7 @@ TEST(ProgressThrottle, AdmitsFirstThenThrottlesUntilFinal) {
 
 TEST(EngineJobs, NoImplAndUnknownTask) {
   sf::Diagnostics d;
-  auto p = loadAndCheck("task: nope/nothing\nimpl: |\n  return E0\n", "s.yaml", nullptr, d);
+  auto p = sf::inspect::load_and_check("task: nope/nothing\nimpl: |\n  return E0\n", "s.yaml", nullptr, d);
   EXPECT_FALSE(p);
   ASSERT_FALSE(d.empty());
   EXPECT_EQ(d.back().code, "D-TASK-UNKNOWN");

@@ -102,7 +102,7 @@ TEST(CostTimeline, BucketsStayBoundedAndSumToTheUnitTotals) {
   QFile f(file);
   ASSERT_TRUE(f.open(QIODevice::ReadOnly));
   Diagnostics d;
-  auto p = loadAndCheck(f.readAll().toStdString(), file.toStdString(), &cat, d);
+  auto p = inspect::load_and_check(f.readAll().toStdString(), file.toStdString(), &cat, d);
   ASSERT_TRUE(p && p->result.ok());
   cost::CostModel m;
   for (int buckets : {7, 120}) {

@@ -23,18 +23,18 @@ sim::StreamValue rows_of_three() {  // dims [3, 2]: two rows of three
   return v;
 }
 
-InspectorSnapshot hand_snapshot() {
-  InspectorSnapshot s;
-  s.streams.push_back(InspectedStream{"X", "[3, 2] of fp32", rows_of_three()});
+inspect::InspectorSnapshot hand_snapshot() {
+  inspect::InspectorSnapshot s;
+  s.streams.push_back(inspect::InspectedStream{"X", "[3, 2] of fp32", rows_of_three()});
   sim::StreamValue cube;
   cube.dims = {2, 2, 2};
   cube.fields.push_back(sim::Field{{}, {1, 2, 3, 4, 5, 6, 7, 8}});
-  s.streams.push_back(InspectedStream{"C", "", cube});
+  s.streams.push_back(inspect::InspectedStream{"C", "", cube});
   sim::StreamValue out;
   out.dims = {4};
   out.fields.push_back(sim::Field{{}, {1, 2, 3, 4}});
-  s.outputs.push_back(compare_output("S0", out, 0, {1, 2, 3.5, 4}, 1e-5, 1.3e-6));
-  s.outputs.push_back(compare_output("S1", out, 0, {1, 2, 3, 4.000001}, 1e-5, 1.3e-6));
+  s.outputs.push_back(inspect::compare_output("S0", out, 0, {1, 2, 3.5, 4}, 1e-5, 1.3e-6));
+  s.outputs.push_back(inspect::compare_output("S1", out, 0, {1, 2, 3, 4.000001}, 1e-5, 1.3e-6));
   return s;
 }
 
@@ -51,14 +51,14 @@ TEST(StreamInspectorData, CompareOutputCountsAndMessages) {
   EXPECT_TRUE(s.outputs[1].pass());
   EXPECT_EQ(s.outputs[1].summary.rfind("output S1: all 4 values within tolerance", 0), 0u)
       << s.outputs[1].summary;
-  EXPECT_EQ(compare_value(3.0f, 3.5, 1e-5, 1.3e-6), ValueStatus::Mismatch);
-  EXPECT_EQ(compare_value(3.0f, 3.0000001, 1e-5, 1.3e-6), ValueStatus::Ok);
-  EXPECT_EQ(compare_value(3.0f, std::nan(""), 1e-5, 1.3e-6), ValueStatus::RefNaN);
+  EXPECT_EQ(inspect::compare_value(3.0f, 3.5, 1e-5, 1.3e-6), inspect::ValueStatus::Mismatch);
+  EXPECT_EQ(inspect::compare_value(3.0f, 3.0000001, 1e-5, 1.3e-6), inspect::ValueStatus::Ok);
+  EXPECT_EQ(inspect::compare_value(3.0f, std::nan(""), 1e-5, 1.3e-6), inspect::ValueStatus::RefNaN);
   // A program output of the wrong size is never a pass.
   sim::StreamValue small;
   small.dims = {2};
   small.fields.push_back(sim::Field{{}, {1, 2}});
-  auto o = compare_output("S0", small, 0, {1, 2, 3}, 1e-5, 1.3e-6);
+  auto o = inspect::compare_output("S0", small, 0, {1, 2, 3}, 1e-5, 1.3e-6);
   EXPECT_TRUE(o.size_mismatch);
   EXPECT_FALSE(o.pass());
 }
@@ -146,7 +146,7 @@ TEST(StreamInspector, SnapshotOfARealRun) {
   ro.keep_streams = true;
   auto run = sim::run_program(*checked.program, *checked.typed, prep->compiled, prep->inputs, ro);
   ASSERT_FALSE(run.error);
-  auto snap = make_inspector_snapshot(pf->task, &*checked.program, &*checked.typed, run, &prep->reference);
+  auto snap = inspect::make_inspector_snapshot(pf->task, &*checked.program, &*checked.typed, run, &prep->reference);
   // Inputs first, then definitions in program order.
   std::vector<std::string> names;
   for (const auto& s : snap.streams) names.push_back(s.name);

@@ -15,7 +15,7 @@
 #include "core/step/task.hpp"
 #include "core/step/typecheck.hpp"
 
-namespace sf::widgets {
+namespace sf::inspect {
 
 struct InspectedStream {
   std::string name;  // "T3", "L[1]", task inputs by name
@@ -59,4 +59,4 @@ InspectorSnapshot make_inspector_snapshot(const step::TaskDoc& task, const step:
 InspectedOutput compare_output(std::string name, const sim::StreamValue& out, std::size_t field,
                                std::vector<double> reference, double atol, double rtol);
 
-}  // namespace sf::widgets
+}  // namespace sf::inspect

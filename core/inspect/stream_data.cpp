@@ -1,10 +1,10 @@
-#include "widgets/stream_inspector_data.hpp"
+#include "core/inspect/stream_data.hpp"
 
 #include <algorithm>
 
 #include "core/inspect/dataflow_graph.hpp"
 
-namespace sf::widgets {
+namespace sf::inspect {
 
 ValueStatus compare_value(float out, double ref, double atol, double rtol) {
   sim::CompareStats s = sim::compare(&out, &ref, 1, atol, rtol);
@@ -90,7 +90,7 @@ InspectorSnapshot make_inspector_snapshot(const step::TaskDoc& task, const step:
     seen.push_back(name);
     InspectedStream s;
     s.name = name;
-    if (auto t = types.find(name); t != types.end()) s.type = inspect::stream_type_text(t->second, false);
+    if (auto t = types.find(name); t != types.end()) s.type = stream_type_text(t->second, false);
     s.value = it->second;
     snap.streams.push_back(std::move(s));
   };
@@ -137,4 +137,4 @@ InspectorSnapshot make_inspector_snapshot(const step::TaskDoc& task, const step:
   return snap;
 }
 
-}  // namespace sf::widgets
+}  // namespace sf::inspect
