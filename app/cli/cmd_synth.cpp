@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,8 @@
 #include "core/bench/catalogue.hpp"
 #include "core/cost/baseline.hpp"
 #include "core/cost/cost_model.hpp"
+#include "core/step/parser.hpp"
+#include "core/step/printer.hpp"
 #include "core/synth/synthesizer.hpp"
 
 namespace sf::cli {
@@ -28,7 +31,7 @@ struct SynthOpts {
   std::uint64_t seed = 0;
   std::vector<std::string> patterns;
   bool all_demos = false;
-  bool perf = false, no_optimise = false, optimise_round = false;
+  bool perf = false, no_optimise = false, optimise_round = false, same_temperature = false;
   std::int64_t rewrite_budget = 300;
 };
 
@@ -77,6 +80,7 @@ int cmd_synth(const SynthOpts& o) {
     int depth = 0;
     double secs = 0;
     std::string first_impl;
+    std::set<std::string> keys;  // canonical keys of the programs found (distinct programs)
     int demos_used = 0;
     int adopted = 0;  // samples whose program contains a --pattern
     // --perf: the fastest correct feasible program of the samples (cycles under the cost model)
@@ -106,9 +110,13 @@ int cmd_synth(const SynthOpts& o) {
     };
     for (int i = 0; i < o.n; ++i) {
       so.seed = o.seed * 1000003ULL + static_cast<std::uint64_t>(i);
-      so.temperature = i == 0 ? 0.0 : o.temperature;
+      so.temperature = i == 0 && !o.same_temperature ? 0.0 : o.temperature;
       auto r = syn.run(t, g, so);
       tr.successes += r.found ? 1 : 0;
+      if (r.found) {
+        Diagnostics pd;
+        if (auto prog = step::parse_impl(r.impl, {}, pd)) tr.keys.insert(step::canonical_key(*prog));
+      }
       tr.cand += r.stats.candidates;
       tr.pruned += r.stats.pruned;
       tr.depth = std::max(tr.depth, r.stats.depth);
@@ -130,10 +138,12 @@ int cmd_synth(const SynthOpts& o) {
   auto report = [&](const char* label, const std::vector<TaskRun>& runs, nlohmann::json& out) {
     int solved = 0;
     double pass1 = 0;
+    std::size_t distinct = 0;
     for (std::size_t k = 0; k < tasks.size(); ++k) {
       const auto& tr = runs[k];
       const auto* t = tasks[k];
       solved += tr.successes > 0 ? 1 : 0;
+      distinct += tr.keys.size();
       pass1 += o.n > 0 ? double(tr.successes) / o.n : 0.0;
       double sps = o.n > 0 ? tr.secs / o.n : 0.0;
       if (o.json) {
@@ -147,11 +157,13 @@ int cmd_synth(const SynthOpts& o) {
                        {"demos", label},
                        {"demos_used", tr.demos_used},
                        {"pattern_adopted", tr.adopted},
+                       {"distinct", tr.keys.size()},
                        {"program", tr.first_impl}});
       } else {
-        std::printf("%-42s %3d/%-3d  candidates %8lld  pruned %8lld  depth %2d  %.3f CPU s/sample  demos %d\n",
-                    t->id.c_str(), tr.successes, o.n, static_cast<long long>(tr.cand),
-                    static_cast<long long>(tr.pruned), tr.depth, sps, tr.demos_used);
+        std::printf(
+            "%-42s %3d/%-3d  distinct %2zu  candidates %8lld  pruned %8lld  depth %2d  %.3f CPU s/sample  demos %d\n",
+            t->id.c_str(), tr.successes, o.n, tr.keys.size(), static_cast<long long>(tr.cand),
+            static_cast<long long>(tr.pruned), tr.depth, sps, tr.demos_used);
         if (o.show && !tr.first_impl.empty()) std::printf("%s\n", tr.first_impl.c_str());
       }
     }
@@ -191,8 +203,9 @@ int cmd_synth(const SynthOpts& o) {
     }
     if (!o.json && tasks.size() > 1) {
       std::printf(
-          "[%s] solved (at least one success, pass@%d): %d of %zu tasks; pass@1 (mean c/n): %.2f tasks\n",
-          label, o.n, solved, tasks.size(), pass1);
+          "[%s] solved (at least one success, pass@%d): %d of %zu tasks; pass@1 (mean c/n): %.2f tasks; "
+          "distinct correct programs: %zu\n",
+          label, o.n, solved, tasks.size(), pass1, distinct);
     }
   };
   nlohmann::json all = nlohmann::json::array();
@@ -233,7 +246,9 @@ void add_synth_commands(CLI::App& app, int& exit_code) {
                 "a memory pattern (A>B>C) given as a retrieved experience (repeatable); it steers the search");
   c->add_flag("--json", o->json, "print one JSON object (an array for several tasks)");
   c->add_flag("--show", o->show, "print the first program found");
-  c->add_option("--temperature", o->temperature, "weight noise of samples 1..n-1");
+  c->add_option("--temperature", o->temperature, "temperature of samples 1..n-1 (search noise and spread)");
+  c->add_flag("--same-temperature", o->same_temperature,
+              "sample 0 at --temperature too (as in campaigns), not at temperature 0");
   c->add_option("--budget", o->budget, "candidate evaluations per sample");
   c->add_option("--time-limit", o->time_limit, "CPU seconds per sample");
   c->add_option("--seed", o->seed, "base seed");

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "core/sim/compare.hpp"
+#include "core/sim/datagen.hpp"
 #include "core/step/copy_insert.hpp"
 #include "core/step/parser.hpp"
 #include "core/step/printer.hpp"
@@ -37,6 +38,10 @@ struct Node {
 };
 
 constexpr std::size_t kMaxMacros = 16;
+// Temperature spread: cost levels per unit of temperature in the pick's weights (an op costs 2-5 levels,
+// so at temperature 1 a program one statement longer is about e^-1 as likely as the cheapest one).
+constexpr double kSpreadCostScale = 3.0;
+constexpr std::int64_t kSpreadMinEvaluations = 4000;
 constexpr double kDefaultWallLimitS = 60.0;  // safety net when there is no CPU limit
 
 struct WeightedOp {
@@ -102,7 +107,14 @@ class Search {
  public:
   Search(verify::Verifier& ver, cost::CostModel& model, const step::TaskDoc& task, const Guidance& g,
          const SynthOptions& opt)
-      : ver_(ver), model_(model), task_(task), g_(g), opt_(opt), rng_(opt.seed * 0x9E3779B97F4A7C15ULL + 1) {}
+      : ver_(ver),
+        model_(model),
+        task_(task),
+        g_(g),
+        opt_(opt),
+        rng_(opt.seed * 0x9E3779B97F4A7C15ULL + 1),
+        spread_(!opt.optimise && opt.temperature > 0),
+        avoid_(opt.avoid_keys.begin(), opt.avoid_keys.end()) {}
   PerfKey best_key() const { return best_key_; }
   int correct_programs() const { return correct_; }
 
@@ -131,10 +143,16 @@ class Search {
   void build_ops();
   bool budget_left() {
     if (timed_out_ || stats_.candidates >= opt_.max_evaluations) return false;
-    if (result_.found) {  // optimising: only the evaluation budget (and the wall safety net) ends it now
-      if (!opt_.optimise) return false;
-      if (opt_.optimise_evaluations >= 0 && stats_.candidates >= found_at_ + opt_.optimise_evaluations)
+    if (result_.found) {  // optimising or spreading: only evaluation counts (and the wall safety net) end it now
+      if (spread_) {
+        if (static_cast<int>(spread_found_.size()) >= spread_pool(opt_.temperature) ||
+            stats_.candidates >= found_at_ + spread_evaluations(opt_.temperature, found_at_))
+          return false;
+      } else if (!opt_.optimise) {
         return false;
+      } else if (opt_.optimise_evaluations >= 0 && stats_.candidates >= found_at_ + opt_.optimise_evaluations) {
+        return false;
+      }
     }
     if ((stats_.candidates & 15) == 0) {
       if (Clock::now() >= deadline_) {
@@ -146,6 +164,10 @@ class Search {
     return !timed_out_;
   }
   bool wall_timed_out() const { return wall_timed_out_; }
+  // Stop at the first correct program (neither optimising nor spreading).
+  bool stop_at_first() const { return !opt_.optimise && !spread_; }
+  // Temperature spread: the pick among the correct programs collected (deterministic for the seed).
+  void pick_spread();
   // Types, evaluates and keeps one application; returns the node id or -1. hidden: not added to the pool.
   int try_apply(const Op& op, const std::vector<int>& args, int cost, bool hidden = false);
   void check_outputs(int id);
@@ -202,6 +224,14 @@ class Search {
   bool wall_timed_out_ = false;
   SynthStats stats_;
   SynthResult result_;
+  struct SpreadFound {
+    std::string impl, raw;
+    int cost = 0;  // the summed cost levels of the output values (the enumeration's own score)
+  };
+  const bool spread_;
+  std::vector<SpreadFound> spread_found_;
+  std::set<std::string> avoid_;
+  bool avoided(const std::string& impl);
 };
 
 void Search::build_ops() {
@@ -412,7 +442,7 @@ int Search::try_apply(const Op& op, const std::vector<int>& args, int cost, bool
   if (!hidden) {
     if (!seen_.insert(h).second) {
       ++stats_.pruned;
-      if (!opt_.optimise || !is_output_type(*t)) return -1;
+      if (stop_at_first() || !is_output_type(*t)) return -1;
       alternative = true;
       hidden = true;
     }
@@ -606,6 +636,7 @@ std::string Search::emit(const std::vector<int>& outs) {
 }
 
 bool Search::try_finish() {
+  if (spread_ && static_cast<int>(spread_found_.size()) >= spread_pool(opt_.temperature)) return true;
   for (const auto& m : matches_) {
     if (m.empty()) return false;
   }
@@ -620,10 +651,23 @@ bool Search::try_finish() {
     }
     if (mask == all_inputs_) {
       std::string impl = emit(outs);
-      if (!impl.empty() && tried_.insert(impl).second) {
+      if (!impl.empty() && tried_.insert(impl).second && !avoided(impl)) {
         ++stats_.verified;
         auto rep = ver_.verify(task_, impl);
-        if (rep.pass) {
+        if (rep.pass && spread_) {
+          // temperature spread: collect, the pick comes at the end (pick_spread)
+          ++correct_;
+          int cost = 0;
+          for (int id : outs) cost += nodes_[static_cast<std::size_t>(id)].cost;
+          if (!result_.found) {
+            found_at_ = stats_.candidates;
+            result_.found = true;
+            result_.impl = impl;
+            result_.raw_impl = last_raw_;
+          }
+          spread_found_.push_back({impl, last_raw_, cost});
+          if (static_cast<int>(spread_found_.size()) >= spread_pool(opt_.temperature)) return true;
+        } else if (rep.pass) {
           ++correct_;
           // ranked by the cost model: the fastest feasible correct program wins (ties: the first found)
           auto key = program_perf(model_, task_, impl).value_or(PerfKey{});
@@ -642,6 +686,49 @@ bool Search::try_finish() {
     while (o < idx.size() && ++idx[o] == matches_[o].size()) idx[o++] = 0;
     if (o == idx.size()) return result_.found;
   }
+}
+
+std::string synth_program_key(const std::string& impl, const step::SizeBinding& sizes) {
+  Diagnostics ds;
+  auto prog = step::parse_impl(impl, {}, ds);
+  return prog ? step::canonical_key(*prog, &sizes) : std::string();
+}
+
+bool Search::avoided(const std::string& impl) {
+  if (avoid_.empty() || !avoid_.contains(synth_program_key(impl, task_.sizes))) return false;
+  ++result_.avoided;
+  return true;
+}
+
+void Search::pick_spread() {
+  // distinct canonical programs only (two texts of one program would double its chance)
+  std::vector<const SpreadFound*> cands;
+  std::set<std::string> keys;
+  for (const auto& f : spread_found_)
+    if (keys.insert(synth_program_key(f.impl, task_.sizes)).second) cands.push_back(&f);
+  result_.spread_candidates = static_cast<int>(cands.size());
+  if (cands.size() < 2) return;
+  int lowest = cands.front()->cost;
+  for (const auto* c : cands) lowest = std::min(lowest, c->cost);
+  std::vector<double> w;
+  double total = 0;
+  for (const auto* c : cands) {
+    w.push_back(std::exp(-static_cast<double>(c->cost - lowest) / (kSpreadCostScale * opt_.temperature)));
+    total += w.back();
+  }
+  // its own stream of the sample's seed (the weight noise draws from rng_), so the pick is a pure function
+  // of (seed, temperature, the candidates in the order found)
+  double u = sim::Rng(opt_.seed, "synth-spread").u53() * total;
+  std::size_t pick = cands.size() - 1;
+  for (std::size_t i = 0; i < cands.size(); ++i) {
+    if (u < w[i]) {
+      pick = i;
+      break;
+    }
+    u -= w[i];
+  }
+  result_.impl = cands[pick]->impl;
+  result_.raw_impl = cands[pick]->raw;
 }
 
 void Search::apply_macro(const Macro& m, int v, int cost) {
@@ -714,6 +801,7 @@ SynthResult Search::run() {
     prep_ = ver_.prepare(task_, task_.sizes, seed0, ds);
   }
   auto finish = [&] {
+    pick_spread();
     result_.timed_out = wall_timed_out_;
     stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     stats_.cpu_seconds = thread_cpu_seconds() - cpu0;
@@ -727,7 +815,7 @@ SynthResult Search::run() {
   for (const auto& o : task_.outputs)
     max_dims_ = std::max(max_dims_, total_dims({o.dtype, o.dims}, allow_dups_));
   build_ops();
-  if (opt_.optimise) match_cap_ = task_.outputs.size() == 1 ? 16 : 6;
+  if (!stop_at_first()) match_cap_ = task_.outputs.size() == 1 ? 16 : 6;
   by_cost_.assign(static_cast<std::size_t>(opt_.max_cost) + 1, {});
   matches_.assign(task_.outputs.size(), {});
   for (std::size_t i = 0; i < task_.inputs.size(); ++i) {
@@ -744,7 +832,7 @@ SynthResult Search::run() {
     by_cost_[1].push_back(static_cast<int>(nodes_.size()) - 1);
     check_outputs(static_cast<int>(nodes_.size()) - 1);
   }
-  if (try_finish() && !opt_.optimise) return finish();
+  if (try_finish() && stop_at_first()) return finish();
   for (int c = 2; c <= opt_.max_cost && budget_left(); ++c) {
     stats_.cost = c;
     std::size_t kept = nodes_.size();
@@ -802,13 +890,25 @@ SynthResult Search::run() {
       }
     }
     enumerate_composites(c);
-    if (nodes_.size() > kept && try_finish() && !opt_.optimise) return finish();
+    if (nodes_.size() > kept && try_finish() && stop_at_first()) return finish();
   }
   try_finish();
   return finish();
 }
 
 }  // namespace
+
+int spread_pool(double temperature) {
+  if (!(temperature > 0)) return 1;
+  return 1 + static_cast<int>(std::lround(7.0 * std::min(1.0, temperature)));
+}
+
+std::int64_t spread_evaluations(double temperature, std::int64_t found_at) {
+  if (!(temperature > 0)) return 0;
+  const double t = std::min(1.0, temperature);
+  return static_cast<std::int64_t>(
+      std::llround(t * static_cast<double>(std::max<std::int64_t>(found_at, kSpreadMinEvaluations))));
+}
 
 std::string format_response(const std::string& impl, const std::vector<AdoptionRecord>& adoption,
                             const std::vector<std::string>* rules_used) {

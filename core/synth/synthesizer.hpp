@@ -25,8 +25,10 @@ struct SynthOptions {
   double wall_limit_s = -1;                    // wall-clock safety net (-1: 10 x time_limit_s + 1 s); when
                                                // it ends the search, SynthResult::timed_out is set
   int max_cost = 40;                           // highest weighted cost enumerated
-  double temperature = 0.0;                    // Gumbel noise scale on the op weights (0: deterministic)
-  std::uint64_t seed = 0;                      // the sample's seed (noise only)
+  double temperature = 0.0;                    // Gumbel noise scale on the op weights and, when not
+                                               // optimising, the spread of the pick among correct programs
+                                               // (docs/synth.md "Temperature"; 0: the first one found)
+  std::uint64_t seed = 0;                      // the sample's seed (noise and pick)
   std::int64_t max_value_scalars = 200'000;    // a candidate stream larger than this is skipped
   std::int64_t max_pool_scalars = 16'000'000;  // all kept values together
   // Optimisation (docs/synth.md "Optimisation"): the search goes on after its first correct program and
@@ -37,7 +39,17 @@ struct SynthOptions {
                                             // (-1: the rest of max_evaluations)
   std::int64_t rewrite_evaluations = 300;   // programs verified by the rewrite hill-climb (per start)
   std::string previous_impl;                // optimisation round: a correct program to make faster
+  // Canonical keys (step::canonical_key under the task's sizes) of programs not to return: the prompt's
+  // "already tried" programs (config `novelty`). A verified program with such a key is skipped.
+  std::vector<std::string> avoid_keys;
 };
+
+// Temperature spread (not optimising, temperature > 0): after the first correct program the search goes on
+// for spread_evaluations(T, found_at) more candidate evaluations and collects up to spread_pool(T) distinct
+// correct programs, then picks one with probability proportional to exp(-(cost - lowest cost) / (3 T))
+// (cost: the enumeration's summed cost levels of the output values), from the seed's own stream.
+int spread_pool(double temperature);
+std::int64_t spread_evaluations(double temperature, std::int64_t found_at);
 
 struct SynthStats {
   std::int64_t candidates = 0;     // evaluated candidate applications
@@ -68,6 +80,8 @@ struct SynthResult {
   std::optional<std::int64_t> cycles;
   bool feasible = false;
   int correct_programs = 0;              // distinct correct programs costed (search + rewrites)
+  int spread_candidates = 0;             // temperature spread: correct programs the pick chose among
+  int avoided = 0;                       // verified programs skipped because their key was in avoid_keys
   std::string origin;                    // "search", "rewrite" (of the search's best), "previous" (the
                                          // optimisation round's program unchanged), "previous+rewrite"
   std::vector<std::string> moves;        // rewrite moves applied to reach the returned program

@@ -1,10 +1,12 @@
 // The synthesizer on benchmark tasks: determinism, parseable output, fragment learning, truthful adoption.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "core/bench/catalogue.hpp"
 #include "core/step/parser.hpp"
+#include "core/step/printer.hpp"
 #include "core/synth/synthesizer.hpp"
 #include "core/verify/checker.hpp"
 #include "synth_test_util.hpp"
@@ -270,6 +272,72 @@ TEST(Synthesizer, MinesOnlyTheMostRelevantDemonstrations) {
   auto rel = mine_guidance(demos, {}, t);
   EXPECT_EQ(rel.demos_used, 1);
   EXPECT_EQ(rel.prim_counts, mine_guidance({demos[1]}).prim_counts);
+}
+
+// Temperature spread (issue 19 item 10): not optimising, a sample at temperature > 0 picks among the correct
+// programs the search collects after its first find, deterministically for its seed; the seeds of 8 samples
+// give more than one distinct program where several exist. Temperature 0 returns the first one found.
+TEST(Synthesizer, TemperatureSpreadsThePickDeterministically) {
+  const auto* t = catalogue().find("rope/gptj_interleaved");
+  ASSERT_NE(t, nullptr);
+  verify::Verifier v;
+  Synthesizer s(v);
+  SynthOptions o;
+  o.optimise = false;
+  o.time_limit_s = 0;  // evaluation budget only
+  o.max_evaluations = 20000;
+  auto first = s.run(*t, {}, o);
+  ASSERT_TRUE(first.found);
+  EXPECT_EQ(first.spread_candidates, 0);  // temperature 0: no spread
+  std::set<std::string> programs;
+  int spread = 0;
+  o.temperature = 1.0;
+  int found = 0;
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    o.seed = seed;
+    auto a = s.run(*t, {}, o);
+    auto b = s.run(*t, {}, o);
+    EXPECT_EQ(a.impl, b.impl) << seed;
+    if (!a.found) continue;  // the weight noise can push the first find past the budget
+    ++found;
+    EXPECT_EQ(a.stats.candidates, b.stats.candidates) << seed;
+    EXPECT_LE(a.spread_candidates, spread_pool(1.0));
+    EXPECT_TRUE(v.verify(*t, a.impl).pass) << a.impl;
+    spread = std::max(spread, a.spread_candidates);
+    programs.insert(a.impl);
+  }
+  EXPECT_GE(found, 4);
+  EXPECT_GE(spread, 2);
+  EXPECT_GE(programs.size(), 2U);
+  EXPECT_EQ(spread_pool(0.0), 1);
+  EXPECT_LT(spread_pool(0.4), spread_pool(1.0));
+  EXPECT_LT(spread_evaluations(0.4, 1000), spread_evaluations(1.0, 1000));
+}
+
+// A program whose canonical key is to be avoided (the prompt's "already tried" list) is never returned.
+TEST(Synthesizer, SkipsProgramsToAvoid) {
+  const auto* t = catalogue().find("rope/gptj_interleaved");
+  ASSERT_NE(t, nullptr);
+  verify::Verifier v;
+  Synthesizer s(v);
+  SynthOptions o;
+  o.optimise = false;
+  o.time_limit_s = 0;
+  o.max_evaluations = 20000;
+  auto first = s.run(*t, {}, o);
+  ASSERT_TRUE(first.found);
+  Diagnostics d;
+  auto prog = step::parse_impl(first.impl, {}, d);
+  ASSERT_TRUE(prog.has_value());
+  o.avoid_keys.push_back(step::canonical_key(*prog, &t->sizes));
+  auto second = s.run(*t, {}, o);
+  EXPECT_GE(second.avoided, 1);
+  if (second.found) {
+    auto p2 = step::parse_impl(second.impl, {}, d);
+    ASSERT_TRUE(p2.has_value());
+    EXPECT_NE(step::canonical_key(*p2, &t->sizes), o.avoid_keys.front());
+    EXPECT_TRUE(v.verify(*t, second.impl).pass);
+  }
 }
 
 }  // namespace
