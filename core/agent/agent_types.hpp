@@ -54,6 +54,9 @@ struct PromptInput {
   std::optional<std::string> performance_feedback;
   // The reference solution's cycles under the cost model, shown with the task (nullopt: not shown).
   std::optional<std::int64_t> baseline_cycles;
+  // Novelty (campaign config `novelty`): distinct programs of this task that already failed verification,
+  // shown as "already tried, write something different" (oldest first).
+  std::vector<std::string> already_tried;
   // A free-text instruction from the user (interactive rounds: "Ask…"), shown as its own section.
   std::optional<std::string> instruction;
 

@@ -134,6 +134,12 @@ std::string user_text(const PromptInput& in, std::size_t demos_used) {
       out += "\nVerifier diagnostics (line:column in the program above):\n\n```\n" +
              trim_right(*in.previous_diagnostics) + "\n```\n";
   }
+  if (!in.already_tried.empty()) {
+    section(out, "Already tried");
+    out += "These programs were already tried for this task and failed verification. Do not answer any of them "
+           "again: write something different.\n";
+    for (const auto& p : in.already_tried) out += "\n```\n" + trim_right(p) + "\n```\n";
+  }
   if (in.instruction && !trim_right(*in.instruction).empty()) {
     section(out, "Instruction");
     out += "The user working on this program asks:\n\n" + trim_right(*in.instruction) + "\n";

@@ -60,7 +60,7 @@ const std::vector<std::string>& known_keys() {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
       "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective", "verify",
-      "demos",   "note"};
+      "demos",   "note",      "novelty"};
   return keys;
 }
 
@@ -246,6 +246,13 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
     Reader vr{*vo, error, "verify."};
     if (!vr.integer("extra_seeds", c.extra_seeds)) return std::nullopt;
   }
+  if (const auto* nv = r.find("novelty")) {
+    if (nv->is_boolean()) {
+      c.novelty = nv->get<bool>() ? kDefaultNovelty : 0;
+    } else if (!r.integer("novelty", c.novelty)) {
+      return std::nullopt;
+    }
+  }
   if (const auto* d = r.find("demos")) {
     if (!d->is_object()) {
       r.fail("demos", "expected an object {golden, max}");
@@ -389,6 +396,7 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
   if (c.extra_seeds != 0) j["verify"] = {{"extra_seeds", c.extra_seeds}};  // absent when off: old configs unchanged
   if (!c.demos.golden.empty()) j["demos"] = {{"golden", c.demos.golden}, {"max", c.demos.max}};
   if (!c.note.empty()) j["note"] = c.note;
+  if (c.novelty != 0) j["novelty"] = c.novelty;  // absent when off: old configs unchanged
   return j;
 }
 
@@ -411,6 +419,7 @@ std::string validate(const CampaignConfig& c) {
   if (c.budget.wall_s < 0) return "config key 'budget.wall_s': must be >= 0 (0 = unlimited)";
   if (c.max_prompt_tokens < 0) return "config key 'max_prompt_tokens': must be >= 0 (0 = unlimited)";
   if (c.extra_seeds < 0 || c.extra_seeds > 64) return "config key 'verify.extra_seeds': must be in [0, 64]";
+  if (c.novelty < 0 || c.novelty > 16) return "config key 'novelty': must be true, false or in [0, 16]";
   if (c.chip.empty()) return "config key 'chip': a chip profile name or path is required";
   if (c.backend.model.empty()) return "config key 'backend.model': the model name is required";
   if (auto b = llm::validate(c.backend); !b.empty()) return "config key 'backend': " + b;

@@ -103,7 +103,12 @@ struct CampaignConfig {
   // candidate's seed, itself derived from the campaign seed and the sample: reruns see the same sets). 0 = off.
   int extra_seeds = 0;
   DemosConfig demos;  // config_to_json writes `demos` only when a golden set is named (older echoes unchanged)
+  // novelty (issue 19 item 9): the proposer's prompt lists this many of the task's last distinct failed programs
+  // as "already tried" (0 = off; `true` in the JSON = kDefaultNovelty). Written only when on.
+  int novelty = 0;
 };
+
+inline constexpr int kDefaultNovelty = 3;
 
 // Strict parse: unknown keys, wrong types and out-of-range values are errors (`error` names the key).
 // Missing keys take the defaults above.

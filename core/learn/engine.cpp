@@ -15,6 +15,7 @@
 #include "core/learn/round_parts.hpp"
 #include "core/learn/stratify.hpp"
 #include "core/llm/preflight.hpp"
+#include "core/step/printer.hpp"
 #include "core/store/workspace.hpp"
 
 namespace sf::learn {
@@ -605,6 +606,7 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
     finished_samples_.clear();
     next_to_log_ = 0;
   }
+  const auto tried = tried_before(iteration);
   std::mutex err_mu;  // guards queue and first_error
   std::string first_error;
   auto worker = [&] {
@@ -622,7 +624,7 @@ bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
         queue.pop_front();
       }
       std::string e;
-      const bool logged = run_sample(todo[i], i, iteration, base, e);
+      const bool logged = run_sample(todo[i], i, iteration, base, tried, e);
       if (!e.empty()) {
         std::lock_guard l(err_mu);
         if (first_error.empty()) first_error = e;
@@ -670,8 +672,20 @@ bool CampaignEngine::log_finished_samples(bool all, std::string& error) {
   return true;
 }
 
+std::map<std::string, std::vector<std::string>> CampaignEngine::tried_before(int iteration) const {
+  std::map<std::string, std::vector<std::string>> out;
+  if (cfg_.novelty <= 0) return out;
+  std::map<std::string, TriedPrograms> per_task;
+  for (const auto& rec : state_.iterations) {
+    if (rec.start.iteration >= iteration) continue;
+    for (const auto& [key, v] : rec.verdicts) per_task[v.task].add(v);
+  }
+  for (const auto& [task, t] : per_task) out[task] = t.last(static_cast<std::size_t>(cfg_.novelty));
+  return out;
+}
+
 bool CampaignEngine::run_sample(const Sample& s, std::size_t order, int iteration, const agent::PromptInput& base,
-                                std::string& error) {
+                                const std::map<std::string, std::vector<std::string>>& tried, std::string& error) {
   Verdict v;
   v.iteration = iteration;
   v.task = s.task->id;
@@ -691,6 +705,7 @@ bool CampaignEngine::run_sample(const Sample& s, std::size_t order, int iteratio
     in.demos = std::move(demos);
   }
   in.task_text = s.task->raw_text_without_impl;
+  if (auto t = tried.find(s.task->id); t != tried.end()) in.already_tried = t->second;
   if (cfg_.objective == Objective::Performance) in.baseline_cycles = baseline_cycles(*s.task);
   agent::PromptOptions popt;
   popt.max_prompt_tokens = cfg_.max_prompt_tokens;
@@ -723,32 +738,40 @@ bool CampaignEngine::run_sample(const Sample& s, std::size_t order, int iteratio
         if (infrastructure_failure(traces)) return false;
       }
       if (cancel_.cancelled()) return false;
-      verify_slots_.acquire();
-      verify::Report rep;
-      try {
-        rep = verifier_.verify(*s.task, impl, {},
-                               verify::derive_extra_seeds(v.seed, s.task->id, s.sample_index, cfg_.extra_seeds,
-                                                          s.task->verify.seeds),
-                               checked);
-        if (rep.pass) {
-          Verdict probe;
-          probe.pass = true;
-          probe.impl = impl;
-          measure(*s.task, probe);
-          v.cycles = probe.cycles;
-          v.speedup = probe.speedup;
-          v.feasible = probe.feasible;
+      if (!checked) checked = verifier_.check(*s.task, impl);
+      // Within a task a program (canonical key) already verified on the same input sets is not verified again:
+      // its verdict is reused (docs/learn.md "Novelty").
+      const VerdictCache::Key ck{
+          s.task->id, checked->program ? step::canonical_key(*checked->program, &s.task->sizes) : std::string(),
+          verify::derive_extra_seeds(v.seed, s.task->id, s.sample_index, cfg_.extra_seeds, s.task->verify.seeds)};
+      if (auto hit = verdicts_.get_or_claim(ck)) {
+        hit->copy_to(v);
+      } else {
+        verify_slots_.acquire();
+        try {
+          verify::Report rep = verifier_.verify(*s.task, impl, {}, ck.extra_seeds, checked);
+          v.pass = rep.pass;
+          v.stage = rep.stage ? std::string(stage_name(*rep.stage)) : "";
+          v.code = rep.code;
+          v.canonical_key = rep.canonical_key;
+          v.program_length = rep.program_length;
+          if (rep.pass) {
+            Verdict probe;
+            probe.pass = true;
+            probe.impl = impl;
+            measure(*s.task, probe);
+            v.cycles = probe.cycles;
+            v.speedup = probe.speedup;
+            v.feasible = probe.feasible;
+          }
+        } catch (...) {
+          verify_slots_.release();
+          verdicts_.abandon(ck);
+          throw;
         }
-      } catch (...) {
         verify_slots_.release();
-        throw;
+        verdicts_.put(ck, CachedVerdict::of(v));
       }
-      verify_slots_.release();
-      v.pass = rep.pass;
-      v.stage = rep.stage ? std::string(stage_name(*rep.stage)) : "";
-      v.code = rep.code;
-      v.canonical_key = rep.canonical_key;
-      v.program_length = rep.program_length;
       v.impl = impl;
     }
   } catch (const std::exception& ex) {

@@ -25,6 +25,7 @@
 #include "core/learn/config.hpp"
 #include "core/learn/engine_state.hpp"
 #include "core/learn/events.hpp"
+#include "core/learn/novelty.hpp"
 #include "core/llm/chat_backend.hpp"
 #include "core/llm/price_table.hpp"
 #include "core/step/task.hpp"
@@ -89,6 +90,9 @@ class CampaignEngine {
   // that belongs to a different config or task list.
   bool load(const std::vector<nlohmann::json>& events, std::string& error);
 
+  // Verdicts reused instead of verifying a task's program again (novelty of verification, docs/learn.md).
+  std::int64_t reused_verdicts() const { return verdicts_.hits(); }
+
   void start();   // runs on a background thread
   void pause();   // no new sample starts until resume(); samples in flight finish
   void resume();
@@ -115,8 +119,11 @@ class CampaignEngine {
   bool run_iteration(IterationRecord& rec, std::string& error);
   // False when the sample was not logged (cancelled, or dropped for an infrastructure failure).
   // `order`: the sample's position in the iteration's sample order (the order it is logged in).
+  // Config novelty: per task, the last cfg_.novelty distinct failed programs of the iterations before `iteration`
+  // (never this one's, whose samples run concurrently: the prompts do not depend on timing or on a resume).
+  std::map<std::string, std::vector<std::string>> tried_before(int iteration) const;
   bool run_sample(const Sample& s, std::size_t order, int iteration, const agent::PromptInput& base,
-                  std::string& error);
+                  const std::map<std::string, std::vector<std::string>>& tried, std::string& error);
   // Infrastructure failures (docs/campaign.md): true when a call in `traces` failed for a reason that is not
   // the model's answer, so the sample is dropped, never a verdict; a non-retryable failure, or the K-th
   // transient one in a row, halts the campaign (no new sample starts; the run ends paused).
@@ -174,6 +181,8 @@ class CampaignEngine {
   // demos.golden: the golden set, loaded when the loop starts; its demonstrations precede the iteration's.
   store::GoldenSet golden_;
   std::counting_semaphore<256> verify_slots_;
+  // Novelty (issue 19 item 9): a program verified once per task (and input sets) is not verified again.
+  VerdictCache verdicts_;
   llm::CancelToken cancel_;
 
   CampaignState state_;

@@ -147,6 +147,14 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
   bool have_prev = false;
   int first_correct = -1, rounds = 0;
   const double temperature = cfg_.temperature0;
+  // Config novelty: the task's distinct failed programs of its finished episodes, then of this episode's rounds.
+  TriedPrograms tried;
+  if (cfg_.novelty > 0) {
+    for (const auto& ep : state_.sage.episodes)
+      if (ep.finished && ep.task == task.id && ep.episode < episode)
+        for (const auto& r : ep.rounds)
+          if (r.has_verdict) tried.add(r.verdict);
+  }
   // Optimisation phase (objective performance, docs/learn.md "Cost"): after the first correct program the
   // episode continues from the best program so far (feasible first, then fewer cycles) with its cost feedback.
   const bool performance = cfg_.objective == Objective::Performance;
@@ -176,6 +184,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
                                  in, hot_ids);
     }
     in.baseline_cycles = baseline;
+    if (cfg_.novelty > 0) in.already_tried = tried.last(static_cast<std::size_t>(cfg_.novelty));
     if (first_correct >= 0) {
       in.previous_attempt = best_impl;
       in.performance_feedback = perf_feedback;
@@ -255,6 +264,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
       if (!emit(GenericEvent{"adoption_record", b}, error)) return false;
     }
     if (!emit(v, error)) return false;
+    tried.add(v);
     if (v.pass) {
       if (first_correct < 0) first_correct = round;
       if (cr && (!best || (cr->feasible && !best->feasible) ||

@@ -4,6 +4,8 @@
 #include <string_view>
 
 #include "core/llm/builtin_backend.hpp"
+#include "core/step/parser.hpp"
+#include "core/step/printer.hpp"
 #include "core/step/task.hpp"
 #include "core/synth/offline_roles.hpp"
 #include "core/verify/verifier.hpp"
@@ -13,6 +15,7 @@ namespace sf::synth {
 namespace {
 
 constexpr std::size_t kMaxDemos = 64;
+constexpr std::size_t kMaxTried = 64;
 
 // The contents of the first fenced block (any info string; fences at column 0), "" when none.
 std::string first_block(const std::string& text) {
@@ -60,8 +63,9 @@ std::vector<std::pair<std::string, std::string>> sections(const std::string& tex
   return out;
 }
 
-// The contents of every ```yaml fenced block (fences at column 0).
-std::vector<std::string> yaml_blocks(const std::string& text) {
+// The contents of every fenced block whose opening line starts with `open` ("```yaml", or "```" for any;
+// fences at column 0).
+std::vector<std::string> fenced_blocks(const std::string& text, std::string_view open) {
   std::vector<std::string> out;
   std::size_t pos = 0;
   std::string* cur = nullptr;
@@ -69,7 +73,7 @@ std::vector<std::string> yaml_blocks(const std::string& text) {
     std::size_t e = text.find('\n', pos);
     if (e == std::string::npos) e = text.size();
     std::string_view line(text.data() + pos, e - pos);
-    if (cur == nullptr && line.starts_with("```yaml")) {
+    if (cur == nullptr && line.starts_with(open)) {
       out.emplace_back();
       cur = &out.back();
     } else if (cur != nullptr && line.starts_with("```")) {
@@ -82,6 +86,8 @@ std::vector<std::string> yaml_blocks(const std::string& text) {
   if (cur != nullptr) out.pop_back();  // unterminated fence: not a block
   return out;
 }
+
+std::vector<std::string> yaml_blocks(const std::string& text) { return fenced_blocks(text, "```yaml"); }
 
 // The pattern of a line with `pattern:` ("A>B>C", backquotes dropped, up to the first blank), or "".
 // A slow->fast rewrite "A>B => C" may have blanks around its "=>" (they are dropped).
@@ -164,6 +170,11 @@ PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
         pc.memory = experiences(body);
       } else if (title == "Resident rules") {
         rule_patterns(body, pc.rule_patterns, pc.rule_ids);
+      } else if (title == "Already tried") {
+        for (auto& b : fenced_blocks(body, "```")) {
+          if (pc.tried.size() >= kMaxTried) break;  // bounded work on a hostile prompt
+          pc.tried.push_back(std::move(b));
+        }
       } else if (title == "Previous attempt" &&
                  body.find("Your previous program is correct. Make it faster") != std::string::npos) {
         pc.previous_impl = first_block(body);  // the program; the Performance block follows it
@@ -229,6 +240,10 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
   SynthOptions so = options_for(request);
   so.previous_impl = pc.previous_impl;  // an optimisation round starts from the correct program
   so.optimise = pc.performance;         // correctness: stop at the first verified program
+  for (const auto& text : pc.tried) {     // `## Already tried` (config novelty): never answered again
+    Diagnostics td;
+    if (auto prog = step::parse_impl(text, {}, td)) so.avoid_keys.push_back(step::canonical_key(*prog, &task->sizes));
+  }
   SynthResult r = syn.run(*task, g, so);
   if (cancel.cancelled()) return llm::ChatResult::failure("cancelled", "request cancelled");
   if (r.timed_out)

@@ -28,6 +28,8 @@ struct PromptContents {
   // `## Previous attempt` of an optimisation round ("Your previous program is correct. Make it faster…"):
   // the program of its first ``` block ("" otherwise, e.g. for a repair round).
   std::string previous_impl;
+  // `## Already tried` (config novelty): the program of each fenced block; the search skips them.
+  std::vector<std::string> tried;
 };
 
 // Splits the user message(s) of a proposer prompt into its parts (never throws).

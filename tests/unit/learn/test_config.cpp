@@ -134,6 +134,31 @@ TEST(Config, SampleSeedDependsOnEveryField) {
   EXPECT_EQ(seen.size(), 6u);
 }
 
+TEST(Config, Novelty) {
+  std::string err;
+  json j = base();
+  auto off = config_from_json(j, err);
+  ASSERT_TRUE(off) << err;
+  EXPECT_EQ(off->novelty, 0);
+  EXPECT_FALSE(config_to_json(*off).contains("novelty"));  // old configs stay byte-identical
+  j["novelty"] = true;
+  auto on = config_from_json(j, err);
+  ASSERT_TRUE(on) << err;
+  EXPECT_EQ(on->novelty, kDefaultNovelty);
+  EXPECT_EQ(config_to_json(*on)["novelty"], kDefaultNovelty);
+  j["novelty"] = 5;
+  ASSERT_TRUE(config_from_json(j, err)) << err;
+  EXPECT_EQ(config_from_json(j, err)->novelty, 5);
+  j["novelty"] = 17;
+  EXPECT_FALSE(config_from_json(j, err));
+  EXPECT_NE(err.find("novelty"), std::string::npos) << err;
+  j["novelty"] = "yes";
+  EXPECT_FALSE(config_from_json(j, err));
+  nlohmann::json o = base();
+  ASSERT_TRUE(apply_override(o, "novelty=true", err)) << err;
+  EXPECT_EQ(config_from_json(o, err)->novelty, kDefaultNovelty);
+}
+
 TEST(Config, VerifyExtraSeeds) {
   std::string err;
   json j = base();

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -74,6 +75,7 @@ struct Run {
   RunResult result;
   json report;
   std::vector<Event> events;
+  std::int64_t reused = 0;  // verdicts reused instead of verified again
 };
 
 struct Collect : EventSink {
@@ -111,6 +113,7 @@ Run run_campaign(const CampaignConfig& cfg, const fs::path& ws_dir = {}, std::fu
   r.result = engine.run();
   r.report = report_json(engine.state());
   r.events = sink.events;
+  r.reused = engine.reused_verdicts();
   return r;
 }
 
@@ -366,4 +369,68 @@ TEST(Engine, PauseAndResumeAndProgress) {
   EXPECT_EQ(p.done, 16);
   EXPECT_EQ(p.total, 16);
   EXPECT_FALSE(p.running);
+}
+
+// Novelty (issue 19 item 9): within a task a program already verified is not verified again; its verdict is
+// reused and the sample still counts. The fake model answers the same text for a task every time.
+TEST(Engine, AProgramVerifiedOnceIsNotVerifiedAgain) {
+  auto cfg = make_config();
+  cfg.in_flight = 3;
+  auto r = run_campaign(cfg);
+  std::set<std::pair<std::string, std::string>> distinct;
+  std::int64_t with_program = 0, samples = 0;
+  for (const auto& e : r.events)
+    if (auto* v = std::get_if<Verdict>(&e.body)) {
+      ++samples;
+      if (v->canonical_key.empty()) continue;
+      ++with_program;
+      distinct.insert(std::make_pair(v->task, v->canonical_key));
+    }
+  EXPECT_EQ(distinct.size(), 3U);  // one program per task that gets one (norm never does)
+  EXPECT_EQ(r.reused, with_program - static_cast<std::int64_t>(distinct.size()));
+  std::int64_t counted = 0;
+  for (const auto& t : r.report["tasks"]) counted += t.value("samples", 0);
+  EXPECT_EQ(counted, samples);  // reused verdicts are samples like the others
+  // the same report as with every sample verified one by one (in_flight 1: the cache still applies, the
+  // verdicts are the same whatever order the samples verify in)
+  cfg.in_flight = 1;
+  EXPECT_EQ(deterministic(run_campaign(cfg).report), deterministic(r.report));
+}
+
+namespace {
+
+std::atomic<int> g_tried_prompts{0};
+
+// norm/rmsnorm_streaming gets a program of another task (it parses, so it has a canonical key, and fails).
+sf::llm::ChatResult wrong_program_model(const sf::llm::ChatRequest& req, const sf::llm::CancelToken& cancel) {
+  const std::string& user = req.messages.back().content;
+  if (user.find("id: norm/rmsnorm_streaming") != std::string::npos) {
+    if (user.find("## Already tried") != std::string::npos &&
+        user.find("fn_gptjrope") != std::string::npos)
+      ++g_tried_prompts;
+    sf::llm::ChatResponse r;
+    r.text = "```yaml\n" + sf::learn::testing::solution_text(kTasks[0]) + "```\n";
+    return sf::llm::ChatResult::success(r);
+  }
+  return fake_model(req, cancel);
+}
+
+}  // namespace
+
+// Config novelty: from the next iteration on, the prompt lists the task's distinct failed programs as already
+// tried; off, it never does.
+TEST(Engine, NoveltyListsFailedProgramsOfEarlierIterations) {
+  for (int novelty : {0, 3}) {
+    g_tried_prompts = 0;
+    auto cfg = make_config();
+    cfg.novelty = novelty;
+    auto r = run_campaign(cfg, {}, {}, std::make_unique<sf::llm::BuiltinBackend>(wrong_program_model, "fake"));
+    ASSERT_EQ(r.result.status, RunStatus::Finished);
+    ASSERT_GE(starts(r.events).size(), 2U);
+    if (novelty == 0) {
+      EXPECT_EQ(g_tried_prompts, 0);
+    } else {
+      EXPECT_GT(g_tried_prompts, 0);
+    }
+  }
 }

@@ -127,5 +127,29 @@ TEST(SynthProvider, SampleIndexAndSeedChangeTheSearchSeed) {
   EXPECT_DOUBLE_EQ(options_for(a).temperature, 0.7);
 }
 
+// Config novelty: the "## Already tried" programs of the prompt are never answered again (canonical form).
+TEST(SynthProvider, NeverAnswersAnAlreadyTriedProgram) {
+  const auto* t = catalogue().find("rope/gptj_interleaved");
+  ASSERT_NE(t, nullptr);
+  auto in = prompt_for(*t);
+  llm::ChatRequest req;
+  req.messages = agent::build_messages(in);
+  auto first = synth_chat(req, llm::CancelToken());
+  ASSERT_TRUE(first.ok());
+  auto p1 = agent::parse_response(first.response->text, {});
+  ASSERT_TRUE(p1.impl);
+  in.already_tried.push_back(*p1.impl);
+  auto msgs = agent::build_messages(in);
+  EXPECT_NE(msgs.back().content.find("## Already tried"), std::string::npos);
+  ASSERT_EQ(parse_prompt(msgs).tried.size(), 1u);
+  req.messages = msgs;
+  auto second = synth_chat(req, llm::CancelToken());
+  ASSERT_TRUE(second.ok());
+  auto p2 = agent::parse_response(second.response->text, {});
+  if (p2.impl) {
+    EXPECT_NE(*p2.impl, *p1.impl);
+  }
+}
+
 }  // namespace
 }  // namespace sf::synth
