@@ -95,8 +95,15 @@ MemoryInspector::MemoryInspector(QWidget* parent)
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(table_);
   split->addWidget(bottom);
+  rollback_ = new QLabel(this);
+  rollback_->setObjectName(QStringLiteral("consolidationRollback"));
+  rollback_->setWordWrap(true);
+  rollback_->setToolTip(tr("The consolidation guard: a consolidation step that would have shrunk the resident "
+                           "context to less than half while dropping recently adopted items is undone"));
+  rollback_->hide();
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(rollback_);
   layout->addWidget(split, 1);
   layout->addWidget(status_);
 
@@ -107,8 +114,10 @@ MemoryInspector::MemoryInspector(QWidget* parent)
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           &MemoryInspector::updateDetail);
   connect(model_, &MemoryInspectorModel::budgetChanged, this, &MemoryInspector::updateGauge);
+  connect(model_, &MemoryInspectorModel::rollbacksChanged, this, &MemoryInspector::updateRollbacks);
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
     updateGauge();
+    updateRollbacks();
     updateDetail();
   });
   connect(model_, &QAbstractItemModel::rowsInserted, this, &MemoryInspector::updateGauge);
@@ -203,6 +212,31 @@ void MemoryInspector::updateGauge() {
                        .arg(model_->countInState(memory::ItemState::Cold))
                        .arg(model_->countInState(memory::ItemState::Validated))
                        .arg(model_->countInState(memory::ItemState::Hot)));
+}
+
+void MemoryInspector::updateRollbacks() {
+  const auto& rbs = model_->rollbacks();
+  if (rbs.empty()) {
+    rollback_->clear();
+    rollback_->hide();
+    return;
+  }
+  const auto& r = rbs.back();
+  QStringList lost;
+  for (const auto& id : r.lost_adopted) lost << qs(id);
+  QString text = tr("Consolidation rolled back after episode %1: the resident set was kept (the step would have "
+                    "shrunk the resident context from %2 to %3 tokens and dropped recently adopted %4).")
+                     .arg(r.episode)
+                     .arg(r.hot_tokens_before)
+                     .arg(r.hot_tokens_after)
+                     .arg(lost.join(QStringLiteral(", ")));
+  if (rbs.size() > 1) text += QLatin1Char(' ') + tr("%n rollback(s) in this campaign.", nullptr, static_cast<int>(rbs.size()));
+  rollback_->setText(text);
+  rollback_->show();
+}
+
+QString MemoryInspector::rollbackText() const {
+  return rollback_->isHidden() ? QString() : rollback_->text();
 }
 
 QString MemoryInspector::selectedId() const {

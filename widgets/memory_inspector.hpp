@@ -33,6 +33,9 @@ class MemoryInspector : public QWidget {
   QProgressBar* gauge() const { return gauge_; }
   QLineSeries* series() const { return series_; }
   QString provenanceText() const;
+  // The consolidation guard's line: the last rollback (resident set kept, and why), "" when there was none.
+  QString rollbackText() const;
+  QLabel* rollbackLabel() const { return rollback_; }
   QString selectedId() const;
   void selectItem(const QString& id);
   // "" = every state, or "cold" / "validated" / "hot".
@@ -57,6 +60,7 @@ class MemoryInspector : public QWidget {
  private:
   void applyChartFonts();
   void updateGauge();
+  void updateRollbacks();
   void updateDetail();
 
   MemoryInspectorModel* model_;
@@ -71,6 +75,7 @@ class MemoryInspector : public QWidget {
   QValueAxis* axisY_;
   QTextBrowser* provenance_;
   QLabel* status_;
+  QLabel* rollback_ = nullptr;  // the consolidation guard's line (hidden without a rollback)
   QString shownId_;
 };
 

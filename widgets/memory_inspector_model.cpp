@@ -281,7 +281,10 @@ void MemoryInspectorModel::applyEvent(const json& event) {
   QSet<QString> changed;
   syncTrajectories(&changed);
   for (const auto& id : changed) emit trajectoryChanged(id);
-  if (type == "campaign_started" || type == "consolidation" || budget != view_.budget()) emit budgetChanged();
+  if (type == "campaign_started" || type == "consolidation" || type == "consolidation_rollback" ||
+      budget != view_.budget())
+    emit budgetChanged();
+  if (type == "consolidation_rollback" || type == "campaign_started") emit rollbacksChanged();
 }
 
 int MemoryInspectorModel::budget() const {

@@ -64,6 +64,8 @@ class MemoryInspectorModel : public QAbstractTableModel {
   int budget() const;
   qint64 lastSeq() const { return lastSeq_; }
   int countInState(memory::ItemState s) const;
+  // The consolidation guard's rollbacks folded so far (`consolidation_rollback` events), in log order.
+  const std::vector<learn::MemoryView::Rollback>& rollbacks() const { return view_.rollbacks(); }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -73,6 +75,7 @@ class MemoryInspectorModel : public QAbstractTableModel {
  signals:
   void budgetChanged();
   void trajectoryChanged(const QString& id);
+  void rollbacksChanged();
 
  private:
   void setItems(std::vector<memory::MemoryItem> items, const nlohmann::json& header);

@@ -148,6 +148,8 @@ void MemoryView::apply(const Event& e) {
     store_.apply_access({id, proj_field<bool>(b, "used", false), proj_field<double>(b, "access_before", 0.0),
                          proj_field<double>(b, "access_after", 0.0)});
   } else if (g->type == "consolidation") {
+    before_consolidation_ = store_;
+    before_hot_tokens_ = event_hot_tokens_;
     if (store_.consolidation_applies()) {
       store_.begin_consolidation();
       for (const auto& [key, to] : {std::pair{"validated", memory::ItemState::Validated},
@@ -162,6 +164,21 @@ void MemoryView::apply(const Event& e) {
     ++consolidations_;
     event_hot_tokens_ = proj_field<int>(b, "hot_tokens", event_hot_tokens_);
     event_budget_ = proj_field<int>(b, "budget", event_budget_);
+  } else if (g->type == "consolidation_rollback") {
+    // the engine undid the step: the store before it (the previous resident set) is the memory again
+    if (before_consolidation_) {
+      store_ = std::move(*before_consolidation_);
+      event_hot_tokens_ = before_hot_tokens_;
+      before_consolidation_.reset();
+    }
+    Rollback r;
+    r.episode = episode;
+    r.hot_tokens_before = proj_field<long long>(b, "hot_tokens_before", 0);
+    r.hot_tokens_after = proj_field<long long>(b, "hot_tokens_after", 0);
+    if (auto l = b.find("lost_adopted"); l != b.end() && l->is_array())
+      for (const auto& x : *l)
+        if (x.is_string()) r.lost_adopted.push_back(x.get<std::string>());
+    rollbacks_.push_back(std::move(r));
   }
 }
 

@@ -65,6 +65,13 @@ class MemoryView {
   // Resident tokens: the last `consolidation` event's hot_tokens, else the sum over hot items.
   int hot_tokens() const;
   int consolidations() const { return consolidations_; }
+  // The consolidation guard's rollbacks (issue 19 item 8): the step was undone, the previous resident set kept.
+  struct Rollback {
+    std::int64_t episode = 0;
+    long long hot_tokens_before = 0, hot_tokens_after = 0;  // the resident context before / as the step left it
+    std::vector<std::string> lost_adopted;                   // recently adopted items the step would have dropped
+  };
+  const std::vector<Rollback>& rollbacks() const { return rollbacks_; }
 
  private:
   void ensure_item(const std::string& id, std::int64_t episode);
@@ -76,6 +83,10 @@ class MemoryView {
   bool enabled_ = true;
   int consolidations_ = 0;
   int event_hot_tokens_ = -1, event_budget_ = -1;
+  // The store and resident tokens before the last consolidation: a `consolidation_rollback` restores them.
+  std::optional<memory::MemoryStore> before_consolidation_;
+  int before_hot_tokens_ = -1;
+  std::vector<Rollback> rollbacks_;
 };
 
 // A key moment of a campaign, for telling its story (issue 21 item 4).

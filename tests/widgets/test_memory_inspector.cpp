@@ -7,6 +7,7 @@
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QSortFilterProxyModel>
+#include <QLabel>
 #include <QTemporaryDir>
 #include <fstream>
 
@@ -261,4 +262,36 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   QString err;
   EXPECT_FALSE(w.importFrom(tmp.path() + QStringLiteral("/memory.json"), &err));
   EXPECT_TRUE(err.contains(QStringLiteral("version"))) << err.toStdString();
+}
+
+// The consolidation guard (issue 19 item 8): a `consolidation_rollback` undoes the step in the inspector (the
+// previous resident set is shown again) and a line says the resident set was kept and why.
+TEST(MemoryInspector, ShowsAConsolidationRollback) {
+  MemoryInspector w;
+  w.resize(900, 600);
+  for (const auto& e : fixture())
+    if (e["seq"].get<int>() <= 14) w.applyEvent(e);  // up to the consolidation that promoted mem-000001
+  auto* m = w.model();
+  EXPECT_EQ(m->item(m->rowOfId(QStringLiteral("mem-000001"))).state, ItemState::Hot);
+  EXPECT_TRUE(w.rollbackText().isEmpty());
+  EXPECT_TRUE(w.rollbackLabel()->isHidden());
+  w.applyEvent(envelope(15, "consolidation_rollback",
+                        {{"episode", 2},
+                         {"hot_tokens_before", 120},
+                         {"hot_tokens_after", 7},
+                         {"lost_adopted", {"mem-000003"}}}));
+  EXPECT_EQ(m->item(m->rowOfId(QStringLiteral("mem-000001"))).state, ItemState::Cold);  // the step undone
+  EXPECT_EQ(m->hotTokens(), 0);
+  ASSERT_EQ(m->rollbacks().size(), 1u);
+  const QString text = w.rollbackText();
+  EXPECT_TRUE(text.contains(QStringLiteral("episode 2"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("resident set was kept"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("from 120 to 7 tokens"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("mem-000003"))) << text.toStdString();
+  EXPECT_FALSE(w.rollbackLabel()->isHidden());
+  if (const QString shots = qEnvironmentVariable("SF_SCREENSHOT_DIR"); !shots.isEmpty())
+    w.grab().save(shots + QStringLiteral("/memory_rollback.png"));
+  // A replay from its start forgets it.
+  w.applyEvent(fixture().front());
+  EXPECT_TRUE(w.rollbackText().isEmpty());
 }

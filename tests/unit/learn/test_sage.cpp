@@ -456,6 +456,25 @@ TEST(Sage, TheConsolidationGuardRollsBackAStepThatDropsAdoptedRules) {
   // Episode 1 still sees the rule (it would be gone without the guard).
   ASSERT_EQ(g_prompts.size(), 2u);
   EXPECT_NE(g_prompts[1].find("- [m-h1]"), std::string::npos);
+  // The memory projection (GUI memory inspector, replays) undoes the step too: right after the rollback event
+  // m-h1 is resident again and m-c is not.
+  auto initial = sf::memory::load_memory_file(p.string(), c.memory.params);
+  ASSERT_TRUE(initial.ok());
+  MemoryView view(*initial.value);
+  for (const auto& e : r.events) {
+    std::string err;
+    auto ev = event_from_json(e, err);
+    ASSERT_TRUE(ev) << err;
+    view.apply(*ev);
+    if (e["type"] == "consolidation_rollback") break;
+  }
+  ASSERT_EQ(view.rollbacks().size(), 1u);
+  EXPECT_EQ(view.rollbacks()[0].lost_adopted, std::vector<std::string>{"m-h1"});
+  EXPECT_EQ(view.rollbacks()[0].hot_tokens_before, 60);
+  ASSERT_NE(view.store().find("m-h1"), nullptr);
+  EXPECT_EQ(view.store().find("m-h1")->state, sf::memory::ItemState::Hot);
+  ASSERT_NE(view.store().find("m-c"), nullptr);
+  EXPECT_NE(view.store().find("m-c")->state, sf::memory::ItemState::Hot);
   fs::remove(p);
 }
 
