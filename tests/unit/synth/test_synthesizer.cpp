@@ -274,6 +274,15 @@ TEST(Synthesizer, MinesOnlyTheMostRelevantDemonstrations) {
   EXPECT_EQ(rel.prim_counts, mine_guidance({demos[1]}).prim_counts);
 }
 
+// As a campaign's correctness prompt asks (provider): stop at the first program, evaluation budget only.
+SynthOptions campaign_options() {
+  SynthOptions o;
+  o.optimise = false;
+  o.time_limit_s = 0;
+  o.max_evaluations = 20000;
+  return o;
+}
+
 // Temperature spread (issue 19 item 10): not optimising, a sample at temperature > 0 picks among the correct
 // programs the search collects after its first find, deterministically for its seed; the seeds of 8 samples
 // give more than one distinct program where several exist. Temperature 0 returns the first one found.
@@ -282,10 +291,7 @@ TEST(Synthesizer, TemperatureSpreadsThePickDeterministically) {
   ASSERT_NE(t, nullptr);
   verify::Verifier v;
   Synthesizer s(v);
-  SynthOptions o;
-  o.optimise = false;
-  o.time_limit_s = 0;  // evaluation budget only
-  o.max_evaluations = 20000;
+  SynthOptions o = campaign_options();
   auto first = s.run(*t, {}, o);
   ASSERT_TRUE(first.found);
   EXPECT_EQ(first.spread_candidates, 0);  // temperature 0: no spread
@@ -320,10 +326,7 @@ TEST(Synthesizer, SkipsProgramsToAvoid) {
   ASSERT_NE(t, nullptr);
   verify::Verifier v;
   Synthesizer s(v);
-  SynthOptions o;
-  o.optimise = false;
-  o.time_limit_s = 0;
-  o.max_evaluations = 20000;
+  SynthOptions o = campaign_options();
   auto first = s.run(*t, {}, o);
   ASSERT_TRUE(first.found);
   Diagnostics d;
