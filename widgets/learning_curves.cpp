@@ -9,7 +9,9 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QAreaSeries>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
 #include <QFileDialog>
@@ -20,6 +22,9 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <set>
+
+#include "core/learn/sweep.hpp"
+#include "widgets/campaign_feed.hpp"
 
 namespace sf::widgets {
 
@@ -40,6 +45,9 @@ LearningCurves::LearningCurves(QWidget* parent)
   perfCheck_ = new QCheckBox(tr("Speedups"), this);
   perfCheck_->setChecked(true);
   perfCheck_->setToolTip(tr("Fast_1.0, Fast_1.5 and the median speedup, when the campaign's log has them"));
+  auto* sweepButton = new QPushButton(tr("Open sweep…"), this);
+  sweepButton->setToolTip(tr("A folder written by 'campaign sweep': each variant's mean over its seeds with a "
+                             "min–max band"));
   auto* png = new QPushButton(tr("PNG…"), this);
   auto* svg = new QPushButton(tr("SVG…"), this);
   auto* top = new QHBoxLayout;
@@ -48,6 +56,7 @@ LearningCurves::LearningCurves(QWidget* parent)
   top->addWidget(tagCombo_);
   top->addWidget(perfCheck_);
   top->addStretch(1);
+  top->addWidget(sweepButton);
   top->addWidget(new QLabel(tr("Export:"), this));
   top->addWidget(png);
   top->addWidget(svg);
@@ -74,6 +83,12 @@ LearningCurves::LearningCurves(QWidget* parent)
   connect(perfCheck_, &QCheckBox::toggled, this, [this](bool on) {
     showPerf_ = on;
     rebuild();
+  });
+  connect(sweepButton, &QPushButton::clicked, this, [this] {
+    const QString d = QFileDialog::getExistingDirectory(this, tr("Open a sweep folder"));
+    if (d.isEmpty()) return;
+    QString err;
+    if (!openSweep(d, &err)) QMessageBox::warning(this, tr("Open sweep"), err);
   });
   connect(png, &QPushButton::clicked, this, [this] {
     QString p = QFileDialog::getSaveFileName(this, tr("Export learning curves"), QStringLiteral("curves.png"),
@@ -162,7 +177,7 @@ void LearningCurves::fitToSize() {
     if (range <= 0) continue;
     double step;
     if (horizontal) {
-      const bool integer = x_ == XAxis::Iteration;
+      const bool integer = x_ == XAxis::Iteration || !sweep_.isEmpty();
       const QString widest = QString::number(v->max(), 'f', 0);
       const double need = fm.horizontalAdvance(widest) + fm.horizontalAdvance(QStringLiteral("MMM"));
       step = niceStep(range, int(plotW / need), integer ? 1.0 : std::max(1.0, range / 1000.0));
@@ -236,6 +251,66 @@ void LearningCurves::setCampaigns(const QVector<CampaignSummary>& campaigns) {
   setOverlays(campaigns);
 }
 
+bool LearningCurves::openSweep(const QString& dir, QString* error) {
+  std::string err;
+  const std::filesystem::path root = dir.toStdString();
+  auto folder = learn::read_sweep_folder(root, err);
+  if (!folder) {
+    if (error) *error = QString::fromStdString(err);
+    return false;
+  }
+  QVector<SweepBand> bands;
+  for (const auto& v : folder->variants) {
+    SweepBand b;
+    b.label = QString::fromStdString(v.name);
+    for (const auto& o : v.overrides) b.label += QLatin1Char(' ') + QString::fromStdString(o);
+    std::vector<QVector<CurvePoint>> curves;
+    for (std::int64_t seed : folder->seeds) {
+      const auto cell = learn::sweep_cell_dir(root, v.name, seed);
+      if (!std::filesystem::exists(cell / "campaign.json")) continue;  // not run yet
+      CampaignSummary cs = summarizeWorkspace(QString::fromStdString(cell.string()));
+      if (!cs.error.isEmpty() || cs.curve.isEmpty()) continue;
+      b.sage = b.sage || cs.sage;
+      curves.push_back(cs.curve);
+    }
+    if (curves.empty()) continue;
+    b.seeds = static_cast<int>(curves.size());
+    std::set<int> xs;
+    for (const auto& c : curves)
+      for (const auto& p : c) xs.insert(p.x);
+    for (int x : xs) {
+      // each seed's value at x: its last point at or before x (a campaign that stopped keeps its last value)
+      std::vector<double> ys;
+      for (const auto& c : curves) {
+        const CurvePoint* at = nullptr;
+        for (const auto& p : c)
+          if (p.x <= x) at = &p;
+        if (at) ys.push_back(at->pass1);
+      }
+      if (ys.empty()) continue;
+      double sum = 0;
+      for (double y : ys) sum += y;
+      const auto [lo, hi] = std::minmax_element(ys.begin(), ys.end());
+      b.mean << QPointF(x, sum / static_cast<double>(ys.size()));
+      b.lo << QPointF(x, *lo);
+      b.hi << QPointF(x, *hi);
+    }
+    bands.push_back(std::move(b));
+  }
+  if (bands.empty()) {
+    if (error) *error = tr("%1: no cell of the sweep has a curve yet").arg(dir);
+    return false;
+  }
+  sweep_ = std::move(bands);
+  rebuild();
+  return true;
+}
+
+void LearningCurves::clearSweep() {
+  sweep_.clear();
+  rebuild();
+}
+
 void LearningCurves::setXAxis(XAxis x) { xCombo_->setCurrentIndex(x == XAxis::Tokens ? 1 : 0); }
 void LearningCurves::setMetric(Metric m) { metricCombo_->setCurrentIndex(m == Metric::Pass1 ? 1 : m == Metric::PassN ? 2 : 0); }
 void LearningCurves::setShowPerformance(bool on) { perfCheck_->setChecked(on); }
@@ -299,6 +374,13 @@ QList<QPointF> LearningCurves::points(const Series& s, bool passN) const {
 
 QVector<QPair<QString, QList<QPointF>>> LearningCurves::plotted() const {
   QVector<QPair<QString, QList<QPointF>>> out;
+  if (!sweep_.isEmpty()) {  // a sweep replaces the campaigns: each variant's mean (the bands go with them)
+    for (const auto& b : sweep_)
+      out.push_back({b.label + QStringLiteral(" — ") + tr("mean %1 (%n seed(s))", nullptr, b.seeds)
+                                                          .arg(b.sage ? tr("ER") : tr("pass@1")),
+                     b.mean});
+    return out;
+  }
   QVector<const Series*> all;
   if (showCurrent_ && (!current_.points.isEmpty() || !current_.label.isEmpty())) all << &current_;
   for (const auto& s : overlays_) all << &s;
@@ -326,10 +408,12 @@ void LearningCurves::rebuild() {
     chart_->removeAxis(a);
     delete a;
   }
-  const bool sage = showCurrent_ && current_.sage;
+  const bool sage = sweep_.isEmpty() ? showCurrent_ && current_.sage
+                                     : std::any_of(sweep_.begin(), sweep_.end(), [](const auto& b) { return b.sage; });
   auto* ax = new QValueAxis;
-  ax->setTitleText(x_ == XAxis::Tokens ? tr("cumulative tokens") : sage ? tr("episode") : tr("iteration"));
-  ax->setLabelFormat(x_ == XAxis::Tokens ? QStringLiteral("%.0f") : QStringLiteral("%d"));
+  const bool tokens = x_ == XAxis::Tokens && sweep_.isEmpty();  // a sweep is drawn per iteration / episode
+  ax->setTitleText(tokens ? tr("cumulative tokens") : sage ? tr("episode") : tr("iteration"));
+  ax->setLabelFormat(tokens ? QStringLiteral("%.0f") : QStringLiteral("%d"));
   auto* ay = new QValueAxis;
   ay->setRange(0, 1);
   ay->setTitleText(tag_.isEmpty() ? tr("fraction of tasks") : tr("fraction of %1 tasks").arg(tag_));
@@ -375,8 +459,29 @@ void LearningCurves::rebuild() {
     }
     for (const auto& p : pts) xmax = std::max(xmax, p.x());
   }
-  ax->setRange(0, x_ == XAxis::Tokens ? xmax * 1.05 : xmax);
-  if (const QList<QPointF> marks = momentPoints(); !marks.isEmpty()) {
+  // A sweep: each variant's band (min–max over seeds) in its mean's colour, translucent.
+  const auto lines = chart_->series();
+  for (int i = 0; i < sweep_.size() && i < lines.size(); ++i) {
+    const auto& b = sweep_[i];
+    auto* area = new QAreaSeries;
+    auto* upper = new QLineSeries(area);
+    auto* lower = new QLineSeries(area);
+    upper->append(b.hi);
+    lower->append(b.lo);
+    area->setUpperSeries(upper);
+    area->setLowerSeries(lower);
+    area->setName(b.label + QStringLiteral(" — ") + tr("min–max over %n seed(s)", nullptr, b.seeds));
+    QColor c = static_cast<QLineSeries*>(lines[i])->color();
+    area->setPen(Qt::NoPen);
+    c.setAlpha(55);
+    area->setBrush(c);
+    chart_->addSeries(area);
+    area->attachAxis(ax);
+    area->attachAxis(ay);
+    for (QLegendMarker* m : chart_->legend()->markers(area)) m->setVisible(false);  // the title names the band
+  }
+  ax->setRange(0, tokens ? xmax * 1.05 : xmax);
+  if (const QList<QPointF> marks = sweep_.isEmpty() ? momentPoints() : QList<QPointF>(); !marks.isEmpty()) {
     auto* m = new QScatterSeries;
     m->setName(tr("key moments"));
     m->setMarkerShape(QScatterSeries::MarkerShapeStar);
@@ -387,7 +492,9 @@ void LearningCurves::rebuild() {
     m->attachAxis(ax);
     m->attachAxis(ay);
   }
-  chart_->setTitle(sage ? tr("Execution rate over episodes") : tr("Learning curves"));
+  chart_->setTitle(!sweep_.isEmpty() ? tr("Sweep: mean over seeds, band = min–max")
+                   : sage           ? tr("Execution rate over episodes")
+                                    : tr("Learning curves"));
   applyFonts();
   fitToSize();
 }

@@ -32,6 +32,20 @@ class LearningCurves : public QWidget {
   // Only the given campaigns (no live series), e.g. in the comparison pane.
   void setCampaigns(const QVector<CampaignSummary>& campaigns);
 
+  // A sweep folder (`stepforge-cli campaign sweep … --out DIR`, docs/learn.md "Sweeps"): per variant, the
+  // mean over its seeds of pass@1 (sage: ER) per iteration / episode, drawn with a band from the lowest to the
+  // highest seed (min–max over seeds; a finished campaign keeps its last value). Replaces the campaigns
+  // shown until clearSweep(). False with a message when DIR is not a sweep folder or no cell has a point.
+  bool openSweep(const QString& dir, QString* error = nullptr);
+  void clearSweep();
+  struct SweepBand {
+    QString label;  // "v1 memory.enabled=false"
+    int seeds = 0;  // cells with a curve
+    bool sage = false;
+    QList<QPointF> mean, lo, hi;  // x = iteration / episode
+  };
+  const QVector<SweepBand>& sweepBands() const { return sweep_; }
+
   void setXAxis(XAxis x);
   void setMetric(Metric m);
   void setTag(const QString& tag);  // "" = all tasks
@@ -73,6 +87,7 @@ class LearningCurves : public QWidget {
   enum class PerfMetric { Fast1, Fast15, Median };
   QList<QPointF> perfPoints(const Series& s, PerfMetric m) const;
 
+  QVector<SweepBand> sweep_;
   Series current_;
   QVector<ReplayMoment> moments_;
   bool showCurrent_ = true;

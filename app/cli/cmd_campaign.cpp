@@ -301,10 +301,6 @@ struct SweepOpts {
   std::vector<std::string> vary, ablate, sets;
 };
 
-fs::path cell_dir(const fs::path& root, const std::string& variant, std::int64_t seed) {
-  return root / "cells" / variant / ("seed-" + std::to_string(seed));
-}
-
 // The config of one cell: the sweep's base config, the variant's overrides, seed = the cell's seed.
 std::optional<learn::CampaignConfig> cell_config(const json& base, const learn::SweepVariant& v, std::int64_t seed,
                                                  std::string& err) {
@@ -315,25 +311,6 @@ std::optional<learn::CampaignConfig> cell_config(const json& base, const learn::
   auto cfg = learn::config_from_json(j, err);
   if (!cfg) err = v.name + " (" + std::to_string(seed) + "): " + err;
   return cfg;
-}
-
-std::optional<json> read_sweep(const fs::path& dir, std::string& err) {
-  std::ifstream in(dir / "sweep.json", std::ios::binary);
-  if (!in) return err = (dir / "sweep.json").string() + ": not a sweep folder", std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  json j = json::parse(ss.str(), nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "stepforge-sweep" || !j.contains("config") ||
-      !j["seeds"].is_array() || !j["variants"].is_array())
-    return err = (dir / "sweep.json").string() + ": corrupted (expected format stepforge-sweep)", std::nullopt;
-  return j;
-}
-
-std::vector<learn::SweepVariant> variants_of(const json& sweep) {
-  std::vector<learn::SweepVariant> out;
-  for (const auto& v : sweep["variants"])
-    out.push_back({v.value("name", ""), v.value("overrides", std::vector<std::string>{})});
-  return out;
 }
 
 // The full prompt of one llm_call event (reassembled from the workspace's content store).
@@ -392,13 +369,13 @@ int cmd_sweep(const SweepOpts& o) {
   json sweep = {{"format", "stepforge-sweep"}, {"version", 1}, {"config", *base}, {"seeds", *seeds}, {"variants", vj}};
   const fs::path root = o.out;
   if (fs::exists(root / "sweep.json")) {  // resume: the same sweep or nothing
-    auto old = read_sweep(root, err);
+    auto old = learn::read_sweep_folder(root, err);
     if (!old) {
       std::cerr << "error: " << err << "\n";
       return 2;
     }
-    if ((*old)["config"] != sweep["config"] || (*old)["seeds"] != sweep["seeds"] ||
-        (*old)["variants"] != sweep["variants"]) {
+    if (old->json["config"] != sweep["config"] || old->json["seeds"] != sweep["seeds"] ||
+        old->json["variants"] != sweep["variants"]) {
       std::cerr << "error: " << root.string()
                 << " holds a different sweep (config, seeds or variants differ); use another --out\n";
       return 2;
@@ -423,7 +400,7 @@ int cmd_sweep(const SweepOpts& o) {
         std::cerr << "error: " << err << "\n";
         return 2;
       }
-      const fs::path dir = cell_dir(root, v.name, seed);
+      const fs::path dir = learn::sweep_cell_dir(root, v.name, seed);
       std::unique_ptr<store::Workspace> ws;
       if (fs::exists(dir / "campaign.json")) {
         ws = store::Workspace::open(dir, err);
@@ -464,17 +441,17 @@ int cmd_sweep(const SweepOpts& o) {
 
 int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
   std::string err;
-  auto sweep = read_sweep(dir, err);
+  auto sweep = learn::read_sweep_folder(dir, err);
   if (!sweep) {
     std::cerr << "error: " << err << "\n";
     return 2;
   }
-  const auto variants = variants_of(*sweep);
-  const auto seeds = (*sweep)["seeds"].get<std::vector<std::int64_t>>();
+  const auto& variants = sweep->variants;
+  const auto& seeds = sweep->seeds;
   std::vector<std::map<std::int64_t, learn::CellMetrics>> cells(variants.size());
   for (std::size_t v = 0; v < variants.size(); ++v) {
     for (std::int64_t seed : seeds) {
-      const fs::path cd = cell_dir(dir, variants[v].name, seed);
+      const fs::path cd = learn::sweep_cell_dir(dir, variants[v].name, seed);
       if (!fs::exists(cd / "campaign.json")) continue;
       auto ws = store::Workspace::open_read_only(cd, err);
       learn::CampaignState st;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "core/sim/datagen.hpp"
 
@@ -221,6 +223,46 @@ std::string sweep_report_markdown(const json& report) {
          " | " + num(row["fast_1"], 3) + " |\n";
   }
   return s;
+}
+
+std::optional<SweepFolder> read_sweep_folder(const std::filesystem::path& dir, std::string& error) {
+  const auto file = dir / "sweep.json";
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return error = file.string() + ": not a sweep folder", std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
+  auto corrupted = [&] { return error = file.string() + ": corrupted (expected format stepforge-sweep)", std::nullopt; };
+  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "stepforge-sweep" || !j.contains("config") ||
+      !j["seeds"].is_array() || !j["variants"].is_array())
+    return corrupted();
+  SweepFolder f;
+  for (const auto& s : j["seeds"]) {
+    if (!s.is_number_integer()) return corrupted();
+    f.seeds.push_back(s.get<std::int64_t>());
+  }
+  for (const auto& v : j["variants"]) {
+    if (!v.is_object() || !v.value("name", nlohmann::json()).is_string()) return corrupted();
+    SweepVariant sv;
+    sv.name = v["name"].get<std::string>();
+    if (sv.name.empty() || sv.name.find('/') != std::string::npos || sv.name.find("..") != std::string::npos)
+      return corrupted();  // a variant name is a folder under cells/
+    if (auto o = v.find("overrides"); o != v.end()) {
+      if (!o->is_array()) return corrupted();
+      for (const auto& x : *o) {
+        if (!x.is_string()) return corrupted();
+        sv.overrides.push_back(x.get<std::string>());
+      }
+    }
+    f.variants.push_back(std::move(sv));
+  }
+  f.json = std::move(j);
+  return f;
+}
+
+std::filesystem::path sweep_cell_dir(const std::filesystem::path& root, const std::string& variant,
+                                     std::int64_t seed) {
+  return root / "cells" / variant / ("seed-" + std::to_string(seed));
 }
 
 }  // namespace sf::learn

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -63,5 +64,17 @@ nlohmann::json sweep_report_json(const std::vector<SweepVariant>& variants, cons
                                  const std::vector<std::map<std::int64_t, CellMetrics>>& cells);
 // The same as a Markdown table (one row per variant).
 std::string sweep_report_markdown(const nlohmann::json& report);
+
+// A sweep folder (`campaign sweep --out DIR`): sweep.json {format "stepforge-sweep", version, config, seeds,
+// variants [{name, overrides}]} and one campaign workspace per cell under cells/<variant>/seed-<s>/.
+struct SweepFolder {
+  nlohmann::json json;  // sweep.json as read
+  std::vector<std::int64_t> seeds;
+  std::vector<SweepVariant> variants;
+};
+// nullopt with `error` when DIR has no sweep.json ("not a sweep folder") or it is not a stepforge-sweep file.
+std::optional<SweepFolder> read_sweep_folder(const std::filesystem::path& dir, std::string& error);
+std::filesystem::path sweep_cell_dir(const std::filesystem::path& root, const std::string& variant,
+                                     std::int64_t seed);
 
 }  // namespace sf::learn

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QTemporaryDir>
+#include <filesystem>
 #include <fstream>
 
 #include "widgets/audit_model.hpp"
@@ -15,6 +16,9 @@
 #include "widgets/comparison_model.hpp"
 #include "widgets/learning_curves.hpp"
 #include "widgets/trace_model.hpp"
+#include "core/learn/config.hpp"
+#include "core/store/workspace.hpp"
+#include <QAreaSeries>
 
 using namespace sf::widgets;
 using nlohmann::json;
@@ -234,4 +238,58 @@ TEST(CampaignPerf, AuditMarksSuspiciousSpeedups) {
   ASSERT_TRUE(opened.openWorkspace(dir.path(), &err)) << err.toStdString();
   ASSERT_EQ(opened.rowCount(), 3);
   check(opened);
+}
+
+// A sweep folder (issue 19 item 6): each variant's mean pass@1 over its seeds with a min–max band; a seed that
+// stopped early keeps its last value; a cell not run yet is left out.
+TEST(CampaignPerf, LearningCurvesOpenASweepWithMeanAndBand) {
+  QTemporaryDir dir;
+  const std::string root = dir.path().toStdString();
+  const json sweep = {{"format", "stepforge-sweep"},
+                      {"version", 1},
+                      {"config", json::object()},
+                      {"seeds", {1, 2}},
+                      {"variants",
+                       {{{"name", "v0"}, {"overrides", json::array()}},
+                        {{"name", "v1"}, {"overrides", {"memory.enabled=false"}}}}}};
+  std::ofstream(root + "/sweep.json") << sweep.dump();
+  auto cell = [&](const std::string& variant, int seed, const std::vector<json>& events) {
+    const std::filesystem::path d = std::filesystem::path(root) / "cells" / variant / ("seed-" + std::to_string(seed));
+    std::string werr;
+    ASSERT_TRUE(sf::store::Workspace::create(d, sf::learn::config_to_json(sf::learn::CampaignConfig{}), werr))
+        << werr;
+    std::ofstream out(d / "events.jsonl", std::ios::trunc);
+    for (const auto& e : events) out << e.dump() << "\n";
+  };
+  cell("v0", 1, {perf_started(), summary(1, 0, 0.5, json::object()), summary(2, 1, 1.0, json::object())});
+  cell("v0", 2, {perf_started(), summary(1, 0, 0.0, json::object())});  // stopped after iteration 0
+  cell("v1", 1, {perf_started(), summary(1, 0, 0.25, json::object())});  // seed 2 not run yet
+  LearningCurves c;
+  QString err;
+  ASSERT_TRUE(c.openSweep(dir.path(), &err)) << err.toStdString();
+  const auto& bands = c.sweepBands();
+  ASSERT_EQ(bands.size(), 2);
+  EXPECT_EQ(bands[0].label, QStringLiteral("v0"));
+  EXPECT_EQ(bands[0].seeds, 2);
+  EXPECT_EQ(bands[0].mean, QList<QPointF>({QPointF(0, 0.25), QPointF(1, 0.5)}));
+  EXPECT_EQ(bands[0].lo, QList<QPointF>({QPointF(0, 0.0), QPointF(1, 0.0)}));
+  EXPECT_EQ(bands[0].hi, QList<QPointF>({QPointF(0, 0.5), QPointF(1, 1.0)}));
+  EXPECT_EQ(bands[1].label, QStringLiteral("v1 memory.enabled=false"));
+  EXPECT_EQ(bands[1].seeds, 1);
+  EXPECT_EQ(bands[1].mean, QList<QPointF>({QPointF(0, 0.25)}));
+  const auto lines = c.plotted();
+  ASSERT_EQ(lines.size(), 2);
+  EXPECT_EQ(lines[1].first, QStringLiteral("v1 memory.enabled=false — mean pass@1 (1 seed(s))"));
+  int areas = 0;
+  for (auto* s : c.chartView()->chart()->series()) areas += qobject_cast<QAreaSeries*>(s) ? 1 : 0;
+  EXPECT_EQ(areas, 2);
+  if (const QString shots = qEnvironmentVariable("SF_SCREENSHOT_DIR"); !shots.isEmpty())
+    c.exportPng(shots + QStringLiteral("/sweep_curves.png"));
+  // Not a sweep folder: a clear error, the sweep shown stays.
+  QTemporaryDir other;
+  EXPECT_FALSE(c.openSweep(other.path(), &err));
+  EXPECT_TRUE(err.contains(QStringLiteral("not a sweep folder"))) << err.toStdString();
+  EXPECT_EQ(c.sweepBands().size(), 2);
+  c.clearSweep();
+  EXPECT_TRUE(c.plotted().isEmpty());
 }
