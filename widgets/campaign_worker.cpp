@@ -203,7 +203,7 @@ void CampaignWorker::replay(quint64 session, const QString& dir, double eventsPe
         story.apply(*e);
       } else {
         learn::Event skipped;  // keeps the positions aligned with the log
-        skipped.body = learn::GenericEvent{"malformed", nlohmann::json::object()};
+        skipped.body = learn::UnknownEvent{"malformed", nlohmann::json::object()};
         story.apply(skipped);
       }
     }

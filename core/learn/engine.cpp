@@ -265,14 +265,9 @@ bool CampaignEngine::emit(EventBody body, std::string& error) {
   std::lock_guard lock(emit_mu_);
   // A model call that hit a wall-clock limit (the builtin synthesizer's safety net, an HTTP timeout) is a
   // `timeout` verdict followed by a warning event: the result depended on time, never silently.
-  std::optional<GenericEvent> warning;
+  std::optional<Warning> warning;
   if (const auto* v = std::get_if<Verdict>(&body); v && v->stage == "llm" && v->code == "timeout")
-    warning = GenericEvent{"warning",
-                           {{"kind", "timeout"},
-                            {"task", v->task},
-                            {"iteration", v->iteration},
-                            {"sample_index", v->sample_index},
-                            {"message", v->error}}};
+    warning = Warning{"timeout", v->task, v->iteration, v->sample_index, v->error};
   auto one = [&](EventBody b) {
     Event e;
     e.seq = state_.next_seq;
@@ -399,7 +394,7 @@ RunResult CampaignEngine::paused_result() {
     r.error = halt_message_;
   }
   std::string err;
-  if (!emit(GenericEvent{"campaign_paused", {{"kind", r.reason}, {"message", r.error}}}, err) ||
+  if (!emit(CampaignPaused{r.reason, r.error}, err) ||
       (ws_ && !ws_->sync(err))) {
     r.status = RunStatus::Failed;
     r.error += "; " + err;

@@ -17,6 +17,7 @@ namespace {
 struct Apply {
   CampaignState& s;
   std::string& error;
+  const EventBody& body;
 
   bool operator()(const CampaignStarted& e) {
     if (s.started) {
@@ -89,12 +90,15 @@ struct Apply {
     s.finished = e;
     return true;
   }
-  bool operator()(const GenericEvent& g) {
+  // The sage and memory kinds (SageState's fold; the others: run control, the editor's agent, the audit
+  // pane's labels, kinds from a newer version, are not part of the run's state).
+  template <class Other>
+  bool operator()(const Other&) {
     if (!s.is_sage()) return true;
     bool known = false;
-    if (!s.sage.apply(g.type, g.body, error, known)) return false;
-    if (g.type == "episode_finished") {
-      const SageEpisode& ep = s.sage.episodes[static_cast<std::size_t>(g.body.value("episode", 0))];
+    if (!s.sage.apply(body, error, known)) return false;
+    if (const auto* fin = std::get_if<EpisodeFinished>(&body)) {
+      const SageEpisode& ep = s.sage.episodes[static_cast<std::size_t>(fin->episode)];
       for (const auto& r : ep.rounds) {
         if (!r.has_verdict) continue;
         s.totals[ep.task].count(r.verdict);
@@ -212,7 +216,7 @@ json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::strin
 }
 
 bool CampaignState::apply(const Event& e, std::string& error) {
-  if (!std::visit(Apply{*this, error}, e.body)) return false;
+  if (!std::visit(Apply{*this, error, e.body}, e.body)) return false;
   next_seq = std::max(next_seq, e.seq + 1);
   return true;
 }

@@ -35,8 +35,7 @@ std::optional<EpisodeLineage> episode_lineage(const CampaignState& s, int episod
       st.speedup = r.verdict.speedup;
     }
     st.diagnostics = r.diagnostics;
-    for (const auto& a : r.adoption)
-      if (a.is_object() && a.contains("item") && a["item"].is_string()) st.retrieved.push_back(a["item"].get<std::string>());
+    for (const auto& a : r.adoption) st.retrieved.push_back(a.item);
     st.adopted = r.adopted_ids;
     st.rules_used = r.rules_used;
     st.previous_impl = previous;

@@ -1,7 +1,9 @@
 // Typed campaign events (ARCHITECTURE "event log"): what the engine emits to an EventSink, the store appends
 // to events.jsonl, and the GUI replays. Every line is an envelope {v, seq, t, type, ...fields}; events are
-// self-contained (a verdict carries its program, a summary its per-task counts). Unknown types (e.g. the
-// memory engine's adoption/credit/consolidation events) round-trip as GenericEvent.
+// self-contained (a verdict carries its program, a summary its per-task counts). Every kind a StepForge
+// writes is a struct here with one encoder and one decoder (events.cpp; the audit kinds' own in core/store);
+// the field contract is in docs/learn.md. A kind this version does not know (from a newer file) is kept as
+// UnknownEvent, round-trips unchanged and is skipped by every fold.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/store/audit.hpp"
 
 namespace sf::learn {
 
@@ -111,13 +115,113 @@ struct CampaignFinished {
   int tasks = 0, solved = 0;
 };
 
-struct GenericEvent {
-  std::string type;
-  nlohmann::json body;  // every field but the envelope
+// ---- sage episodes and the memory phase (docs/learn.md "Sage events") ----
+
+struct EpisodeStarted {
+  int episode = 0;  // 0-based, campaign-wide
+  std::string task;
+  int max_rounds = 0;
+  bool interactive = false;  // a round of the editor's agent session (docs/agents.md)
+  std::string action;        // its action ("propose", "repair", ...); "" in campaigns
 };
 
-using EventBody = std::variant<CampaignStarted, IterationStarted, LlmCall, Verdict, IterationSummary,
-                               StratificationEvent, CampaignFinished, GenericEvent>;
+// One retrieved item of one round (store::AdoptionEntry: the audit's record, one decoder for both).
+using AdoptionRecord = store::AdoptionEntry;
+
+struct EpisodeFinished {
+  int episode = 0;
+  std::string task;
+  double score = 0.0;
+  int rounds = 0;
+  int first_correct_round = -1;  // -1: none
+  bool solved = false;
+};
+
+// A new cold-memory experience (store::ExperienceEntry).
+using ExperienceAdded = store::ExperienceEntry;
+
+struct CreditEvent {
+  int episode = 0;
+  std::string item;
+  bool adopted = false;
+  double credit = 0.0, eta = 0.0, utility_before = 0.0, utility_after = 0.0;
+  std::optional<int> n_updates;  // absent in a hand-written log: the item's count plus one
+};
+
+struct AccessUpdate {
+  int episode = 0;
+  std::string item;
+  bool used = false;
+  double access_before = 0.0, access_after = 0.0;
+};
+
+// An item whose state a consolidation changed, with the value it was judged by and its tokens.
+struct ItemChange {
+  std::string item;
+  double value = 0.0;
+  int tokens = 0;
+};
+
+struct Consolidation {
+  int episode = 0;
+  std::vector<ItemChange> validated, promoted, demoted;
+  std::vector<std::string> abstraction_failed;
+  int hot_tokens = 0, budget = 0;
+};
+
+// The consolidation guard undid a UGC step (issue 19).
+struct ConsolidationRollback {
+  int episode = 0;
+  std::int64_t hot_tokens_before = 0, hot_tokens_after = 0;
+  std::vector<std::string> lost_adopted;
+};
+
+// An auditor's label (written by the audit pane and `audit label`; store::AuditLabelEntry).
+using AuditLabel = store::AuditLabelEntry;
+
+// ---- run control and the editor's agent ----
+
+// A result that depended on wall time (kind "timeout": a model call hit a wall-clock limit).
+struct Warning {
+  std::string kind, task;
+  int iteration = 0, sample_index = 0;
+  std::string message;
+};
+
+// The campaign paused on an infrastructure failure (docs/campaign.md): kind and the message shown.
+struct CampaignPaused {
+  std::string kind, message;
+};
+
+// One round of the editor's agent (docs/agents.md): the request and what came back.
+struct InteractiveRound {
+  int round = 0;
+  std::string task, action, instruction, program, feedback, proposal, impl;
+  bool pass = false;
+  std::string error;
+  double elapsed_s = 0.0;
+  std::optional<std::string> guardian_action, guardian_diff;
+  std::optional<std::int64_t> cycles;
+  std::optional<double> speedup;
+};
+
+// The expert's decision on an interactive round's proposal ("accepted", "rejected", ...).
+struct InteractiveDecision {
+  int round = 0;
+  std::string task, decision;
+};
+
+// A kind this version does not know, kept as read (every field but the envelope).
+struct UnknownEvent {
+  std::string type;
+  nlohmann::json body;
+};
+
+using EventBody =
+    std::variant<CampaignStarted, IterationStarted, LlmCall, Verdict, IterationSummary, StratificationEvent,
+                 CampaignFinished, EpisodeStarted, AdoptionRecord, EpisodeFinished, ExperienceAdded, CreditEvent,
+                 AccessUpdate, Consolidation, ConsolidationRollback, AuditLabel, Warning, CampaignPaused,
+                 InteractiveRound, InteractiveDecision, UnknownEvent>;
 
 struct Event {
   int v = kEventVersion;
@@ -126,7 +230,7 @@ struct Event {
   EventBody body;
 };
 
-std::string event_type(const EventBody& b);  // "campaign_started", ..., GenericEvent::type
+std::string event_type(const EventBody& b);  // "campaign_started", ..., UnknownEvent::type
 nlohmann::json to_json(const Event& e);
 // Parses an envelope; nullopt with `error` when a known type lacks a field or has a wrong type.
 std::optional<Event> event_from_json(const nlohmann::json& j, std::string& error);

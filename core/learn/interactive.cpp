@@ -135,8 +135,7 @@ bool InteractiveSession::record_decision(int round, const std::string& task, con
                                          std::string& error) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!ws_) return true;
-  return append_event(GenericEvent{"interactive_decision", {{"round", round}, {"task", task}, {"decision", decision}}},
-              error) &&
+  return append_event(InteractiveDecision{round, task, decision}, error) &&
          ws_->sync(error);
 }
 
@@ -294,45 +293,31 @@ InteractiveResult InteractiveSession::run(const step::TaskDoc& task, const Inter
 
   // The log: the same events as a sage episode of one round, plus the interactive record.
   std::string err;
-  bool ok = append_event(GenericEvent{"episode_started",
-                              {{"episode", r.round},
-                               {"task", task.id},
-                               {"max_rounds", 1},
-                               {"interactive", true},
-                               {"action", std::string(action_name(req.action))}}},
-                 err);
+  bool ok = append_event(EpisodeStarted{r.round, task.id, 1, true, std::string(action_name(req.action))}, err);
   for (const auto& t : r.traces) ok = ok && append_event(LlmCall{r.round, task.id, 0, 0, agent::to_json(t)}, err);
   for (const auto& c : r.retrieved)
-    ok = ok && append_event(GenericEvent{"adoption_record", adoption_record_body(r.round, task.id, 0, c, ap.resolved,
-                                                                         ap.reasked, req.program, r.impl)},
-                    err);
+    ok = ok && append_event(adoption_record(r.round, task.id, 0, c, ap.resolved, ap.reasked, req.program, r.impl), err);
   ok = ok && append_event(v, err);
-  nlohmann::json rec = {{"round", r.round},
-                        {"task", task.id},
-                        {"action", std::string(action_name(req.action))},
-                        {"instruction", r.instruction},
-                        {"program", req.program},
-                        {"feedback", r.input_feedback},
-                        {"proposal", r.proposal},
-                        {"impl", r.impl},
-                        {"pass", r.pass},
-                        {"error", r.error},
-                        {"elapsed_s", r.elapsed_s}};
+  InteractiveRound rec;
+  rec.round = r.round;
+  rec.task = task.id;
+  rec.action = std::string(action_name(req.action));
+  rec.instruction = r.instruction;
+  rec.program = req.program;
+  rec.feedback = r.input_feedback;
+  rec.proposal = r.proposal;
+  rec.impl = r.impl;
+  rec.pass = r.pass;
+  rec.error = r.error;
+  rec.elapsed_s = r.elapsed_s;
   if (r.guard) {
-    rec["guardian_action"] = r.guard->action;
-    rec["guardian_diff"] = r.guard->diff;
+    rec.guardian_action = r.guard->action;
+    rec.guardian_diff = r.guard->diff;
   }
-  if (r.cycles) rec["cycles"] = *r.cycles;
-  if (r.speedup) rec["speedup"] = *r.speedup;
-  ok = ok && append_event(GenericEvent{"interactive_round", rec}, err);
-  ok = ok && append_event(GenericEvent{"episode_finished",
-                               {{"episode", r.round},
-                                {"task", task.id},
-                                {"score", r.pass ? 1.0 : 0.0},
-                                {"rounds", 1},
-                                {"first_correct_round", r.pass ? 0 : -1},
-                                {"solved", r.pass}}},
-                  err);
+  rec.cycles = r.cycles;
+  rec.speedup = r.speedup;
+  ok = ok && append_event(std::move(rec), err);
+  ok = ok && append_event(EpisodeFinished{r.round, task.id, r.pass ? 1.0 : 0.0, 1, r.pass ? 0 : -1, r.pass}, err);
   if (ws_) ok = ok && ws_->sync(err);
   if (!ok && r.error.empty()) {
     r.error_kind = "io";

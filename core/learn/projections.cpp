@@ -10,31 +10,15 @@ using nlohmann::json;
 
 namespace {
 
-template <class T>
-T proj_field(const json& j, const char* key, T fallback) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return fallback;
-  if constexpr (std::is_same_v<T, bool>) {
-    return it->is_boolean() ? it->get<bool>() : fallback;
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    return it->is_string() ? it->get<std::string>() : fallback;
-  } else {
-    return it->is_number() ? it->get<T>() : fallback;
-  }
-}
-
-std::vector<memory::StateChange> proj_state_changes(const json& body, const char* key, memory::ItemState to) {
+std::vector<memory::StateChange> state_changes_of(const std::vector<ItemChange>& v, memory::ItemState to) {
   std::vector<memory::StateChange> out;
-  auto arr = body.find(key);
-  if (arr == body.end() || !arr->is_array()) return out;
-  for (const auto& c : *arr) {
-    if (!c.is_object()) continue;
+  for (const auto& c : v) {
+    if (c.item.empty()) continue;
     memory::StateChange s;
-    s.id = proj_field<std::string>(c, "item", "");
-    if (s.id.empty()) continue;
+    s.id = c.item;
     s.to = to;
-    s.value = proj_field<double>(c, "value", 0.0);
-    s.tokens = proj_field<int>(c, "tokens", 0);
+    s.value = c.value;
+    s.tokens = c.tokens;
     out.push_back(std::move(s));
   }
   return out;
@@ -49,13 +33,15 @@ void AuditView::apply(const Event& e) {
     note_verdict(v->iteration, v->task, v->sample_index, v->pass, v->speedup, v->feasible);
     return;
   }
-  const auto* g = std::get_if<GenericEvent>(&e.body);
-  if (!g || (g->type != "adoption_record" && g->type != "experience_added" && g->type != "audit_label")) return;
-  const json envelope = to_json(e);
-  store::fold_audit_event(log_, envelope);
-  if (g->type == "audit_label" && !log_.label_events.empty()) {
-    std::string err;
-    if (auto l = store::audit_label_from_json(envelope, err); l && *l == log_.label_events.back()) labels_.set(*l);
+  // store::fold_audit_event is the audit's one rule for these kinds (latest record per key, experiences by id,
+  // label events in log order).
+  if (const auto* a = std::get_if<AdoptionRecord>(&e.body)) {
+    store::fold_audit_record(log_, *a);
+  } else if (const auto* x = std::get_if<ExperienceAdded>(&e.body)) {
+    store::fold_audit_experience(log_, *x);
+  } else if (const auto* l = std::get_if<AuditLabel>(&e.body)) {
+    store::fold_audit_label(log_, *l);
+    labels_.set(*l);
   }
 }
 
@@ -106,79 +92,67 @@ void MemoryView::apply(const Event& e) {
     return;
   }
   if (!enabled_ || store_.config().frozen) return;
-  const auto* g = std::get_if<GenericEvent>(&e.body);
-  if (!g || !g->body.is_object()) return;
-  const json& b = g->body;
-  const auto episode = proj_field<std::int64_t>(b, "episode", 0);
-  const std::string id = proj_field<std::string>(b, "item", "");
-  if (g->type == "episode_started" || g->type == "episode_finished") {
-    episode_task_[episode] = proj_field<std::string>(b, "task", "");
-    if (g->type == "episode_finished") store_.count_episode();  // end_episode's count (before its credits)
-  } else if (g->type == "experience_added") {
-    if (id.empty() || store_.find(id)) return;
+  if (const auto* st = std::get_if<EpisodeStarted>(&e.body)) {
+    episode_task_[st->episode] = st->task;
+  } else if (const auto* fin = std::get_if<EpisodeFinished>(&e.body)) {
+    episode_task_[fin->episode] = fin->task;
+    store_.count_episode();  // end_episode's count (before its credits)
+  } else if (const auto* x = std::get_if<ExperienceAdded>(&e.body)) {
+    if (x->item.empty() || store_.find(x->item)) return;
     memory::NewExperience ne;
-    ne.id = id;
-    ne.rule = proj_field<std::string>(b, "rule", "");
-    if (ne.rule.empty()) ne.rule = id;
-    ne.evidence = proj_field<std::string>(b, "evidence", "");
-    if (auto p = proj_field<std::string>(b, "pattern", ""); !p.empty()) ne.pattern = p;
-    ne.source_episode = episode;
-    ne.source_task = proj_field<std::string>(b, "source_task", "");
-    if (auto t = b.find("tokens"); t != b.end() && t->is_number_integer()) ne.tokens = t->get<int>();
+    ne.id = x->item;
+    ne.rule = x->rule.empty() ? x->item : x->rule;
+    ne.evidence = x->evidence;
+    if (!x->pattern.empty()) ne.pattern = x->pattern;
+    ne.source_episode = x->episode;
+    ne.source_task = x->source_task;
+    ne.tokens = x->tokens;
     (void)store_.add_experience(std::move(ne));
-  } else if (g->type == "credit") {
-    if (id.empty()) return;
-    ensure_item(id, episode);
+  } else if (const auto* cr = std::get_if<CreditEvent>(&e.body)) {
+    if (cr->item.empty()) return;
+    ensure_item(cr->item, cr->episode);
     memory::CreditRecord c;
-    c.id = id;
-    c.episode = episode;
-    c.adopted = proj_field<bool>(b, "adopted", false);
-    c.credit = proj_field<double>(b, "credit", 0.0);
-    c.eta = proj_field<double>(b, "eta", 0.0);
-    c.utility_before = proj_field<double>(b, "utility_before", 0.0);
-    c.utility_after = proj_field<double>(b, "utility_after", 0.0);
-    const memory::MemoryItem* item = store_.find(id);
-    c.n_updates = proj_field<int>(b, "n_updates", (item ? item->n_updates : 0) + 1);
-    auto task = episode_task_.find(episode);
+    c.id = cr->item;
+    c.episode = cr->episode;
+    c.adopted = cr->adopted;
+    c.credit = cr->credit;
+    c.eta = cr->eta;
+    c.utility_before = cr->utility_before;
+    c.utility_after = cr->utility_after;
+    const memory::MemoryItem* item = store_.find(cr->item);
+    c.n_updates = cr->n_updates.value_or((item ? item->n_updates : 0) + 1);
+    auto task = episode_task_.find(cr->episode);
     store_.apply_credit(c, task == episode_task_.end() ? std::string() : task->second);
-    trajectories_[id].emplace_back(episode, c.utility_after);
-  } else if (g->type == "access_update") {
-    if (id.empty()) return;
-    ensure_item(id, episode);
-    store_.apply_access({id, proj_field<bool>(b, "used", false), proj_field<double>(b, "access_before", 0.0),
-                         proj_field<double>(b, "access_after", 0.0)});
-  } else if (g->type == "consolidation") {
+    trajectories_[cr->item].emplace_back(cr->episode, c.utility_after);
+  } else if (const auto* au = std::get_if<AccessUpdate>(&e.body)) {
+    if (au->item.empty()) return;
+    ensure_item(au->item, au->episode);
+    store_.apply_access({au->item, au->used, au->access_before, au->access_after});
+  } else if (const auto* co = std::get_if<Consolidation>(&e.body)) {
     before_consolidation_ = store_;
     before_hot_tokens_ = event_hot_tokens_;
     if (store_.consolidation_applies()) {
       store_.begin_consolidation();
-      for (const auto& [key, to] : {std::pair{"validated", memory::ItemState::Validated},
-                                    std::pair{"promoted", memory::ItemState::Hot},
-                                    std::pair{"demoted", memory::ItemState::Validated}})
-        for (auto& c : proj_state_changes(b, key, to)) {
-          ensure_item(c.id, episode);
+      for (const auto& [changes, to] : {std::pair{&co->validated, memory::ItemState::Validated},
+                                        std::pair{&co->promoted, memory::ItemState::Hot},
+                                        std::pair{&co->demoted, memory::ItemState::Validated}})
+        for (auto& c : state_changes_of(*changes, to)) {
+          ensure_item(c.id, co->episode);
           if (const memory::MemoryItem* item = store_.find(c.id)) c.from = item->state;
           store_.apply_state_change(c);
         }
     }
     ++consolidations_;
-    event_hot_tokens_ = proj_field<int>(b, "hot_tokens", event_hot_tokens_);
-    event_budget_ = proj_field<int>(b, "budget", event_budget_);
-  } else if (g->type == "consolidation_rollback") {
+    event_hot_tokens_ = co->hot_tokens;
+    event_budget_ = co->budget;
+  } else if (const auto* rb = std::get_if<ConsolidationRollback>(&e.body)) {
     // the engine undid the step: the store before it (the previous resident set) is the memory again
     if (before_consolidation_) {
       store_ = std::move(*before_consolidation_);
       event_hot_tokens_ = before_hot_tokens_;
       before_consolidation_.reset();
     }
-    Rollback r;
-    r.episode = episode;
-    r.hot_tokens_before = proj_field<long long>(b, "hot_tokens_before", 0);
-    r.hot_tokens_after = proj_field<long long>(b, "hot_tokens_after", 0);
-    if (auto l = b.find("lost_adopted"); l != b.end() && l->is_array())
-      for (const auto& x : *l)
-        if (x.is_string()) r.lost_adopted.push_back(x.get<std::string>());
-    rollbacks_.push_back(std::move(r));
+    rollbacks_.push_back(*rb);
   }
 }
 
@@ -241,52 +215,41 @@ void StoryView::apply(const Event& e) {
       add(Moment::Kind::BestSpeedup, v->iteration,
           std::string("New best speedup: ") + buf + "× on " + v->task + " (" + where_it + ")");
     }
-  } else if (const auto* g = std::get_if<GenericEvent>(&e.body)) {
-    if (!g->body.is_object()) return;
-    const json& b = g->body;
-    const auto episode = proj_field<int>(b, "episode", current_x_);
-    if (g->type == "episode_started") {
-      starts_.push_back(index);
-      current_x_ = episode;
-    } else if (g->type == "episode_finished") {
-      if (!solved_any_ && proj_field<bool>(b, "solved", false)) {
-        solved_any_ = true;
-        add(Moment::Kind::FirstSolved, episode,
-            "First task solved: " + proj_field<std::string>(b, "task", "?") + " (episode " + std::to_string(episode) + ")");
-      }
-    } else if (g->type == "experience_added") {
-      const std::string id = proj_field<std::string>(b, "item", "");
-      if (!id.empty()) source_task_.emplace(id, proj_field<std::string>(b, "source_task", ""));
-    } else if (g->type == "adoption_record") {
-      const std::string id = proj_field<std::string>(b, "item", ""), task = proj_field<std::string>(b, "task", "");
-      auto src = source_task_.find(id);
-      if (!proj_field<bool>(b, "adopted", false) || src == source_task_.end() || src->second.empty() ||
-          src->second == task || adopted_elsewhere_[id])
-        return;
-      adopted_elsewhere_[id] = true;
-      add(Moment::Kind::CrossTaskAdoption, episode,
-          "Experience " + id + " learned on " + src->second + " adopted on " + task + " (episode " +
-              std::to_string(episode) + ")");
-    } else if (g->type == "consolidation") {
-      auto list = [&](const char* key) {
-        std::vector<std::string> ids;
-        auto arr = b.find(key);
-        if (arr != b.end() && arr->is_array())
-          for (const auto& c : *arr)
-            if (c.is_object()) ids.push_back(proj_field<std::string>(c, "item", "?"));
-        return ids;
-      };
-      const auto promoted = list("promoted"), validated = list("validated"), demoted = list("demoted");
-      if (!promoted.empty()) {
-        std::string ids;
-        for (const auto& id : promoted) ids += (ids.empty() ? "" : ", ") + id;
-        add(Moment::Kind::Promotion, episode,
-            "Promoted to resident memory: " + ids + " (episode " + std::to_string(episode) + ")");
-      } else if (!validated.empty() || !demoted.empty()) {
-        add(Moment::Kind::Consolidation, episode,
-            "Consolidation after episode " + std::to_string(episode) + ": " + std::to_string(validated.size()) +
-                " validated, " + std::to_string(demoted.size()) + " demoted");
-      }
+  } else if (const auto* st = std::get_if<EpisodeStarted>(&e.body)) {
+    starts_.push_back(index);
+    current_x_ = st->episode;
+  } else if (const auto* fin = std::get_if<EpisodeFinished>(&e.body)) {
+    if (!solved_any_ && fin->solved) {
+      solved_any_ = true;
+      add(Moment::Kind::FirstSolved, fin->episode,
+          "First task solved: " + (fin->task.empty() ? std::string("?") : fin->task) + " (episode " +
+              std::to_string(fin->episode) + ")");
+    }
+  } else if (const auto* x = std::get_if<ExperienceAdded>(&e.body)) {
+    if (!x->item.empty()) source_task_.emplace(x->item, x->source_task);
+  } else if (const auto* a = std::get_if<AdoptionRecord>(&e.body)) {
+    auto src = source_task_.find(a->item);
+    if (!a->adopted || src == source_task_.end() || src->second.empty() || src->second == a->task ||
+        adopted_elsewhere_[a->item])
+      return;
+    adopted_elsewhere_[a->item] = true;
+    const int episode = static_cast<int>(a->episode);
+    add(Moment::Kind::CrossTaskAdoption, episode,
+        "Experience " + a->item + " learned on " + src->second + " adopted on " + a->task + " (episode " +
+            std::to_string(episode) + ")");
+  } else if (const auto* co = std::get_if<Consolidation>(&e.body)) {
+    auto ids = [](const std::vector<ItemChange>& v) {
+      std::string out;
+      for (const auto& c : v) out += (out.empty() ? "" : ", ") + (c.item.empty() ? std::string("?") : c.item);
+      return out;
+    };
+    if (!co->promoted.empty()) {
+      add(Moment::Kind::Promotion, co->episode,
+          "Promoted to resident memory: " + ids(co->promoted) + " (episode " + std::to_string(co->episode) + ")");
+    } else if (!co->validated.empty() || !co->demoted.empty()) {
+      add(Moment::Kind::Consolidation, co->episode,
+          "Consolidation after episode " + std::to_string(co->episode) + ": " + std::to_string(co->validated.size()) +
+              " validated, " + std::to_string(co->demoted.size()) + " demoted");
     }
   }
 }

@@ -66,11 +66,7 @@ class MemoryView {
   int hot_tokens() const;
   int consolidations() const { return consolidations_; }
   // The consolidation guard's rollbacks (issue 19 item 8): the step was undone, the previous resident set kept.
-  struct Rollback {
-    std::int64_t episode = 0;
-    long long hot_tokens_before = 0, hot_tokens_after = 0;  // the resident context before / as the step left it
-    std::vector<std::string> lost_adopted;                   // recently adopted items the step would have dropped
-  };
+  using Rollback = ConsolidationRollback;
   const std::vector<Rollback>& rollbacks() const { return rollbacks_; }
 
  private:

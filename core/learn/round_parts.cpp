@@ -163,30 +163,32 @@ agent::TraceEvent verifier_event(const std::string& task, int iteration, int rou
   return ve;
 }
 
-nlohmann::json adoption_record_body(int episode, const std::string& task, int round, const memory::Candidate& c,
-                                    const std::map<std::string, agent::AdoptionEntry>& resolved,
-                                    const std::set<std::string>& reasked, const std::string& before,
-                                    const std::string& after) {
+store::AdoptionEntry adoption_record(int episode, const std::string& task, int round, const memory::Candidate& c,
+                                     const std::map<std::string, agent::AdoptionEntry>& resolved,
+                                     const std::set<std::string>& reasked, const std::string& before,
+                                     const std::string& after) {
   auto it = resolved.find(c.id);
   const bool is_resolved = it != resolved.end();
   const bool adopted = is_resolved && it->second.adopted && *it->second.adopted;
   const std::string rationale = is_resolved ? it->second.rationale : "unresolved";
-  return {{"episode", episode},
-          {"task", task},
-          {"round", round},
-          {"item", c.id},
-          {"rank", c.rank},
-          {"relevance_rank", c.relevance_rank},
-          {"pool_rank", c.pool_rank},
-          {"relevance", c.relevance},
-          {"score", c.score},
-          {"utility", c.utility},
-          {"adopted", adopted},
-          {"rationale", rationale},
-          {"reasked", reasked.count(c.id) > 0},
-          {"resolved", is_resolved},
-          {"before", before},
-          {"after", after}};
+  store::AdoptionEntry a;
+  a.episode = episode;
+  a.task = task;
+  a.round = round;
+  a.item = c.id;
+  a.rank = c.rank;
+  a.relevance_rank = c.relevance_rank;
+  a.pool_rank = c.pool_rank;
+  a.relevance = c.relevance;
+  a.score = c.score;
+  a.utility = c.utility;
+  a.adopted = adopted;
+  a.rationale = rationale;
+  a.reasked = reasked.count(c.id) > 0;
+  a.resolved = is_resolved;
+  a.before = before;
+  a.after = after;
+  return a;
 }
 
 }  // namespace sf::learn

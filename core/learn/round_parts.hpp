@@ -69,8 +69,9 @@ std::optional<llm::FailureDiagnosis> endpoint_failure(const llm::BackendConfig& 
 agent::TraceEvent verifier_event(const std::string& task, int iteration, int round, const std::string& model,
                                  const std::string& impl, const verify::Report& rep, const std::string& diags_text);
 
-// The body of an `adoption_record` event (docs/memory.md); `resolved` = the model gave the item a state.
-nlohmann::json adoption_record_body(int episode, const std::string& task, int round, const memory::Candidate& c,
+// The `adoption_record` event of one retrieved item (docs/memory.md); `resolved` = the model gave the item a
+// state.
+store::AdoptionEntry adoption_record(int episode, const std::string& task, int round, const memory::Candidate& c,
                                     const std::map<std::string, agent::AdoptionEntry>& resolved,
                                     const std::set<std::string>& reasked, const std::string& before,
                                     const std::string& after);

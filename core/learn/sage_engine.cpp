@@ -140,8 +140,7 @@ RunResult CampaignEngine::sage_loop() {
 bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem,
                                   bool& cancelled, std::string& error) {
   const int T = std::max(1, cfg_.memory.params.rounds);
-  if (!emit(GenericEvent{"episode_started", {{"episode", episode}, {"task", task.id}, {"max_rounds", T}}},
-            error))
+  if (!emit(EpisodeStarted{episode, task.id, T, false, ""}, error))
     return false;
   std::string prev_impl, prev_diags;
   bool have_prev = false;
@@ -259,9 +258,10 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     for (const auto& t : traces)
       if (!emit(LlmCall{episode, task.id, 0, round, agent::to_json(t)}, error)) return false;
     for (const auto& c : cands) {
-      json b = adoption_record_body(episode, task.id, round, c, resolved, reasked,
-                                    first_correct >= 0 ? best_impl : prev_impl, impl);
-      if (!emit(GenericEvent{"adoption_record", b}, error)) return false;
+      if (!emit(adoption_record(episode, task.id, round, c, resolved, reasked,
+                                first_correct >= 0 ? best_impl : prev_impl, impl),
+                error))
+        return false;
     }
     if (!emit(v, error)) return false;
     tried.add(v);
@@ -291,14 +291,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     // cannot call feasible scores 0.5.
     score = best_speedup ? 0.5 + 0.5 * std::min(1.0, std::log2(1.0 + *best_speedup)) : 0.5;
   }
-  return emit(GenericEvent{"episode_finished",
-                           {{"episode", episode},
-                            {"task", task.id},
-                            {"score", score},
-                            {"rounds", rounds},
-                            {"first_correct_round", first_correct},
-                            {"solved", solved}}},
-              error);
+  return emit(EpisodeFinished{episode, task.id, score, rounds, first_correct, solved}, error);
 }
 
 }  // namespace sf::learn

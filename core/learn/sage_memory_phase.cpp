@@ -55,10 +55,10 @@ std::map<std::string, std::string> distill_patterns(const std::string& text) {
   return out;
 }
 
-json state_changes_json(const std::vector<memory::StateChange>& v) {
-  json a = json::array();
-  for (const auto& c : v) a.push_back({{"item", c.id}, {"value", c.value}, {"tokens", c.tokens}});
-  return a;
+std::vector<ItemChange> item_changes(const std::vector<memory::StateChange>& v) {
+  std::vector<ItemChange> out;
+  for (const auto& c : v) out.push_back({c.id, c.value, c.tokens});
+  return out;
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     // An adoption state still unresolved after the re-ask gets no credit either way (older logs have no
     // `resolved` field: every record counts, as they were credited then).
     for (const auto& a : rd.adoption)
-      if (a.value("resolved", true)) res.retrieved.push_back({a.value("item", ""), a.value("adopted", false)});
+      if (a.resolved) res.retrieved.push_back({a.item, a.adopted});
     for (const auto* ids : {&rd.adopted_ids, &rd.rules_used})
       for (const auto& id : *ids) {
         const memory::MemoryItem* it = mem.find(id);
@@ -98,23 +98,11 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     return false;
   }
   for (const auto& c : up.value->credits) {
-    json b = {{"episode", episode},
-              {"item", c.id},
-              {"adopted", c.adopted},
-              {"credit", c.credit},
-              {"eta", c.eta},
-              {"utility_before", c.utility_before},
-              {"utility_after", c.utility_after},
-              {"n_updates", c.n_updates}};
-    if (!out(GenericEvent{"credit", b})) return false;
+    if (!out(CreditEvent{episode, c.id, c.adopted, c.credit, c.eta, c.utility_before, c.utility_after, c.n_updates}))
+      return false;
   }
   for (const auto& a : up.value->hot_access) {
-    json b = {{"episode", episode},
-              {"item", a.id},
-              {"used", a.used},
-              {"access_before", a.access_before},
-              {"access_after", a.access_after}};
-    if (!out(GenericEvent{"access_update", b})) return false;
+    if (!out(AccessUpdate{episode, a.id, a.used, a.access_before, a.access_after})) return false;
   }
   // The distiller role: new experiences for cold memory.
   const step::TaskDoc* task = find_task(ep.task);
@@ -145,15 +133,8 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     auto added = mem.add_experience(ne);
     if (!added.ok()) return true;
     const memory::MemoryItem* it = mem.find(*added.value);
-    json b = {{"episode", episode},
-              {"item", it->id},
-              {"rule", it->rule},
-              {"evidence", it->evidence},
-              {"pattern", it->pattern.value_or("")},
-              {"source_task", ep.task},
-              {"tokens", it->tokens}};
-    if (kind) b["kind"] = kind;
-    return out(GenericEvent{"experience_added", b});
+    return out(ExperienceAdded{episode, it->id, it->rule, it->evidence, it->pattern.value_or(""), ep.task,
+                               it->tokens, kind ? kind : ""});
   };
   for (const auto& x : dr.experiences) {
     memory::NewExperience ne;
@@ -196,14 +177,9 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
   memory::ConsolidationReport rep = mem.consolidate(abstract);
   for (const auto& t : traces)
     if (!out(LlmCall{episode, ep.task, 0, -1, agent::to_json(t)})) return false;
-  json b = {{"episode", episode},
-            {"validated", state_changes_json(rep.validated)},
-            {"promoted", state_changes_json(rep.promoted)},
-            {"demoted", state_changes_json(rep.demoted)},
-            {"abstraction_failed", rep.abstraction_failed},
-            {"hot_tokens", rep.hot_tokens},
-            {"budget", mem.config().budget}};
-  if (!out(GenericEvent{"consolidation", b})) return false;
+  if (!out(Consolidation{episode, item_changes(rep.validated), item_changes(rep.promoted), item_changes(rep.demoted),
+                         rep.abstraction_failed, rep.hot_tokens, mem.config().budget}))
+    return false;
   // The guard: the resident context must not shrink by more than half while losing recently adopted items;
   // if it did, the step is undone (the previous resident set is kept) and logged.
   std::vector<std::string> recent;
@@ -219,11 +195,7 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
     return t;
   };
   mem = before;
-  return out(GenericEvent{"consolidation_rollback",
-                          {{"episode", episode},
-                           {"hot_tokens_before", tokens(hot_before)},
-                           {"hot_tokens_after", tokens(hot_after)},
-                           {"lost_adopted", lost}}});
+  return out(ConsolidationRollback{episode, tokens(hot_before), tokens(hot_after), lost});
 }
 
 }  // namespace sf::learn

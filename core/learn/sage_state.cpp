@@ -8,22 +8,6 @@ namespace sf::learn {
 
 using nlohmann::json;
 
-namespace {
-
-bool get_int(const json& j, const char* key, int& out) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number_integer()) return false;
-  out = it->get<int>();
-  return true;
-}
-
-std::string get_str(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-}  // namespace
-
 SageEpisode* SageState::open_episode() {
   if (episodes.empty() || episodes.back().finished) return nullptr;
   return &episodes.back();
@@ -34,88 +18,104 @@ int SageState::finished_episodes() const {
       std::count_if(episodes.begin(), episodes.end(), [](const auto& e) { return e.finished; }));
 }
 
-bool SageState::apply(const std::string& type, const json& b, std::string& error, bool& known) {
-  known = true;
-  int ep = -1;
-  if (type == "audit_label") return true;
-  if (type == "episode_started") {
-    SageEpisode e;
-    if (!get_int(b, "episode", e.episode) || !get_int(b, "max_rounds", e.max_rounds) || !b.contains("task")) {
-      error = "episode_started lacks episode, task or max_rounds";
+bool SageState::start(const EpisodeStarted& s, std::string& error) {
+  SageEpisode e;
+  e.episode = s.episode;
+  e.task = s.task;
+  e.max_rounds = s.max_rounds;
+  const int n = static_cast<int>(episodes.size());
+  if (e.episode == n) {
+    if (n > 0 && !episodes.back().finished) {
+      error = "episode " + std::to_string(e.episode) + " started while episode " + std::to_string(n - 1) + " is open";
       return false;
     }
-    e.task = get_str(b, "task");
-    const int n = static_cast<int>(episodes.size());
-    if (e.episode == n) {
-      if (n > 0 && !episodes.back().finished) {
-        error = "episode " + std::to_string(e.episode) + " started while episode " + std::to_string(n - 1) +
-                " is open";
-        return false;
-      }
-      episodes.push_back(std::move(e));
-    } else if (e.episode == n - 1 && !episodes.back().finished) {
-      episodes.back() = std::move(e);  // an interrupted episode restarted by a resumed run
-    } else {
-      error = "episode " + std::to_string(e.episode) + " out of order";
-      return false;
-    }
-    return true;
-  }
-  if (!get_int(b, "episode", ep) || ep < 0 || ep >= static_cast<int>(episodes.size())) {
-    known = type == "adoption_record" || type == "episode_finished" || type == "experience_added" ||
-            type == "credit" || type == "access_update" || type == "consolidation" ||
-            type == "consolidation_rollback";
-    if (!known) return true;
-    error = type + " of an unknown episode";
+    episodes.push_back(std::move(e));
+  } else if (e.episode == n - 1 && !episodes.back().finished) {
+    episodes.back() = std::move(e);  // an interrupted episode restarted by a resumed run
+  } else {
+    error = "episode " + std::to_string(e.episode) + " out of order";
     return false;
   }
-  SageEpisode& e = episodes[static_cast<std::size_t>(ep)];
-  if (type == "adoption_record") {
-    int round = 0;
-    if (e.finished || !get_int(b, "round", round) || round < 0) {
+  return true;
+}
+
+// The episode an event of `type` names; null with `error` when it is not one of the log's episodes.
+SageEpisode* SageState::episode_of(std::int64_t ep, const std::string& type, std::string& error) {
+  if (ep < 0 || ep >= static_cast<std::int64_t>(episodes.size())) {
+    error = type + " of an unknown episode";
+    return nullptr;
+  }
+  return &episodes[static_cast<std::size_t>(ep)];
+}
+
+// An event of the memory phase that follows a finished episode.
+SageEpisode* SageState::memory_phase(std::int64_t ep, const std::string& type, std::string& error) {
+  SageEpisode* e = episode_of(ep, type, error);
+  if (e && !e->finished) {
+    error = type + " before episode " + std::to_string(ep) + " finished";
+    return nullptr;
+  }
+  if (e) ++e->memory_events;
+  return e;
+}
+
+bool SageState::apply(const EventBody& b, std::string& error, bool& known) {
+  known = true;
+  if (const auto* s = std::get_if<EpisodeStarted>(&b)) return start(*s, error);
+  if (const auto* a = std::get_if<AdoptionRecord>(&b)) {
+    SageEpisode* e = episode_of(a->episode, "adoption_record", error);
+    if (!e) return false;
+    if (e->finished || a->round < 0) {
       error = "adoption_record outside a running episode";
       return false;
     }
-    while (static_cast<int>(e.rounds.size()) <= round)
-      e.rounds.push_back({static_cast<int>(e.rounds.size())});
-    e.rounds[static_cast<std::size_t>(round)].adoption.push_back(b);
+    while (static_cast<int>(e->rounds.size()) <= a->round) e->rounds.push_back({static_cast<int>(e->rounds.size())});
+    e->rounds[static_cast<std::size_t>(a->round)].adoption.push_back(*a);
     return true;
   }
-  if (type == "episode_finished") {
-    if (e.finished) {
-      error = "episode " + std::to_string(ep) + " finished twice";
+  if (const auto* f = std::get_if<EpisodeFinished>(&b)) {
+    SageEpisode* e = episode_of(f->episode, "episode_finished", error);
+    if (!e) return false;
+    if (e->finished) {
+      error = "episode " + std::to_string(f->episode) + " finished twice";
       return false;
     }
-    e.finished = true;
-    e.score = b.value("score", 0.0);
-    e.rounds_used = b.value("rounds", 0);
-    e.first_correct_round = b.value("first_correct_round", -1);
-    e.solved = b.value("solved", false);
+    e->finished = true;
+    e->score = f->score;
+    e->rounds_used = f->rounds;
+    e->first_correct_round = f->first_correct_round;
+    e->solved = f->solved;
     return true;
   }
-  if (type == "experience_added" || type == "credit" || type == "access_update" || type == "consolidation" ||
-      type == "consolidation_rollback") {
-    if (!e.finished) {
-      error = type + " before episode " + std::to_string(ep) + " finished";
-      return false;
-    }
-    ++e.memory_events;
-    if (type == "credit") {
-      ++credits;
-      utility[get_str(b, "item")].emplace_back(ep, b.value("utility_after", 0.0));
-    } else if (type == "access_update") {
-      ++access_updates;
-    } else if (type == "experience_added") {
-      experiences[get_str(b, "item")] = b;
-    } else if (type == "consolidation_rollback") {
-      rollbacks.push_back(b);
-    } else {
-      e.consolidated = true;
-      consolidations.push_back(b);
-    }
+  if (const auto* x = std::get_if<ExperienceAdded>(&b)) {
+    if (!memory_phase(x->episode, "experience_added", error)) return false;
+    experiences[x->item] = *x;
     return true;
   }
-  known = false;
+  if (const auto* c = std::get_if<CreditEvent>(&b)) {
+    if (!memory_phase(c->episode, "credit", error)) return false;
+    ++credits;
+    utility[c->item].emplace_back(c->episode, c->utility_after);
+    return true;
+  }
+  if (const auto* a = std::get_if<AccessUpdate>(&b)) {
+    if (!memory_phase(a->episode, "access_update", error)) return false;
+    ++access_updates;
+    return true;
+  }
+  if (const auto* c = std::get_if<Consolidation>(&b)) {
+    SageEpisode* e = memory_phase(c->episode, "consolidation", error);
+    if (!e) return false;
+    e->consolidated = true;
+    consolidations.push_back(*c);
+    return true;
+  }
+  if (const auto* r = std::get_if<ConsolidationRollback>(&b)) {
+    if (!memory_phase(r->episode, "consolidation_rollback", error)) return false;
+    rollbacks.push_back(*r);
+    return true;
+  }
+  known = std::holds_alternative<AuditLabel>(b);  // written by the audit pane: not part of the run's state
   return true;
 }
 
@@ -183,7 +183,7 @@ json sage_report_json(const SageState& s, const std::vector<std::string>& task_i
     for (const auto& rd : e.rounds)
       for (const auto& a : rd.adoption) {
         ++records;
-        if (a.value("adopted", false)) ++adopted_records;
+        if (a.adopted) ++adopted_records;
       }
     if (!e.finished) continue;
     ++total;
@@ -227,9 +227,9 @@ json sage_report_json(const SageState& s, const std::vector<std::string>& task_i
   r["utility_trajectories"] = traj;
   int validated = 0, promoted = 0, demoted = 0;
   for (const auto& c : s.consolidations) {
-    validated += static_cast<int>(c.value("validated", json::array()).size());
-    promoted += static_cast<int>(c.value("promoted", json::array()).size());
-    demoted += static_cast<int>(c.value("demoted", json::array()).size());
+    validated += static_cast<int>(c.validated.size());
+    promoted += static_cast<int>(c.promoted.size());
+    demoted += static_cast<int>(c.demoted.size());
   }
   r["memory"] = {{"experiences", s.experiences.size()},
                  {"credits", s.credits},

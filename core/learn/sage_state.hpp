@@ -19,7 +19,7 @@ struct SageRound {
   bool has_verdict = false;
   Verdict verdict;
   std::string diagnostics;               // the verifier's formatted diagnostics ("" on pass)
-  std::vector<nlohmann::json> adoption;  // adoption_record bodies, in retrieval order
+  std::vector<AdoptionRecord> adoption;  // the round's adoption records, in retrieval order
   std::vector<std::string>
       adopted_ids;  // every id a proposer answer of the round marked adopted (hot rules too)
   // every id a proposer answer of the round listed in `rules_used:` (the resident rules it says it followed)
@@ -44,19 +44,24 @@ struct SageState {
   std::vector<SageEpisode> episodes;  // index = episode number
   // item -> (episode, utility after the credit), in log order.
   std::map<std::string, std::vector<std::pair<int, double>>> utility;
-  std::map<std::string, nlohmann::json> experiences;  // item -> experience_added body
-  std::vector<nlohmann::json> consolidations;
-  std::vector<nlohmann::json> rollbacks;  // consolidation_rollback events (the UGC guard undid a step)
+  std::map<std::string, ExperienceAdded> experiences;  // item -> its experience_added event
+  std::vector<Consolidation> consolidations;
+  std::vector<ConsolidationRollback> rollbacks;  // the UGC guard undid a step
   int credits = 0, access_updates = 0;
 
   SageEpisode* open_episode();  // the last episode when it is not finished
   int finished_episodes() const;
-  // Sage event types: episode_started, adoption_record, episode_finished, experience_added, credit,
-  // access_update, consolidation (audit_label is ignored). False with `error` when the event contradicts the
-  // state. `known` is set to false for a type this fold does not handle.
-  bool apply(const std::string& type, const nlohmann::json& body, std::string& error, bool& known);
+  // Sage event kinds: episode_started, adoption_record, episode_finished, experience_added, credit,
+  // access_update, consolidation, consolidation_rollback (audit_label is ignored). False with `error` when
+  // the event contradicts the state. `known` is set to false for a kind this fold does not handle.
+  bool apply(const EventBody& b, std::string& error, bool& known);
   bool apply_verdict(const Verdict& v, std::string& error);
   bool apply_call(const LlmCall& c, std::string& error);
+
+ private:
+  bool start(const EpisodeStarted& s, std::string& error);
+  SageEpisode* episode_of(std::int64_t ep, const std::string& type, std::string& error);
+  SageEpisode* memory_phase(std::int64_t ep, const std::string& type, std::string& error);
 };
 
 // The sage part of `campaign report --json`: {er, rounds_to_first_correct, episodes_total, episodes_solved,

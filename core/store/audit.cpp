@@ -39,6 +39,32 @@ json to_json(const AuditLabelEntry& l) {
           {"label", l.label},     {"note", l.note}, {"auditor", l.auditor}, {"time", l.time}};
 }
 
+json to_json(const AdoptionEntry& a) {
+  return {{"episode", a.episode},
+          {"task", a.task},
+          {"round", a.round},
+          {"item", a.item},
+          {"rank", a.rank},
+          {"relevance_rank", a.relevance_rank},
+          {"pool_rank", a.pool_rank},
+          {"relevance", a.relevance},
+          {"score", a.score},
+          {"utility", a.utility},
+          {"adopted", a.adopted},
+          {"rationale", a.rationale},
+          {"reasked", a.reasked},
+          {"resolved", a.resolved},
+          {"before", a.before},
+          {"after", a.after}};
+}
+
+json to_json(const ExperienceEntry& e) {
+  json j = {{"episode", e.episode}, {"item", e.item},   {"rule", e.rule},     {"evidence", e.evidence},
+            {"pattern", e.pattern}, {"source_task", e.source_task}, {"tokens", e.tokens}};
+  if (!e.kind.empty()) j["kind"] = e.kind;
+  return j;
+}
+
 std::optional<AuditLabelEntry> audit_label_from_json(const json& j, std::string& error) {
   if (!j.is_object()) return error = "expected an object", std::nullopt;
   AuditLabelEntry l;
@@ -64,9 +90,10 @@ std::optional<AdoptionEntry> adoption_entry_from_json(const json& j, std::string
       !get_bool(j, "reasked", a.reasked, error) || !get_str(j, "before", a.before, error) ||
       !get_str(j, "after", a.after, error))
     return std::nullopt;
-  // Late-reranking ranks (issue 19); absent in older workspaces.
-  if ((j.contains("relevance_rank") && !get_int(j, "relevance_rank", a.relevance_rank, error)) ||
-      (j.contains("pool_rank") && !get_int(j, "pool_rank", a.pool_rank, error)))
+  // Late-reranking ranks and the resolved flag (issue 19); absent in older workspaces.
+  if (!json_fields::opt(get_int<int>, j, "relevance_rank", a.relevance_rank, error) ||
+      !json_fields::opt(get_int<int>, j, "pool_rank", a.pool_rank, error) ||
+      !json_fields::opt(get_bool, j, "resolved", a.resolved, error))
     return std::nullopt;
   return a;
 }
@@ -77,7 +104,7 @@ std::optional<ExperienceEntry> experience_entry_from_json(const json& j, std::st
   if (!get_int(j, "episode", e.episode, error) || !get_str(j, "item", e.item, error) ||
       !get_str(j, "rule", e.rule, error) || !get_str(j, "evidence", e.evidence, error) ||
       !get_str(j, "pattern", e.pattern, error) || !get_str(j, "source_task", e.source_task, error) ||
-      !get_int(j, "tokens", e.tokens, error))
+      !get_int(j, "tokens", e.tokens, error) || !json_fields::opt(get_str, j, "kind", e.kind, error))
     return std::nullopt;
   return e;
 }
@@ -233,22 +260,32 @@ void fold_audit_event(AuditLog& log, const json& event) {
   if (type == "adoption_record") {
     auto a = adoption_entry_from_json(event, err);
     if (!a) return warn();
-    auto [it, fresh] = log.index.emplace(a->key(), log.records.size());
-    if (fresh)
-      log.records.push_back(std::move(*a));
-    else
-      log.records[it->second] = std::move(*a);
+    fold_audit_record(log, std::move(*a));
   } else if (type == "experience_added") {
     auto e = experience_entry_from_json(event, err);
     if (!e) return warn();
-    std::string id = e->item;
-    log.experiences[id] = std::move(*e);
+    fold_audit_experience(log, std::move(*e));
   } else if (type == "audit_label") {
     auto l = audit_label_from_json(event, err);
     if (!l) return warn();
-    log.label_events.push_back(std::move(*l));
+    fold_audit_label(log, std::move(*l));
   }
 }
+
+void fold_audit_record(AuditLog& log, AdoptionEntry a) {
+  auto [it, fresh] = log.index.emplace(a.key(), log.records.size());
+  if (fresh)
+    log.records.push_back(std::move(a));
+  else
+    log.records[it->second] = std::move(a);
+}
+
+void fold_audit_experience(AuditLog& log, ExperienceEntry e) {
+  std::string id = e.item;
+  log.experiences[id] = std::move(e);
+}
+
+void fold_audit_label(AuditLog& log, AuditLabelEntry l) { log.label_events.push_back(std::move(l)); }
 
 const AdoptionEntry* AuditLog::find(const AdoptionKey& k) const {
   auto it = index.find(k);

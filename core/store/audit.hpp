@@ -53,6 +53,7 @@ struct AdoptionEntry {
   bool adopted = false;
   std::string rationale;
   bool reasked = false;
+  bool resolved = true;       // false: the answer's adoption state stayed unresolved after the re-ask
   std::string before, after;  // code revision: previous round's program → this round's
   AdoptionKey key() const { return {episode, round, item}; }
 };
@@ -62,6 +63,7 @@ struct ExperienceEntry {
   std::int64_t episode = 0;
   std::string item, rule, evidence, pattern, source_task;
   int tokens = 0;
+  std::string kind;  // "" (distilled), "speedup" (the slow→fast experience of an optimised episode)
 };
 
 // One audit label (audit.json entry and `audit_label` event).
@@ -77,7 +79,10 @@ struct AuditLabelEntry {
   bool operator==(const AuditLabelEntry&) const = default;
 };
 
-nlohmann::json to_json(const AuditLabelEntry& l);  // the contract's field set (no envelope)
+// The contract's field sets (no envelope); the decoders below are the one reader of each event kind.
+nlohmann::json to_json(const AuditLabelEntry& l);
+nlohmann::json to_json(const AdoptionEntry& a);
+nlohmann::json to_json(const ExperienceEntry& e);
 // Strict: every field present with its type, label one of kAuditLabels. Error "FIELD: ..." on failure.
 std::optional<AuditLabelEntry> audit_label_from_json(const nlohmann::json& j, std::string& error);
 std::optional<AdoptionEntry> adoption_entry_from_json(const nlohmann::json& j, std::string& error);
@@ -136,6 +141,11 @@ struct AuditLog {
 // Folds event JSON objects (envelopes) into an AuditLog; malformed sage events are skipped with a warning
 // (at most 20 listed), other event types are ignored.
 void fold_audit_event(AuditLog& log, const nlohmann::json& event);
+// The fold's rule per decoded event (the typed campaign events use them too): the latest record of a key
+// replaces the earlier one, an experience is kept by id, label events in log order.
+void fold_audit_record(AuditLog& log, AdoptionEntry a);
+void fold_audit_experience(AuditLog& log, ExperienceEntry e);
+void fold_audit_label(AuditLog& log, AuditLabelEntry l);
 AuditLog build_audit_log(const std::vector<nlohmann::json>& events);
 
 // A workspace's audit: its log and labels. Labels come from audit.json when it exists, else from the

@@ -1,5 +1,7 @@
-// Strict typed readers of JSON object fields for the workspace files (audit.json, golden sets): false with
-// "NAME: missing" / "NAME: expected ..." / "NAME: out of range" in `error`. Integers must be >= 0.
+// Strict typed readers of JSON object fields for the workspace files (audit.json, golden sets, the events of
+// events.jsonl): false with "NAME: missing" / "NAME: expected ..." / "NAME: out of range" in `error`. get_int
+// takes integers >= 0, get_signed any integer of the type's range; opt(...) reads a field that may be absent
+// (older logs), leaving `out` as it is then, but still refuses a present field of the wrong type.
 #pragma once
 
 #include <cstdint>
@@ -54,7 +56,29 @@ bool get_int(const json& j, const char* name, Int& out, std::string& error) {
   out = static_cast<Int>(v);
   return true;
 }
-
+template <class Int>
+bool get_signed(const json& j, const char* name, Int& out, std::string& error) {
+  auto it = j.find(name);
+  if (it == j.end()) return error = std::string(name) + ": missing", false;
+  if (!it->is_number_integer()) return error = std::string(name) + ": expected an integer", false;
+  if (it->is_number_unsigned()) {
+    auto v = it->get<std::uint64_t>();
+    if (v > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))
+      return error = std::string(name) + ": out of range", false;
+    out = static_cast<Int>(v);
+    return true;
+  }
+  auto v = it->get<std::int64_t>();
+  if (v < static_cast<std::int64_t>(std::numeric_limits<Int>::min()) ||
+      v > static_cast<std::int64_t>(std::numeric_limits<Int>::max()))
+    return error = std::string(name) + ": out of range", false;
+  out = static_cast<Int>(v);
+  return true;
+}
+template <class T, class Reader>
+bool opt(Reader read, const json& j, const char* name, T& out, std::string& error) {
+  return !j.contains(name) || read(j, name, out, error);
+}
 
 // Reads and parses a JSON file of at most `max_bytes`; errors are "FILENAME: ..." (not valid JSON, too large,
 // cannot be read).

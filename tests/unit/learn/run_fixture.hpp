@@ -136,15 +136,21 @@ inline void write_sage_fixture(const std::filesystem::path& dir, const std::stri
   cs.config = config;
   cs.tasks.push_back({task, "rope", "untagged"});
   put(cs);
-  put(GenericEvent{"episode_started", {{"episode", 0}, {"task", task}, {"max_rounds", 3}}});
+  put(EpisodeStarted{0, task, 3, false, ""});
   auto round = [&](int r, bool pass, const std::string& impl, const std::vector<std::pair<std::string, bool>>& items,
                    const std::string& diagnostics) {
     nlohmann::json adoption = nlohmann::json::array();
     for (std::size_t i = 0; i < items.size(); ++i) {
-      put(GenericEvent{"adoption_record",
-                       {{"episode", 0}, {"task", task}, {"round", r}, {"item", items[i].first}, {"rank", int(i) + 1},
-                        {"relevance", 0.5}, {"score", 0.5}, {"utility", 0.0}, {"adopted", items[i].second},
-                        {"rationale", "fixture"}, {"reasked", false}, {"before", ""}, {"after", impl}}});
+      AdoptionRecord a;
+      a.task = task;
+      a.round = r;
+      a.item = items[i].first;
+      a.rank = int(i) + 1;
+      a.relevance = a.score = 0.5;
+      a.adopted = items[i].second;
+      a.rationale = "fixture";
+      a.after = impl;
+      put(a);
       adoption.push_back({{"id", items[i].first}, {"adopted", items[i].second}});
     }
     put(LlmCall{0, task, 0, r, {{"role", "proposer"}, {"impl", impl}, {"adoption", adoption},
@@ -170,10 +176,8 @@ inline void write_sage_fixture(const std::filesystem::path& dir, const std::stri
   round(0, false, first, {{"mem-1", true}, {"mem-2", false}}, "V-MISMATCH 3:10 output S0 differs");
   round(1, false, "", {}, "");
   round(2, true, last, {{"mem-2", true}}, "");
-  put(GenericEvent{"episode_finished",
-                   {{"episode", 0}, {"task", task}, {"score", 1.0}, {"rounds", 3}, {"first_correct_round", 2},
-                    {"solved", true}}});
-  put(GenericEvent{"episode_started", {{"episode", 1}, {"task", task}, {"max_rounds", 3}}});
+  put(EpisodeFinished{0, task, 1.0, 3, 2, true});
+  put(EpisodeStarted{1, task, 3, false, ""});
 }
 
 }  // namespace sf::learn::testing

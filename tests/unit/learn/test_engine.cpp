@@ -220,7 +220,7 @@ TEST(Engine, BudgetPausesMidIterationAndResumesWithARaisedBudget) {
       ++verdicts;
       EXPECT_NE(v->stage, "llm");
     }
-    if (const auto* g = std::get_if<GenericEvent>(&e.body); g && g->type == "campaign_paused") ++paused;
+    if (std::holds_alternative<CampaignPaused>(e.body)) ++paused;
   }
   EXPECT_GT(verdicts, 0);
   EXPECT_LT(verdicts, 16);

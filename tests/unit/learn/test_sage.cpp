@@ -617,7 +617,7 @@ TEST(Sage, CancelThenResumeGivesTheSameResult) {
     struct CancelSink : EventSink {
       CampaignEngine* engine = nullptr;
       void on_event(const Event& e) override {
-        if (event_type(e.body) == "episode_started" && std::get<GenericEvent>(e.body).body["episode"] == 1) {
+        if (const auto* s = std::get_if<EpisodeStarted>(&e.body); s && s->episode == 1) {
           engine->pause();
           EXPECT_TRUE(engine->progress().paused);
           engine->cancel();
