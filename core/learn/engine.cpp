@@ -10,6 +10,7 @@
 #include "core/agent/guardian.hpp"
 #include "core/agent/proposer.hpp"
 #include "core/bench/catalogue.hpp"
+#include "core/common/hash.hpp"
 #include "core/cost/chip.hpp"
 #include "core/learn/filter.hpp"
 #include "core/learn/round_parts.hpp"
@@ -24,58 +25,30 @@ using nlohmann::json;
 
 namespace {
 
-std::uint64_t splitmix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-struct Fnv {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  void bytes(const void* p, std::size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (std::size_t i = 0; i < n; ++i) {
-      h ^= b[i];
-      h *= 0x100000001b3ULL;
-    }
-  }
-  void u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      unsigned char c = static_cast<unsigned char>(v >> (8 * i));
-      bytes(&c, 1);
-    }
-  }
-  void str(std::string_view s) {
-    bytes(s.data(), s.size());
-    u64(s.size());
-  }
-};
-
 double now_epoch() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 std::uint64_t derived_seed(std::uint64_t seed, std::string_view what, std::string_view task, int iteration) {
-  Fnv f;
+  Fnv1a64 f;
   f.u64(seed);
   f.str(what);
   f.str(task);
   f.u64(static_cast<std::uint64_t>(iteration));
-  return splitmix(f.h);
+  return splitmix64(f.value());
 }
 
 }  // namespace
 
 std::uint64_t sample_seed(std::uint64_t seed, std::string_view task, int iteration, double temperature,
                           int sample_index) {
-  Fnv f;
+  Fnv1a64 f;
   f.u64(seed);
   f.str(task);
   f.u64(static_cast<std::uint64_t>(iteration));
   f.u64(static_cast<std::uint64_t>(std::llround(temperature * 1000.0)));
   f.u64(static_cast<std::uint64_t>(sample_index));
-  return splitmix(f.h) & 0x7fffffffULL;
+  return splitmix64(f.value()) & 0x7fffffffULL;
 }
 
 CampaignEngine::CampaignEngine(CampaignConfig cfg, EngineDeps deps, store::Workspace* ws, EventSink* sink)

@@ -6,24 +6,9 @@
 
 namespace sf::sim {
 
-std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
+Rng::Rng(std::uint64_t seed, std::string_view tensor_name) : stream_(mix64(seed ^ fnv1a64(tensor_name))) {}
 
-std::uint64_t fnv1a64(std::string_view s) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001B3ULL;
-  return h;
-}
-
-Rng::Rng(std::uint64_t seed, std::string_view tensor_name) : state_(mix64(seed ^ fnv1a64(tensor_name))) {}
-
-std::uint64_t Rng::next() {
-  state_ += 0x9E3779B97F4A7C15ULL;
-  return mix64(state_);
-}
+std::uint64_t Rng::next() { return stream_.next(); }
 
 float Rng::u24() { return static_cast<float>(next() >> 40) * 0x1p-24f; }
 

@@ -5,12 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/hash.hpp"
 #include "core/sim/stream_value.hpp"
 
 namespace sf::sim {
-
-std::uint64_t mix64(std::uint64_t z);
-std::uint64_t fnv1a64(std::string_view s);
 
 // SplitMix64 stream of one tensor: state = mix64(seed ^ fnv1a64(tensor_name)).
 class Rng {
@@ -20,10 +18,10 @@ class Rng {
   float u24();                          // (next() >> 40) * 2^-24, exact in float32
   double u53();                         // (next() >> 11) * 2^-53
   std::uint64_t bounded(std::uint64_t n);  // ((next() >> 32) * n) >> 32, n < 2^32
-  std::uint64_t state() const { return state_; }
+  std::uint64_t state() const { return stream_.state(); }
 
  private:
-  std::uint64_t state_;
+  SplitMix64 stream_;
 };
 
 enum class Gen { Rand, Randn, Ones, Binary, Multihot };

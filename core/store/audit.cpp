@@ -11,6 +11,7 @@
 #include <sstream>
 
 
+#include "core/common/hash.hpp"
 #include "core/store/event_log.hpp"
 #include "core/store/json_fields.hpp"
 
@@ -330,18 +331,12 @@ bool record_audit_label(AuditWorkspace& ws, const AuditLabelEntry& l, double t, 
 }
 
 namespace {
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 // Uniform in [0, bound) by rejection (bound > 0).
-std::uint64_t bounded(std::uint64_t& state, std::uint64_t bound) {
+std::uint64_t bounded(SplitMix64& rng, std::uint64_t bound) {
   const std::uint64_t limit =
       std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
   for (;;) {
-    std::uint64_t r = splitmix64(state);
+    std::uint64_t r = rng.next();
     if (r < limit) return r % bound;
   }
 }
@@ -351,9 +346,9 @@ std::vector<std::size_t> sample_indices(std::size_t population, std::size_t n, s
   n = std::min(n, population);
   std::vector<std::size_t> perm(population);
   for (std::size_t i = 0; i < population; ++i) perm[i] = i;
-  std::uint64_t state = seed;
+  SplitMix64 rng(seed);
   for (std::size_t i = 0; i < n; ++i) {
-    auto j = i + static_cast<std::size_t>(bounded(state, population - i));
+    auto j = i + static_cast<std::size_t>(bounded(rng, population - i));
     std::swap(perm[i], perm[j]);
   }
   perm.resize(n);
@@ -472,11 +467,11 @@ AuditAgreement agreement(const std::vector<AdoptionEntry>& records, const AuditL
   out.kappa = cohen_kappa(out.confusion);
   std::vector<double> boot;
   boot.reserve(kBootstrapReplicates);
-  std::uint64_t state = seed;
+  SplitMix64 rng(seed);
   for (std::size_t b = 0; b < kBootstrapReplicates; ++b) {
     std::array<std::array<std::size_t, 3>, 3> c{};
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-      const auto& p = pairs[static_cast<std::size_t>(bounded(state, pairs.size()))];
+      const auto& p = pairs[static_cast<std::size_t>(bounded(rng, pairs.size()))];
       ++c[p.first][p.second];
     }
     if (auto k = cohen_kappa(c)) boot.push_back(*k);

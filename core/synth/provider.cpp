@@ -3,6 +3,7 @@
 #include <memory>
 #include <string_view>
 
+#include "core/common/hash.hpp"
 #include "core/llm/builtin_backend.hpp"
 #include "core/step/parser.hpp"
 #include "core/step/printer.hpp"
@@ -142,13 +143,6 @@ std::vector<MemoryPattern> experiences(const std::string& text) {
   return out;
 }
 
-std::uint64_t mix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
 PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
@@ -187,7 +181,7 @@ PromptContents parse_prompt(const std::vector<llm::ChatMessage>& messages) {
 SynthOptions options_for(const llm::ChatRequest& request) {
   SynthOptions o;
   o.temperature = request.temperature > 0 ? request.temperature : 0.0;
-  o.seed = mix64(request.seed.value_or(0) ^ mix64(static_cast<std::uint64_t>(request.sample_index)));
+  o.seed = splitmix64(request.seed.value_or(0) ^ splitmix64(static_cast<std::uint64_t>(request.sample_index)));
   // Deterministic: the evaluation budget is the only limit; the wall clock is a safety net that turns the
   // answer into a `timeout` error (never a silently different program).
   o.time_limit_s = 0;

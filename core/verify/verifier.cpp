@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 
+#include "core/common/hash.hpp"
 #include "core/sim/datagen.hpp"
 #include "core/step/printer.hpp"
 
@@ -62,11 +63,10 @@ std::vector<OutputField> output_fields(const step::TaskDoc& task) {
 std::vector<std::uint64_t> derive_extra_seeds(std::uint64_t campaign_seed, std::string_view task_id,
                                               std::int64_t sample, int k, const std::vector<std::uint64_t>& avoid) {
   std::vector<std::uint64_t> out;
-  std::uint64_t state = sim::mix64(campaign_seed ^ sim::fnv1a64(task_id)) ^ sim::mix64(static_cast<std::uint64_t>(sample));
+  SplitMix64 rng(mix64(campaign_seed ^ fnv1a64(task_id)) ^ mix64(static_cast<std::uint64_t>(sample)));
   while (static_cast<int>(out.size()) < k) {
-    state += 0x9E3779B97F4A7C15ULL;
     // Seeds below 2^32 print and read back everywhere (JSON numbers, YAML).
-    std::uint64_t s = sim::mix64(state) >> 32;
+    std::uint64_t s = rng.next() >> 32;
     if (std::find(avoid.begin(), avoid.end(), s) == avoid.end() && std::find(out.begin(), out.end(), s) == out.end())
       out.push_back(s);
   }
