@@ -12,10 +12,7 @@
 #include "core/learn/engine_setup.hpp"
 #include "core/learn/projections.hpp"
 #include "core/store/workspace.hpp"
-#if __has_include("core/synth/provider.hpp")
 #include "core/synth/provider.hpp"
-#define SF_HAVE_SYNTH_PROVIDER 1
-#endif
 #pragma pop_macro("emit")
 #pragma pop_macro("slots")
 
@@ -99,9 +96,7 @@ bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error
     error = tr("campaign.json: %1").arg(QString::fromStdString(err));
     return false;
   }
-#ifdef SF_HAVE_SYNTH_PROVIDER
   synth::register_builtin_provider();
-#endif
   auto setup = learn::prepare_campaign(*cfg, ws->dir(), bench::resource_dir(), err);
   if (!setup) {
     error = QString::fromStdString(err);

@@ -23,10 +23,7 @@
 #include "core/store/content_store.hpp"
 #include "core/store/event_log.hpp"
 #include "core/store/workspace.hpp"
-#if __has_include("core/synth/provider.hpp")
 #include "core/synth/provider.hpp"
-#define SF_HAVE_SYNTH_PROVIDER 1
-#endif
 
 namespace sf::cli {
 
@@ -36,9 +33,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 void register_providers() {
-#ifdef SF_HAVE_SYNTH_PROVIDER
   sf::synth::register_builtin_provider();
-#endif
 }
 
 // Mode sage: one line per episode, then ER, rounds to first correct and the memory's activity.
