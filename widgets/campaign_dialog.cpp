@@ -1,13 +1,10 @@
 #include "widgets/campaign_dialog.hpp"
 
-#pragma push_macro("slots")
-#undef slots
 #include "core/bench/catalogue.hpp"
 #include "core/learn/config.hpp"
 #include "core/learn/stratify.hpp"
 #include "core/llm/backend_config.hpp"
 #include "core/llm/preflight.hpp"
-#pragma pop_macro("slots")
 
 #include <algorithm>
 

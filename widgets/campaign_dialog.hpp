@@ -14,10 +14,7 @@
 #include <functional>
 #include <thread>
 
-#pragma push_macro("slots")
-#undef slots
 #include "core/llm/chat_types.hpp"
-#pragma pop_macro("slots")
 
 class QComboBox;
 class QDialogButtonBox;

@@ -2,10 +2,6 @@
 
 #include <fstream>
 
-#pragma push_macro("slots")
-#pragma push_macro("emit")
-#undef slots
-#undef emit
 #include "core/bench/catalogue.hpp"
 #include "core/learn/run_comparison.hpp"
 #include "core/learn/engine.hpp"
@@ -13,8 +9,6 @@
 #include "core/learn/projections.hpp"
 #include "core/store/workspace.hpp"
 #include "core/synth/provider.hpp"
-#pragma pop_macro("emit")
-#pragma pop_macro("slots")
 
 #include <QTimer>
 

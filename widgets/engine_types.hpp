@@ -6,10 +6,6 @@
 #include <memory>
 #include <optional>
 
-// Core headers use `slots` as a member name; Qt defines it as a macro. Include them with the macro out of the
-// way (they are include-guarded, so later includes are harmless whatever the order).
-#pragma push_macro("slots")
-#undef slots
 #include "core/common/diagnostic.hpp"
 #include "core/cost/cost_model.hpp"
 #include "core/sim/simulator.hpp"
@@ -19,7 +15,6 @@
 #include "core/inspect/checked_program.hpp"
 #include "core/inspect/dataflow_graph.hpp"
 #include "core/inspect/stream_data.hpp"
-#pragma pop_macro("slots")
 
 #include <QMetaType>
 #include <QString>

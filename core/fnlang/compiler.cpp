@@ -49,7 +49,7 @@ ir::Module Compiler::run() {
   for (std::size_t i = 0; i < opt_.args.size(); ++i) {
     const auto& a = opt_.args[i];
     int slot = new_slot(a.shape, {});
-    m_.slots[static_cast<std::size_t>(slot)].arg = static_cast<int>(i);
+    m_.slot_defs[static_cast<std::size_t>(slot)].arg = static_cast<int>(i);
     written_[static_cast<std::size_t>(slot)] = true;
     arg_index_[a.name] = slot;
     m_.arg_slots.push_back(slot);
@@ -122,7 +122,7 @@ Compiler::CV Compiler::eval_name(const Node& n) {
   const std::string& id = n.text;
   if (auto it = env_.find(id); it != env_.end()) return it->second;
   if (auto it = arg_index_.find(id); it != arg_index_.end()) {
-    return CV{CV::K::Tensor, 0, TV{it->second, m_.arg_shapes[static_cast<std::size_t>(m_.slots[static_cast<std::size_t>(it->second)].arg)]}, {}, {}};
+    return CV{CV::K::Tensor, 0, TV{it->second, m_.arg_shapes[static_cast<std::size_t>(m_.slot_defs[static_cast<std::size_t>(it->second)].arg)]}, {}, {}};
   }
   if (auto it = opt_.sizes.find(id); it != opt_.sizes.end()) return CV{CV::K::Int, it->second, {}, {}, {}};
   if (id == "True" || id == "False") return CV{CV::K::Bool, id == "True" ? 1 : 0, {}, {}, {}};

@@ -69,14 +69,14 @@ int Compiler::new_slot(const Shape& shape, BodyLoc at) {
   }
   ir::Slot s;
   s.size = n;
-  m_.slots.push_back(s);
+  m_.slot_defs.push_back(s);
   written_.push_back(false);
-  return static_cast<int>(m_.slots.size()) - 1;
+  return static_cast<int>(m_.slot_defs.size()) - 1;
 }
 
 Compiler::TV Compiler::constant(const Shape& shape, const std::vector<double>& values, BodyLoc at) {
   int slot = new_slot(shape, at);
-  auto& s = m_.slots[static_cast<std::size_t>(slot)];
+  auto& s = m_.slot_defs[static_cast<std::size_t>(slot)];
   s.const_off = static_cast<std::int64_t>(m_.consts.size());
   s.is_const = true;
   written_[static_cast<std::size_t>(slot)] = true;
@@ -123,15 +123,15 @@ int Compiler::norm_axis(std::int64_t axis, std::size_t rank, BodyLoc at, bool in
 void Compiler::push(ir::Op op) {
   bool all_const = !m_.reference;
   for (int s : op.in) {
-    if (s >= 0 && !m_.slots[static_cast<std::size_t>(s)].is_const) all_const = false;
+    if (s >= 0 && !m_.slot_defs[static_cast<std::size_t>(s)].is_const) all_const = false;
   }
   if (op.kind == ir::OpKind::Einsum) {
-    for (int s : m_.plans[static_cast<std::size_t>(op.plan)].slots) {
-      if (!m_.slots[static_cast<std::size_t>(s)].is_const) all_const = false;
+    for (int s : m_.plans[static_cast<std::size_t>(op.plan)].operand_slots) {
+      if (!m_.slot_defs[static_cast<std::size_t>(s)].is_const) all_const = false;
     }
   }
   if (op.kind == ir::OpKind::OneHot) all_const = false;  // run-time errors are reported by eval
-  auto& out = m_.slots[static_cast<std::size_t>(op.out)];
+  auto& out = m_.slot_defs[static_cast<std::size_t>(op.out)];
   const bool fresh = !written_[static_cast<std::size_t>(op.out)];
   written_[static_cast<std::size_t>(op.out)] = true;
   if (all_const && (fresh || out.is_const)) {

@@ -310,7 +310,7 @@ void einsum(const ir::EinsumPlan& pl, const std::vector<const S*>& rd, S* o, std
   std::int64_t idx[26] = {};
   std::int64_t off[8] = {};
   const S* src[8];
-  for (int k = 0; k < pl.nops; ++k) src[k] = rd[static_cast<std::size_t>(pl.slots[static_cast<std::size_t>(k)])];
+  for (int k = 0; k < pl.nops; ++k) src[k] = rd[static_cast<std::size_t>(pl.operand_slots[static_cast<std::size_t>(k)])];
   for (std::int64_t e = 0; e < nout_elems; ++e) {
     double acc = 0;
     for (std::int64_t s = 0; s < inner; ++s) {
@@ -334,15 +334,15 @@ template <class S>
 Workspace<S>::Workspace(const Program& p) : prog_(&p) {
   const auto& m = p.m_;
   std::int64_t total = 0;
-  for (const auto& s : m.slots) {
+  for (const auto& s : m.slot_defs) {
     if (s.arg < 0) total += s.size;
   }
   buf_.assign(static_cast<std::size_t>(total), S(0));
-  rd_.assign(m.slots.size(), nullptr);
-  wr_.assign(m.slots.size(), nullptr);
+  rd_.assign(m.slot_defs.size(), nullptr);
+  wr_.assign(m.slot_defs.size(), nullptr);
   std::int64_t off = 0;
-  for (std::size_t i = 0; i < m.slots.size(); ++i) {
-    const auto& s = m.slots[i];
+  for (std::size_t i = 0; i < m.slot_defs.size(); ++i) {
+    const auto& s = m.slot_defs[i];
     if (s.arg >= 0) continue;
     S* base = buf_.data() + off;
     rd_[i] = base;
@@ -422,18 +422,18 @@ void Workspace<S>::reserve_batch(std::int64_t cap) {
   if (cap <= batch_cap_) return;
   const auto& m = prog_->m_;
   std::int64_t total = 0;
-  std::vector<std::int64_t> off(m.slots.size(), -1);
-  for (std::size_t i = 0; i < m.slots.size(); ++i) {
-    if (m.slots[i].arg >= 0) continue;
+  std::vector<std::int64_t> off(m.slot_defs.size(), -1);
+  for (std::size_t i = 0; i < m.slot_defs.size(); ++i) {
+    if (m.slot_defs[i].arg >= 0) continue;
     off[i] = total;
-    total += m.slots[i].size * cap;
+    total += m.slot_defs[i].size * cap;
   }
   batch_buf_.assign(static_cast<std::size_t>(total), S(0));
-  batch_wr_.assign(m.slots.size(), nullptr);
-  for (std::size_t i = 0; i < m.slots.size(); ++i)
+  batch_wr_.assign(m.slot_defs.size(), nullptr);
+  for (std::size_t i = 0; i < m.slot_defs.size(); ++i)
     if (off[i] >= 0) batch_wr_[i] = batch_buf_.data() + off[i];
-  batch_rd_.assign(m.slots.size(), nullptr);
-  batch_st_.assign(m.slots.size(), 0);
+  batch_rd_.assign(m.slot_defs.size(), nullptr);
+  batch_st_.assign(m.slot_defs.size(), 0);
   batch_cap_ = cap;
 }
 
@@ -463,7 +463,7 @@ bool Program::eval_batch(const S* const* args, const std::int64_t* arg_strides, 
   }
   EvalReport* frag = m_.reference ? report : nullptr;
   std::int64_t per = 0;
-  for (const auto& s : m_.slots)
+  for (const auto& s : m_.slot_defs)
     if (s.arg < 0) per += s.size;
   const std::int64_t cap = std::max<std::int64_t>(1, std::min<std::int64_t>(256, (1 << 16) / std::max<std::int64_t>(per, 1)));
   ws.reserve_batch(cap);
@@ -475,7 +475,7 @@ bool Program::eval_batch(const S* const* args, const std::int64_t* arg_strides, 
   if (!same_mask) {
     ws.batch_mask_.resize(nargs);
     for (std::size_t i = 0; i < nargs; ++i) ws.batch_mask_[i] = arg_strides[i] != 0;
-    vary.assign(m_.slots.size(), 0);
+    vary.assign(m_.slot_defs.size(), 0);
     for (std::size_t i = 0; i < nargs; ++i) vary[static_cast<std::size_t>(m_.arg_slots[i])] = arg_strides[i] != 0;
   }
   for (bool changed = !same_mask; changed;) {
@@ -494,8 +494,8 @@ bool Program::eval_batch(const S* const* args, const std::int64_t* arg_strides, 
   }
   auto& st = ws.batch_st_;
   auto& vrd = ws.batch_rd_;
-  for (std::size_t i = 0; i < m_.slots.size(); ++i) {
-    st[i] = vary[i] && m_.slots[i].arg < 0 ? m_.slots[i].size : 0;
+  for (std::size_t i = 0; i < m_.slot_defs.size(); ++i) {
+    st[i] = vary[i] && m_.slot_defs[i].arg < 0 ? m_.slot_defs[i].size : 0;
     vrd[i] = ws.batch_wr_[i];
   }
   for (std::int64_t e0 = 0; e0 < count; e0 += cap) {
@@ -525,7 +525,7 @@ bool Program::eval_batch(const S* const* args, const std::int64_t* arg_strides, 
           return false;
         continue;
       }
-      const std::int64_t osz = m_.slots[out].size;
+      const std::int64_t osz = m_.slot_defs[out].size;
       S* o = ws.batch_wr_[out];
       const bool scalar = op.n == 1 && osz == 1 && sa[0] <= 1 && sa[1] <= 1 && sa[2] <= 1;
       if (op.kind == ir::OpKind::Unary && sa[0] == op.n && osz == op.n) {

@@ -52,7 +52,7 @@ struct Op {
 
 struct EinsumPlan {
   int nops = 0;
-  std::vector<int> slots;
+  std::vector<int> operand_slots;
   int nout = 0;                 // first nout letters index the output (row-major)
   std::vector<std::int64_t> sizes;  // per letter
   std::vector<std::vector<std::int64_t>> strides;  // [operand][letter]
@@ -66,7 +66,7 @@ struct Slot {
 };
 
 struct Module {
-  std::vector<Slot> slots;
+  std::vector<Slot> slot_defs;
   std::vector<double> consts;
   std::vector<Op> prologue;  // ops on constants, run once per Workspace
   std::vector<Op> ops;       // ops run on every eval

@@ -288,7 +288,7 @@ Compiler::TV Compiler::einsum(const std::string& spec0, const std::vector<TV>& x
   for (auto s : plan.sizes) work = std::min<std::int64_t>(work * std::max<std::int64_t>(s, 1), std::int64_t{1} << 40);
   if (work > 64'000'000) fail("LIMIT", at, "einsum '" + spec0 + "' needs more than 64000000 steps");
   for (std::size_t o = 0; o < xs.size(); ++o) {
-    plan.slots.push_back(xs[o].slot);
+    plan.operand_slots.push_back(xs[o].slot);
     const ir::Dims cs = contiguous_strides(xs[o].shape);
     std::vector<std::int64_t> st(letters.size(), 0);
     for (std::size_t i = 0; i < terms[o].size(); ++i) st[letters.find(terms[o][i])] = cs[i];

@@ -234,7 +234,7 @@ bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
   return true;
 }
 
-bool CampaignEngine::emit(EventBody body, std::string& error) {
+bool CampaignEngine::log_event(EventBody body, std::string& error) {
   std::lock_guard lock(emit_mu_);
   // A model call that hit a wall-clock limit (the builtin synthesizer's safety net, an HTTP timeout) is a
   // `timeout` verdict followed by a warning event: the result depended on time, never silently.
@@ -367,7 +367,7 @@ RunResult CampaignEngine::paused_result() {
     r.error = halt_message_;
   }
   std::string err;
-  if (!emit(CampaignPaused{r.reason, r.error}, err) ||
+  if (!log_event(CampaignPaused{r.reason, r.error}, err) ||
       (ws_ && !ws_->sync(err))) {
     r.status = RunStatus::Failed;
     r.error += "; " + err;
@@ -426,7 +426,7 @@ RunResult CampaignEngine::loop() {
     CampaignStarted cs;
     cs.config = config_to_json(cfg_);
     for (const auto& t : deps_.tasks) cs.tasks.push_back({t.id, t.group, difficulty_tag(t)});
-    if (!emit(cs, err)) {
+    if (!log_event(cs, err)) {
       r.error = err;
       return r;
     }
@@ -454,7 +454,7 @@ RunResult CampaignEngine::loop() {
       if (halted()) return paused_result();
       IterationSummary sum = summarize(*rec);
       sum.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-      if (!emit(sum, err)) {
+      if (!log_event(sum, err)) {
         r.error = err;
         return r;
       }
@@ -481,7 +481,7 @@ bool CampaignEngine::plan_next(bool& finished, std::string& error) {
     finished = true;
     CampaignFinished f{std::move(reason), k, static_cast<int>(state_.tasks.size()),
                        static_cast<int>(state_.solved.size())};
-    return emit(f, error);
+    return log_event(f, error);
   };
   if (k == 0) {
     IterationStarted is;
@@ -489,7 +489,7 @@ bool CampaignEngine::plan_next(bool& finished, std::string& error) {
     is.temperatures = {cfg_.temperature0};
     for (const auto& t : deps_.tasks) is.tasks.push_back(t.id);
     is.n = cfg_.n;
-    return emit(is, error);
+    return log_event(is, error);
   }
   const IterationRecord& last = state_.iterations.back();
   if (cfg_.mode != Mode::Adaptive) {
@@ -518,7 +518,7 @@ bool CampaignEngine::plan_next(bool& finished, std::string& error) {
       for (auto i : lvl) ids.push_back(state_.solved[i].task);
       se.levels.push_back(ids);
     }
-    if (!emit(se, error)) return false;
+    if (!log_event(se, error)) return false;
   }
   IterationStarted is;
   is.iteration = k;
@@ -530,7 +530,7 @@ bool CampaignEngine::plan_next(bool& finished, std::string& error) {
   is.temperatures = cfg_.temperatures;
   is.tasks = state_.unsolved();
   is.n = cfg_.n;
-  return emit(is, error);
+  return log_event(is, error);
 }
 
 bool CampaignEngine::run_iteration(IterationRecord& rec, std::string& error) {
@@ -630,8 +630,8 @@ bool CampaignEngine::log_finished_samples(bool all, std::string& error) {
     finished_samples_.erase(it);
     bool ok = true;
     for (auto& c : f.calls)
-      if (ok) ok = emit(std::move(c), error);
-    if (ok) ok = emit(std::move(f.verdict), error);
+      if (ok) ok = log_event(std::move(c), error);
+    if (ok) ok = log_event(std::move(f.verdict), error);
     release(f.res);
     if (!ok) return false;
     ++done_;

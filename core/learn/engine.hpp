@@ -115,7 +115,7 @@ class CampaignEngine {
     int sample_index;
   };
   RunResult loop();
-  bool emit(EventBody body, std::string& error);
+  bool log_event(EventBody body, std::string& error);
   bool run_iteration(IterationRecord& rec, std::string& error);
   // False when the sample was not logged (cancelled, or dropped for an infrastructure failure).
   // `order`: the sample's position in the iteration's sample order (the order it is logged in).

@@ -44,7 +44,7 @@ RunResult CampaignEngine::sage_loop() {
     CampaignStarted cs;
     cs.config = config_to_json(cfg_);
     for (const auto& t : deps_.tasks) cs.tasks.push_back({t.id, t.group, difficulty_tag(t)});
-    if (!emit(cs, err)) return fail(err);
+    if (!log_event(cs, err)) return fail(err);
   }
   // The memory the campaign starts from (empty, or the imported file), and the one it has reached.
   std::optional<memory::MemoryStore> mem;
@@ -128,7 +128,7 @@ RunResult CampaignEngine::sage_loop() {
   if (!state_.finished) {
     CampaignFinished f{reason, state_.sage.finished_episodes(), ntasks,
                        static_cast<int>(state_.solved.size())};
-    if (!emit(f, err)) return fail(err);
+    if (!log_event(f, err)) return fail(err);
     if (ws_) ws_->sync(err);
   }
   update_counts();
@@ -140,7 +140,7 @@ RunResult CampaignEngine::sage_loop() {
 bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory::MemoryStore* mem,
                                   bool& cancelled, std::string& error) {
   const int T = std::max(1, cfg_.memory.params.rounds);
-  if (!emit(EpisodeStarted{episode, task.id, T, false, ""}, error))
+  if (!log_event(EpisodeStarted{episode, task.id, T, false, ""}, error))
     return false;
   std::string prev_impl, prev_diags;
   bool have_prev = false;
@@ -256,14 +256,14 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     for (const auto& t : traces) add_trace_usage(v.usage, t);
     // Results first: the calls, the adoption records and the verdict, in that order.
     for (const auto& t : traces)
-      if (!emit(LlmCall{episode, task.id, 0, round, agent::to_json(t)}, error)) return false;
+      if (!log_event(LlmCall{episode, task.id, 0, round, agent::to_json(t)}, error)) return false;
     for (const auto& c : cands) {
-      if (!emit(adoption_record(episode, task.id, round, c, resolved, reasked,
+      if (!log_event(adoption_record(episode, task.id, round, c, resolved, reasked,
                                 first_correct >= 0 ? best_impl : prev_impl, impl),
                 error))
         return false;
     }
-    if (!emit(v, error)) return false;
+    if (!log_event(v, error)) return false;
     tried.add(v);
     if (v.pass) {
       if (first_correct < 0) first_correct = round;
@@ -291,7 +291,7 @@ bool CampaignEngine::sage_episode(int episode, const step::TaskDoc& task, memory
     // cannot call feasible scores 0.5.
     score = best_speedup ? 0.5 + 0.5 * std::min(1.0, std::log2(1.0 + *best_speedup)) : 0.5;
   }
-  return emit(EpisodeFinished{episode, task.id, score, rounds, first_correct, solved}, error);
+  return log_event(EpisodeFinished{episode, task.id, score, rounds, first_correct, solved}, error);
 }
 
 }  // namespace sf::learn

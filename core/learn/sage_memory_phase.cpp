@@ -71,7 +71,7 @@ bool CampaignEngine::sage_memory_phase(int episode, memory::MemoryStore& mem, in
       --skip;
       return true;
     }
-    return emit(std::move(b), error);
+    return log_event(std::move(b), error);
   };
   // ATU (or uniform) credit over the items retrieved in the episode; hot rules the agent marked adopted or
   // listed in rules_used count as used for their access estimate.

@@ -79,7 +79,7 @@ std::string sse_str(const nlohmann::json& o, const char* k) {
 
 }  // namespace
 
-void StreamAccumulator::emit(const std::string& text, const std::string& reasoning, bool done) {
+void StreamAccumulator::deliver(const std::string& text, const std::string& reasoning, bool done) {
   if (!on_delta_) return;
   StreamDelta d;
   d.text = text;
@@ -125,7 +125,7 @@ void StreamAccumulator::add_openai(const nlohmann::json& j) {
   }
   text_ += text;
   reasoning_ += reasoning;
-  if (!text.empty() || !reasoning.empty() || j.contains("usage")) emit(text, reasoning, false);
+  if (!text.empty() || !reasoning.empty() || j.contains("usage")) deliver(text, reasoning, false);
 }
 
 void StreamAccumulator::add_anthropic(const nlohmann::json& j) {
@@ -145,12 +145,12 @@ void StreamAccumulator::add_anthropic(const nlohmann::json& j) {
     else if (dt == "thinking_delta") reasoning = sse_str(d, "thinking");
     text_ += text;
     reasoning_ += reasoning;
-    if (!text.empty() || !reasoning.empty()) emit(text, reasoning, false);
+    if (!text.empty() || !reasoning.empty()) deliver(text, reasoning, false);
   } else if (type == "message_delta") {
     if (j.contains("delta") && j["delta"].is_object())
       if (auto s = sse_str(j["delta"], "stop_reason"); !s.empty()) finish_reason_ = s;
     if (j.contains("usage")) merge_usage(j["usage"]);
-    emit("", "", false);
+    deliver("", "", false);
   } else if (type == "message_stop") {
     finished_ = true;
   }
@@ -159,7 +159,7 @@ void StreamAccumulator::add_anthropic(const nlohmann::json& j) {
 void StreamAccumulator::close() {
   if (closed_) return;
   closed_ = true;
-  emit("", "", true);
+  deliver("", "", true);
 }
 
 std::string StreamAccumulator::assembled_body() const {

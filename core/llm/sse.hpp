@@ -73,7 +73,7 @@ class StreamAccumulator {
  private:
   void add_openai(const nlohmann::json& j);
   void add_anthropic(const nlohmann::json& j);
-  void emit(const std::string& text, const std::string& reasoning, bool done);
+  void deliver(const std::string& text, const std::string& reasoning, bool done);
   StreamFormat format_;
   StreamCallback on_delta_;
   std::string text_, reasoning_, refusal_, finish_reason_;
