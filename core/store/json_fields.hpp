@@ -39,24 +39,6 @@ inline bool get_num(const json& j, const char* name, double& out, std::string& e
   return true;
 }
 template <class Int>
-bool get_int(const json& j, const char* name, Int& out, std::string& error) {
-  auto it = j.find(name);
-  if (it == j.end()) return error = std::string(name) + ": missing", false;
-  if (it->is_number_unsigned()) {
-    auto v = it->get<std::uint64_t>();
-    if (v > static_cast<std::uint64_t>(std::numeric_limits<Int>::max()))
-      return error = std::string(name) + ": out of range", false;
-    out = static_cast<Int>(v);
-    return true;
-  }
-  if (!it->is_number_integer()) return error = std::string(name) + ": expected an integer", false;
-  auto v = it->get<std::int64_t>();
-  if (v < 0 || v > static_cast<std::int64_t>(std::numeric_limits<Int>::max()))
-    return error = std::string(name) + ": out of range", false;
-  out = static_cast<Int>(v);
-  return true;
-}
-template <class Int>
 bool get_signed(const json& j, const char* name, Int& out, std::string& error) {
   auto it = j.find(name);
   if (it == j.end()) return error = std::string(name) + ": missing", false;
@@ -75,6 +57,15 @@ bool get_signed(const json& j, const char* name, Int& out, std::string& error) {
   out = static_cast<Int>(v);
   return true;
 }
+template <class Int>
+bool get_int(const json& j, const char* name, Int& out, std::string& error) {
+  Int v{};
+  if (!get_signed(j, name, v, error)) return false;
+  if (v < 0) return error = std::string(name) + ": out of range", false;
+  out = v;
+  return true;
+}
+
 template <class T, class Reader>
 bool opt(Reader read, const json& j, const char* name, T& out, std::string& error) {
   return !j.contains(name) || read(j, name, out, error);
