@@ -16,6 +16,20 @@
 
 namespace sf::learn::testing {
 
+// Appends typed events to a workspace's log in order: seq 0, 1, ... and fixed timestamps.
+struct FixtureLog {
+  store::Workspace& ws;
+  std::int64_t seq = 0;
+  void put(EventBody b) {
+    Event e;
+    e.seq = seq++;
+    e.t = 1.0e9 + static_cast<double>(seq);
+    e.body = std::move(b);
+    std::string err;
+    ASSERT_TRUE(ws.append(to_json(e), err)) << err;
+  }
+};
+
 struct FixtureSample {
   bool pass = false;
   std::string impl;
@@ -31,14 +45,8 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
   std::string err;
   auto ws = store::Workspace::create(dir, config, err);
   ASSERT_TRUE(ws) << err;
-  std::int64_t seq = 0;
-  auto put = [&](EventBody b) {
-    Event e;
-    e.seq = seq++;
-    e.t = 1.0e9 + static_cast<double>(seq);
-    e.body = std::move(b);
-    ASSERT_TRUE(ws->append(to_json(e), err)) << err;
-  };
+  FixtureLog log{*ws};
+  auto put = [&](EventBody b) { log.put(std::move(b)); };
   CampaignStarted cs;
   cs.config = config;
   std::size_t iterations = 0;
@@ -124,14 +132,8 @@ inline void write_sage_fixture(const std::filesystem::path& dir, const std::stri
   std::string err;
   auto ws = store::Workspace::create(dir, config, err);
   ASSERT_TRUE(ws) << err;
-  std::int64_t seq = 0;
-  auto put = [&](EventBody b) {
-    Event e;
-    e.seq = seq++;
-    e.t = 1.0e9 + static_cast<double>(seq);
-    e.body = std::move(b);
-    ASSERT_TRUE(ws->append(to_json(e), err)) << err;
-  };
+  FixtureLog log{*ws};
+  auto put = [&](EventBody b) { log.put(std::move(b)); };
   CampaignStarted cs;
   cs.config = config;
   cs.tasks.push_back({task, "rope", "untagged"});
