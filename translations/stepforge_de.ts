@@ -187,7 +187,7 @@
         <translation>Umschreiben</translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+125"/>
         <source>the program can only be rewritten in a block `impl: |`</source>
         <translation>das Programm kann nur in einem Block `impl: |` umgeschrieben werden</translation>
     </message>
@@ -1267,7 +1267,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::CampaignDialog</name>
     <message>
-        <location filename="../widgets/campaign_dialog.cpp" line="+40"/>
+        <location filename="../widgets/campaign_dialog.cpp" line="+37"/>
         <source>the endpoint did not answer</source>
         <translation>der Endpunkt hat nicht geantwortet</translation>
     </message>
@@ -1730,12 +1730,12 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+99"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+90"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json: %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>events.jsonl: %1</source>
         <translation>events.jsonl: %1</translation>
     </message>
@@ -1830,7 +1830,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::EngineWorker</name>
     <message>
-        <location filename="../widgets/engine_worker.cpp" line="+56"/>
+        <location filename="../widgets/engine_worker.cpp" line="+55"/>
         <source>Chip profile %1: %2</source>
         <translation>Chip-Profil %1: %2</translation>
     </message>
@@ -1851,22 +1851,22 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
     </message>
     <message>
         <location line="+6"/>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-6"/>
         <source>generating inputs and reference</source>
         <translation>Eingaben und Referenz werden erzeugt</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+0"/>
         <source>simulating</source>
         <translation>wird simuliert</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <location line="+69"/>
         <source>done</source>
         <translation>fertig</translation>
@@ -2125,7 +2125,7 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+32"/>
+        <location filename="../widgets/learning_curves.cpp" line="+37"/>
         <source>per iteration</source>
         <translation>je Iteration</translation>
     </message>
@@ -2141,19 +2141,20 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
     </message>
     <message>
         <location line="+1"/>
-        <location line="+270"/>
+        <location line="+339"/>
+        <location line="+8"/>
         <source>pass@1</source>
         <translation>pass@1</translation>
     </message>
     <message>
-        <location line="-269"/>
-        <location line="+270"/>
-        <location line="+45"/>
+        <location line="-346"/>
+        <location line="+347"/>
+        <location line="+47"/>
         <source>pass@n</source>
         <translation>pass@n</translation>
     </message>
     <message>
-        <location line="-313"/>
+        <location line="-392"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
     </message>
@@ -2169,6 +2170,16 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
     </message>
     <message>
         <location line="+1"/>
+        <source>Open sweep…</source>
+        <translation>Sweep öffnen…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A folder written by &apos;campaign sweep&apos;: each variant&apos;s mean over its seeds with a min–max band</source>
+        <translation>Ein von „campaign sweep“ geschriebener Ordner: der Mittelwert jeder Variante über ihre Seeds mit einem Min–Max-Band</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>PNG…</source>
         <translation>PNG…</translation>
     </message>
@@ -2178,12 +2189,22 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
         <translation>SVG…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Export:</source>
         <translation>Exportieren:</translation>
     </message>
     <message>
         <location line="+28"/>
+        <source>Open a sweep folder</source>
+        <translation>Sweep-Ordner öffnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open sweep</source>
+        <translation>Sweep öffnen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <location line="+5"/>
         <source>Export learning curves</source>
         <translation>Lernkurven exportieren</translation>
@@ -2204,19 +2225,33 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
         <translation>Kampagne</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+77"/>
+        <source>%1: no cell of the sweep has a curve yet</source>
+        <translation>%1: noch keine Zelle des Sweeps hat eine Kurve</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+78"/>
+        <source>mean %1 (%n seed(s))</source>
+        <translation>
+            <numerusform>Mittelwert %1 (%n Seed)</numerusform>
+            <numerusform>Mittelwert %1 (%n Seeds)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+8"/>
         <source>ER</source>
         <translation>ER</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+45"/>
+        <location line="+47"/>
         <source>solved</source>
         <translation>gelöst</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+27"/>
+        <location line="-41"/>
+        <location line="+29"/>
         <source>median speedup</source>
         <translation>Median der Beschleunigung</translation>
     </message>
@@ -2250,18 +2285,31 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
         <source>median speedup (×)</source>
         <translation>Median der Beschleunigung (×)</translation>
     </message>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>min–max over %n seed(s)</source>
+        <translation>
+            <numerusform>Min–Max über %n Seed</numerusform>
+            <numerusform>Min–Max über %n Seeds</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>key moments</source>
         <translation>Schlüsselmomente</translation>
     </message>
     <message>
         <location line="+9"/>
+        <source>Sweep: mean over seeds, band = min–max</source>
+        <translation>Sweep: Mittelwert über die Seeds, Band = Min–Max</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Execution rate over episodes</source>
         <translation>Ausführungsrate über die Episoden</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Learning curves</source>
         <translation>Lernkurven</translation>
     </message>
@@ -2727,12 +2775,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
     </message>
     <message>
         <location line="+21"/>
-        <location line="+187"/>
+        <location line="+221"/>
         <source>Utility over episodes</source>
         <translation>Nutzen über die Episoden</translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-219"/>
         <source>episode</source>
         <translation>Episode</translation>
     </message>
@@ -2742,7 +2790,12 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>Nutzen U</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+25"/>
+        <source>The consolidation guard: a consolidation step that would have shrunk the resident context to less than half while dropping recently adopted items is undone</source>
+        <translation>Der Konsolidierungsschutz: Ein Konsolidierungsschritt, der den residenten Kontext auf weniger als die Hälfte verkleinert und dabei kürzlich übernommene Einträge verworfen hätte, wird rückgängig gemacht</translation>
+    </message>
+    <message>
+        <location line="+47"/>
         <source>Cannot load the memory of %1: %2</source>
         <translation>Das Gedächtnis von %1 kann nicht geladen werden: %2</translation>
     </message>
@@ -2831,7 +2884,20 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
         <translation>kalt %1 · validiert %2 · heiß %3</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+16"/>
+        <source>Consolidation rolled back after episode %1: the resident set was kept (the step would have shrunk the resident context from %2 to %3 tokens and dropped recently adopted %4).</source>
+        <translation>Konsolidierung nach Episode %1 zurückgenommen: Die residente Menge wurde beibehalten (der Schritt hätte den residenten Kontext von %2 auf %3 Token verkleinert und kürzlich übernommene %4 verworfen).</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n rollback(s) in this campaign.</source>
+        <translation>
+            <numerusform>%n Rücknahme in dieser Kampagne.</numerusform>
+            <numerusform>%n Rücknahmen in dieser Kampagne.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+58"/>
         <source>Utility of %1 over episodes</source>
         <translation>Nutzen von %1 über die Episoden</translation>
     </message>
@@ -2879,7 +2945,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+353"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+356"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>

@@ -187,7 +187,7 @@
         <translation>重写</translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+125"/>
         <source>the program can only be rewritten in a block `impl: |`</source>
         <translation>只能在 `impl: |` 块中重写程序</translation>
     </message>
@@ -1265,7 +1265,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::CampaignDialog</name>
     <message>
-        <location filename="../widgets/campaign_dialog.cpp" line="+40"/>
+        <location filename="../widgets/campaign_dialog.cpp" line="+37"/>
         <source>the endpoint did not answer</source>
         <translation>端点没有应答</translation>
     </message>
@@ -1727,12 +1727,12 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+99"/>
+        <location filename="../widgets/campaign_worker.cpp" line="+90"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+12"/>
         <source>events.jsonl: %1</source>
         <translation>events.jsonl：%1</translation>
     </message>
@@ -1827,7 +1827,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::EngineWorker</name>
     <message>
-        <location filename="../widgets/engine_worker.cpp" line="+56"/>
+        <location filename="../widgets/engine_worker.cpp" line="+55"/>
         <source>Chip profile %1: %2</source>
         <translation>芯片配置 %1：%2</translation>
     </message>
@@ -1848,22 +1848,22 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
     </message>
     <message>
         <location line="+6"/>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-6"/>
         <source>generating inputs and reference</source>
         <translation>正在生成输入和参考结果</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+0"/>
         <source>simulating</source>
         <translation>正在模拟</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <location line="+69"/>
         <source>done</source>
         <translation>完成</translation>
@@ -2121,7 +2121,7 @@ Esc — 关闭
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+32"/>
+        <location filename="../widgets/learning_curves.cpp" line="+37"/>
         <source>per iteration</source>
         <translation>按迭代</translation>
     </message>
@@ -2137,19 +2137,20 @@ Esc — 关闭
     </message>
     <message>
         <location line="+1"/>
-        <location line="+270"/>
+        <location line="+339"/>
+        <location line="+8"/>
         <source>pass@1</source>
         <translation>pass@1</translation>
     </message>
     <message>
-        <location line="-269"/>
-        <location line="+270"/>
-        <location line="+45"/>
+        <location line="-346"/>
+        <location line="+347"/>
+        <location line="+47"/>
         <source>pass@n</source>
         <translation>pass@n</translation>
     </message>
     <message>
-        <location line="-313"/>
+        <location line="-392"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
     </message>
@@ -2165,6 +2166,16 @@ Esc — 关闭
     </message>
     <message>
         <location line="+1"/>
+        <source>Open sweep…</source>
+        <translation>打开扫描…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A folder written by &apos;campaign sweep&apos;: each variant&apos;s mean over its seeds with a min–max band</source>
+        <translation>由“campaign sweep”写入的文件夹：每个变体在其各个种子上的均值，以及最小–最大区间带</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>PNG…</source>
         <translation>PNG…</translation>
     </message>
@@ -2174,12 +2185,22 @@ Esc — 关闭
         <translation>SVG…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Export:</source>
         <translation>导出：</translation>
     </message>
     <message>
         <location line="+28"/>
+        <source>Open a sweep folder</source>
+        <translation>打开扫描文件夹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open sweep</source>
+        <translation>打开扫描</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <location line="+5"/>
         <source>Export learning curves</source>
         <translation>导出学习曲线</translation>
@@ -2200,19 +2221,32 @@ Esc — 关闭
         <translation>活动</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+77"/>
+        <source>%1: no cell of the sweep has a curve yet</source>
+        <translation>%1：扫描中还没有任何单元有曲线</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+78"/>
+        <source>mean %1 (%n seed(s))</source>
+        <translation>
+            <numerusform>均值 %1（%n 个种子）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+8"/>
         <source>ER</source>
         <translation>ER</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+45"/>
+        <location line="+47"/>
         <source>solved</source>
         <translation>已解决</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+27"/>
+        <location line="-41"/>
+        <location line="+29"/>
         <source>median speedup</source>
         <translation>加速比中位数</translation>
     </message>
@@ -2246,18 +2280,30 @@ Esc — 关闭
         <source>median speedup (×)</source>
         <translation>加速比中位数（×）</translation>
     </message>
+    <message numerus="yes">
+        <location line="+20"/>
+        <source>min–max over %n seed(s)</source>
+        <translation>
+            <numerusform>%n 个种子上的最小–最大</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>key moments</source>
         <translation>关键时刻</translation>
     </message>
     <message>
         <location line="+9"/>
+        <source>Sweep: mean over seeds, band = min–max</source>
+        <translation>扫描：种子上的均值，区间带 = 最小–最大</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Execution rate over episodes</source>
         <translation>各回合的执行率</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Learning curves</source>
         <translation>学习曲线</translation>
     </message>
@@ -2721,12 +2767,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
     </message>
     <message>
         <location line="+21"/>
-        <location line="+187"/>
+        <location line="+221"/>
         <source>Utility over episodes</source>
         <translation>各回合的效用</translation>
     </message>
     <message>
-        <location line="-185"/>
+        <location line="-219"/>
         <source>episode</source>
         <translation>回合</translation>
     </message>
@@ -2736,7 +2782,12 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>效用 U</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+25"/>
+        <source>The consolidation guard: a consolidation step that would have shrunk the resident context to less than half while dropping recently adopted items is undone</source>
+        <translation>整合保护：若某个整合步骤会把常驻上下文缩小到不足一半，同时丢弃最近被采纳的条目，则撤销该步骤</translation>
+    </message>
+    <message>
+        <location line="+47"/>
         <source>Cannot load the memory of %1: %2</source>
         <translation>无法加载 %1 的记忆：%2</translation>
     </message>
@@ -2822,7 +2873,19 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
         <translation>冷 %1 · 已验证 %2 · 热 %3</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+16"/>
+        <source>Consolidation rolled back after episode %1: the resident set was kept (the step would have shrunk the resident context from %2 to %3 tokens and dropped recently adopted %4).</source>
+        <translation>第 %1 轮后整合已回滚：保留了常驻集合（该步骤会把常驻上下文从 %2 个词元缩小到 %3 个，并丢弃最近被采纳的 %4）。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n rollback(s) in this campaign.</source>
+        <translation>
+            <numerusform>本次活动中有 %n 次回滚。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+58"/>
         <source>Utility of %1 over episodes</source>
         <translation>%1 在各回合的效用</translation>
     </message>
@@ -2870,7 +2933,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+353"/>
+        <location filename="../widgets/memory_inspector_model.cpp" line="+356"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
