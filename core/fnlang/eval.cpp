@@ -62,63 +62,76 @@ void unary(const Op& op, const S* a, S* o, std::int64_t n) {
   }
 }
 
-// pat and n are op.pat and op.n, or (batched evaluation) a pattern over a chunk of scalar elements.
+// Several evaluations of one op in a row (batched evaluation): row e reads its operands at a + e * sa,
+// b + e * sb and writes o + e * so. One row is the op of eval() itself.
+struct Rows {
+  std::int64_t count = 1, sa = 0, sb = 0, so = 0;
+};
+
+// pat and n are op.pat and op.n, or (batched evaluation) a pattern over a chunk of scalar elements. Every row
+// sees the loop of a single evaluation, rows in order: the same operations as one call per row.
 template <class S, class F>
-void bin(const Op& op, ir::Pattern pat, std::int64_t n, const S* a, const S* b, S* o, F f) {
+void bin(const Op& op, ir::Pattern pat, std::int64_t n, const S* a, const S* b, S* o, F f, const Rows& rows) {
   switch (pat) {
     case ir::Pattern::Same:
-      for (std::int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+      for (std::int64_t e = 0; e < rows.count; ++e, a += rows.sa, b += rows.sb, o += rows.so)
+        for (std::int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
       return;
-    case ir::Pattern::ScalarA: {
-      const S av = a[0];
-      for (std::int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
+    case ir::Pattern::ScalarA:
+      for (std::int64_t e = 0; e < rows.count; ++e, a += rows.sa, b += rows.sb, o += rows.so) {
+        const S av = a[0];
+        for (std::int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
+      }
       return;
-    }
-    case ir::Pattern::ScalarB: {
-      const S bv = b[0];
-      for (std::int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
+    case ir::Pattern::ScalarB:
+      for (std::int64_t e = 0; e < rows.count; ++e, a += rows.sa, b += rows.sb, o += rows.so) {
+        const S bv = b[0];
+        for (std::int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
+      }
       return;
-    }
     case ir::Pattern::General: break;
   }
-  ir::Dims idx{};
-  std::int64_t oa = 0, ob = 0;
   const int r = op.rank;
-  for (std::int64_t i = 0; i < n; ++i) {
-    o[i] = f(a[oa], b[ob]);
-    for (int d = r - 1; d >= 0; --d) {
-      oa += op.st[0][d];
-      ob += op.st[1][d];
-      if (++idx[d] < op.shape[d]) break;
-      oa -= op.st[0][d] * op.shape[d];
-      ob -= op.st[1][d] * op.shape[d];
-      idx[d] = 0;
+  for (std::int64_t e = 0; e < rows.count; ++e, a += rows.sa, b += rows.sb, o += rows.so) {
+    ir::Dims idx{};
+    std::int64_t oa = 0, ob = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      o[i] = f(a[oa], b[ob]);
+      for (int d = r - 1; d >= 0; --d) {
+        oa += op.st[0][d];
+        ob += op.st[1][d];
+        if (++idx[d] < op.shape[d]) break;
+        oa -= op.st[0][d] * op.shape[d];
+        ob -= op.st[1][d] * op.shape[d];
+        idx[d] = 0;
+      }
     }
   }
 }
 
 template <class S>
-void binary(const Op& op, ir::Pattern pat, std::int64_t n, const S* a, const S* b, S* o, EvalReport* frag) {
+void binary(const Op& op, ir::Pattern pat, std::int64_t n, const S* a, const S* b, S* o, EvalReport* frag,
+            const Rows& rows = {}) {
   using B = ir::BinFn;
   auto cmp = [&](auto pred) {
     if (frag) {
       bin(op, pat, n, a, b, o, [&](S x, S y) {
         if (x != y) record(frag, op, x, y, std::fabs(double(x) - double(y)));
         return pred(x, y) ? S(1) : S(0);
-      });
+      }, rows);
     } else {
-      bin(op, pat, n, a, b, o, [&](S x, S y) { return pred(x, y) ? S(1) : S(0); });
+      bin(op, pat, n, a, b, o, [&](S x, S y) { return pred(x, y) ? S(1) : S(0); }, rows);
     }
   };
   switch (static_cast<B>(op.fn)) {
-    case B::Add: bin(op, pat, n, a, b, o, [](S x, S y) { return x + y; }); break;
-    case B::Sub: bin(op, pat, n, a, b, o, [](S x, S y) { return x - y; }); break;
-    case B::Mul: bin(op, pat, n, a, b, o, [](S x, S y) { return x * y; }); break;
-    case B::Div: bin(op, pat, n, a, b, o, [](S x, S y) { return x / y; }); break;
-    case B::Pow: bin(op, pat, n, a, b, o, [](S x, S y) { return std::pow(x, y); }); break;
-    case B::FloorDiv: bin(op, pat, n, a, b, o, [](S x, S y) { return std::floor(x / y); }); break;
-    case B::Max: bin(op, pat, n, a, b, o, [](S x, S y) { return (x > y || x != x) ? x : y; }); break;
-    case B::Min: bin(op, pat, n, a, b, o, [](S x, S y) { return (x < y || x != x) ? x : y; }); break;
+    case B::Add: bin(op, pat, n, a, b, o, [](S x, S y) { return x + y; }, rows); break;
+    case B::Sub: bin(op, pat, n, a, b, o, [](S x, S y) { return x - y; }, rows); break;
+    case B::Mul: bin(op, pat, n, a, b, o, [](S x, S y) { return x * y; }, rows); break;
+    case B::Div: bin(op, pat, n, a, b, o, [](S x, S y) { return x / y; }, rows); break;
+    case B::Pow: bin(op, pat, n, a, b, o, [](S x, S y) { return std::pow(x, y); }, rows); break;
+    case B::FloorDiv: bin(op, pat, n, a, b, o, [](S x, S y) { return std::floor(x / y); }, rows); break;
+    case B::Max: bin(op, pat, n, a, b, o, [](S x, S y) { return (x > y || x != x) ? x : y; }, rows); break;
+    case B::Min: bin(op, pat, n, a, b, o, [](S x, S y) { return (x < y || x != x) ? x : y; }, rows); break;
     case B::Gt: cmp([](S x, S y) { return x > y; }); break;
     case B::Ge: cmp([](S x, S y) { return x >= y; }); break;
     case B::Lt: cmp([](S x, S y) { return x < y; }); break;
@@ -545,6 +558,10 @@ bool Program::eval_batch(const S* const* args, const std::int64_t* arg_strides, 
         } else {
           std::copy_n(pa[0] + op.src_off, c, o);
         }
+      } else if (op.kind == ir::OpKind::Binary) {
+        // Any other binary op (e.g. a vector state times a per-element scalar): one call for the chunk, the
+        // kernel walks the rows (exec would run it row by row through the same loop).
+        binary(op, op.pat, op.n, pa[0], pa[1], o, frag, Rows{c, sa[0], sa[1], osz});
       } else {
         for (std::int64_t e = 0; e < c; ++e) {
           if (!exec(op, pa[0] ? pa[0] + e * sa[0] : nullptr, pa[1] ? pa[1] + e * sa[1] : nullptr,
