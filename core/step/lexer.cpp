@@ -122,9 +122,9 @@ std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int m
     return out;
   };
   auto push = [&](TokKind k, std::size_t pos, std::string_view txt, std::int64_t v = 0) {
-    Token& t = out.emplace_back();  // built in place: no temporary token or text to move
+    Token& t = out.emplace_back();  // built in place: no temporary token
     t.kind = k;
-    t.text.append(txt.data(), txt.size());  // append to the empty string: cheaper than assign's overlap-safe replace
+    t.text = txt;  // a view into `text` (or the static "\n"): the parser copies what the program keeps
     t.value = v;
     t.line = line;
     t.col = col_of(pos);

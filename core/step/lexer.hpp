@@ -23,7 +23,7 @@ enum class TokKind {
 
 struct Token {
   TokKind kind = TokKind::End;
-  std::string text;          // name, digits, or the punctuation character
+  std::string_view text;     // name, digits, or the punctuation character: a view into the tokenized text
   std::int64_t value = 0;    // Int
   int line = 0;              // 0-based impl line
   int col = 0;               // 0-based byte offset in that line
@@ -42,6 +42,7 @@ class LocationMap {
 
 // Tokenizes the whole text. Stops at the first lexical error (an Error token, which is then last) and
 // otherwise ends with End. Brackets deeper than max_nesting give a P-NESTING Error token at that bracket.
+// The tokens' texts point into `text`: it must outlive them.
 std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int max_nesting);
 
 bool is_python_keyword(std::string_view s);

@@ -63,9 +63,9 @@ class Parser {
 
   static std::string describe(const Token& t) {
     switch (t.kind) {
-      case TokKind::Name: return "'" + t.text + "'";
-      case TokKind::Int: return "the integer " + t.text;
-      case TokKind::Punct: return "'" + t.text + "'";
+      case TokKind::Name: return "'" + std::string(t.text) + "'";
+      case TokKind::Int: return "the integer " + std::string(t.text);
+      case TokKind::Punct: return "'" + std::string(t.text) + "'";
       case TokKind::Newline: return "the end of the line";
       default: return "the end of the program";
     }
@@ -78,7 +78,7 @@ class Parser {
   }
   [[noreturn]] void fail_expected(const Token& t, const std::string& what) const {
     if (t.kind == TokKind::Name && is_python_keyword(t.text))
-      fail(t, "expected " + what + ", got the Python keyword '" + t.text + "', which is not STeP syntax");
+      fail(t, "expected " + what + ", got the Python keyword '" + std::string(t.text) + "', which is not STeP syntax");
     fail(t, "expected " + what + ", got " + describe(t));
   }
   // The expected-what texts are views and pieces, joined only on an error (a statement's parse builds none).
@@ -115,7 +115,7 @@ class Parser {
         fail(t, "a function definition (def) is not STeP syntax: an impl is a flat list of assignments "
                 "ending with return; fns are given by the task");
       if (t.text == "lambda") fail(t, "a lambda is not STeP syntax: fns are given by the task");
-      fail(t, "the Python keyword '" + t.text +
+      fail(t, "the Python keyword '" + std::string(t.text) +
                   "' is not STeP syntax: an impl is a flat list of assignments ending with return");
     }
     if (t.kind != TokKind::Name && !is_punct(t, '('))
@@ -128,7 +128,7 @@ class Parser {
       if (t.text == "step")
         fail(t, "a bare primitive call is not a STeP statement: assign its result, e.g. "
                 "`Y = step.Map(fn=f).apply(X)`");
-      fail(t, "a Python call or attribute '" + t.text + peek(1).text +
+      fail(t, "a Python call or attribute '" + std::string(t.text) + std::string(peek(1).text) +
                   "...' is not STeP syntax: a statement is `targets = step.<Primitive>(...).apply(...)`");
     }
     if (is_punct(t, '(')) {
@@ -167,7 +167,7 @@ class Parser {
         if (is_punct(peek(), ']')) fail(peek(), "an empty list is not STeP syntax: a fn list names task fns");
         for (;;) {
           const Token& n = expect_name("a fn name in the fn list");
-          st.fn_names.push_back(n.text);
+          st.fn_names.emplace_back(n.text);
           st.fn_name_locs.push_back(loc(n));
           if (is_punct(peek(), ',')) {
             advance();
@@ -181,17 +181,18 @@ class Parser {
       }
     } else if (r.kind == TokKind::Name && !is_python_keyword(r.text)) {
       if (is_punct(peek(1), '('))
-        fail(r, "a Python call '" + r.text +
+        fail(r, "a Python call '" + std::string(r.text) +
                     "(...)' is not STeP syntax: the right-hand side must be step.<Primitive>(...).apply(...)");
       if (peek(1).kind == TokKind::Error) fail(peek(1), "");
       if (at_eol(peek(1)))
-        fail(r, "an alias '" + st.targets.front() + " = " + r.text +
-                    "' is not STeP syntax: every statement applies a primitive; use '" + r.text + "' directly");
+        fail(r, "an alias '" + st.targets.front() + " = " + std::string(r.text) +
+                    "' is not STeP syntax: every statement applies a primitive; use '" + std::string(r.text) +
+                    "' directly");
       fail(r, "expected step.<Primitive>(...).apply(...) or a list comprehension after '=', got " + describe(r));
     } else if (is_name(r, "lambda")) {
       fail(r, "a lambda is not STeP syntax: fns are given by the task");
     } else if (r.kind == TokKind::Int) {
-      fail(r, "a literal (" + r.text + ") is not STeP syntax: the right-hand side must be "
+      fail(r, "a literal (" + std::string(r.text) + ") is not STeP syntax: the right-hand side must be "
               "step.<Primitive>(...).apply(...) or a list comprehension");
     } else {
       fail_expected(r, "step.<Primitive>(...).apply(...) or a list comprehension after '='");
@@ -202,7 +203,7 @@ class Parser {
 
   void target(Statement& st) {
     const Token& n = expect_name("an assignment target name");
-    st.targets.push_back(n.text);
+    st.targets.emplace_back(n.text);
     st.target_locs.push_back(loc(n));
   }
 
@@ -254,7 +255,7 @@ class Parser {
       return r;
     }
     if (t.kind == TokKind::Int)
-      fail(t, "a literal (" + t.text + ") is not STeP syntax here: expected a stream name");
+      fail(t, "a literal (" + std::string(t.text) + ") is not STeP syntax here: expected a stream name");
     const Token& n = expect_name("a stream name");
     r.name = n.text;
     if (is_punct(peek(), '[')) {
@@ -405,7 +406,7 @@ class Parser {
       if (is_punct(peek(), ']')) fail(peek(), "an empty list is not STeP syntax");
       for (;;) {
         const Token& n = expect_name("a name in the list");
-        it.names.push_back(n.text);
+        it.names.emplace_back(n.text);
         it.locs.push_back(loc(n));
         if (is_punct(peek(), ',')) {
           advance();
