@@ -36,7 +36,7 @@ class Parser {
                                           std::to_string(max_statements_) + " statements (the limit)",
                                       l)};
       }
-      prog.stmts.push_back(statement());
+      statement(prog.stmts.emplace_back());  // parsed in place: a Statement is large to move
       skip_newlines();
     }
     return prog;
@@ -107,9 +107,10 @@ class Parser {
   }
 
   // ---- statements ----
-  Statement statement() {
+  // Parses one statement into `st` (default-constructed).
+  void statement(Statement& st) {
     const Token& t = peek();
-    if (is_name(t, "return")) return return_stmt();
+    if (is_name(t, "return")) return return_stmt(st);
     if (t.kind == TokKind::Name && is_python_keyword(t.text)) {
       if (t.text == "def")
         fail(t, "a function definition (def) is not STeP syntax: an impl is a flat list of assignments "
@@ -121,7 +122,6 @@ class Parser {
     if (t.kind != TokKind::Name && !is_punct(t, '('))
       fail(t, "expected a statement (an assignment or return), got " + describe(t));
 
-    Statement st;
     st.loc = loc(t);
     bool paren = false;
     if (t.kind == TokKind::Name && (is_punct(peek(1), '.') || is_punct(peek(1), '('))) {
@@ -198,7 +198,6 @@ class Parser {
       fail_expected(r, "step.<Primitive>(...).apply(...) or a list comprehension after '='");
     }
     end_statement(st);
-    return st;
   }
 
   void target(Statement& st) {
@@ -207,8 +206,7 @@ class Parser {
     st.target_locs.push_back(loc(n));
   }
 
-  Statement return_stmt() {
-    Statement st;
+  void return_stmt(Statement& st) {
     st.kind = Statement::Kind::Return;
     st.loc = loc(advance());
     if (at_eol(peek())) fail_expected(peek(), "the stream(s) to return after 'return'");
@@ -220,7 +218,6 @@ class Parser {
       ref_list(st.returns, false);
     }
     end_statement(st);
-    return st;
   }
 
   void ref_list(std::vector<Ref>& out, bool paren) {
