@@ -154,7 +154,7 @@ class Parser {
     const Token& r = peek();
     if (is_name(r, "step")) {
       st.kind = Statement::Kind::Assign;
-      st.call = prim_call();
+      prim_call(st.call);
     } else if (is_punct(r, '[')) {
       if (is_name(peek(1), "step")) {
         st.kind = Statement::Kind::Comprehension;
@@ -221,25 +221,26 @@ class Parser {
   }
 
   void ref_list(std::vector<Ref>& out, bool paren) {
-    out.push_back(ref());
+    ref(out.emplace_back());
     while (is_punct(peek(), ',')) {
       advance();
       if (paren ? is_punct(peek(), ')') : at_eol(peek())) break;
-      out.push_back(ref());
+      ref(out.emplace_back());
     }
   }
 
   // ---- expressions ----
-  Ref ref() {
+  // The parse functions below fill a default-constructed node in place (nodes are not moved into their
+  // vectors).
+  void ref(Ref& r) {
     const Token& t = peek();
-    Ref r;
     r.loc = loc(t);
     if (is_punct(t, '[')) {
       advance();
       r.kind = Ref::Kind::List;
       if (is_punct(peek(), ']')) fail(peek(), "an empty list is not STeP syntax: list the streams to merge");
       for (;;) {
-        r.items.push_back(ref());
+        ref(r.items.emplace_back());
         if (is_punct(peek(), ',')) {
           advance();
           if (is_punct(peek(), ']')) break;
@@ -249,7 +250,7 @@ class Parser {
         fail_expected(peek(), "',' or ']' in the list of streams");
       }
       advance();
-      return r;
+      return;
     }
     if (t.kind == TokKind::Int)
       fail(t, "a literal (" + std::string(t.text) + ") is not STeP syntax here: expected a stream name");
@@ -263,22 +264,20 @@ class Parser {
       r.index = advance().value;
       expect_punct(']', "after the index");
     }
-    return r;
   }
 
-  KwVal kwval() {
+  void kwval(KwVal& v) {
     const Token& t = peek();
-    KwVal v;
     v.loc = loc(t);
     if (t.kind == TokKind::Int) {
       v.kind = KwVal::Kind::Int;
       v.integer = advance().value;
-      return v;
+      return;
     }
     if (t.kind == TokKind::Name && !is_python_keyword(t.text)) {
       v.kind = KwVal::Kind::Name;
       v.name = advance().text;
-      return v;
+      return;
     }
     if (is_punct(t, '[') || is_punct(t, '(')) {
       const char close = is_punct(t, '[') ? ']' : ')';
@@ -302,13 +301,12 @@ class Parser {
         fail_expected(peek(), std::string("',' or '") + close + "' in the integer list");
       }
       advance();
-      return v;
+      return;
     }
     fail_expected(t, "a parameter value (an integer, a name or an integer list)");
   }
 
-  PrimCall prim_call() {
-    PrimCall c;
+  void prim_call(PrimCall& c) {
     c.loc = loc(advance());  // "step"
     expect_punct('.', "after 'step'");
     const Token& p = expect_name("a primitive name after 'step.'");
@@ -325,16 +323,15 @@ class Parser {
         fail_expected(k, "a keyword argument or ')'");
       }
       if (is_python_keyword(k.text)) fail_expected(k, "a parameter name");
-      Kwarg kw;
+      for (const auto& other : c.kwargs)
+        if (other.key == k.text)
+          fail(k, "step." + c.prim + " got " + std::string(k.text) + "= twice: each parameter is given at most once");
+      Kwarg& kw = c.kwargs.emplace_back();
       kw.key = k.text;
       kw.loc = loc(k);
-      for (const auto& other : c.kwargs)
-        if (other.key == kw.key)
-          fail(k, "step." + c.prim + " got " + kw.key + "= twice: each parameter is given at most once");
       advance();
       advance();  // '='
-      kw.value = kwval();
-      c.kwargs.push_back(std::move(kw));
+      kwval(kw.value);
       if (is_punct(peek(), ',')) {
         advance();
         continue;
@@ -346,25 +343,23 @@ class Parser {
     advance();
     expect_word("apply", "after step.", c.prim, "(...).");
     expect_punct('(', "after '.apply'");
-    c.arg = apply_arg();
+    apply_arg(c.arg);
     expect_punct(')', "to close .apply(...)");
-    return c;
   }
 
-  ApplyArg apply_arg() {
-    ApplyArg a;
+  void apply_arg(ApplyArg& a) {
     const Token& t = peek();
     a.loc = loc(t);
     if (is_punct(t, ')')) fail(t, "apply needs an argument: a stream, or a tuple of streams");
     if (!is_punct(t, '(')) {
-      a.refs.push_back(ref());
-      return a;
+      ref(a.refs.emplace_back());
+      return;
     }
     advance();
-    a.refs.push_back(ref());
+    ref(a.refs.emplace_back());
     if (is_punct(peek(), ')')) {
       advance();
-      return a;
+      return;
     }
     if (!is_punct(peek(), ',')) fail_expected(peek(), "',' or ')' in the tuple");
     advance();
@@ -372,7 +367,7 @@ class Parser {
       fail(peek(), "a one-element tuple is not STeP syntax: write the stream without parentheses");
     a.tuple = true;
     for (;;) {
-      a.refs.push_back(ref());
+      ref(a.refs.emplace_back());
       if (is_punct(peek(), ',')) {
         advance();
         if (is_punct(peek(), ')')) break;
@@ -382,7 +377,6 @@ class Parser {
       fail_expected(peek(), "',' or ')' in the tuple");
     }
     advance();
-    return a;
   }
 
   struct IterItem {
@@ -431,7 +425,7 @@ class Parser {
 
   void comprehension(Comprehension& comp) {
     advance();  // '['
-    comp.body = prim_call();
+    prim_call(comp.body);
     if (!is_name(peek(), "for")) fail_expected(peek(), "'for' in the list comprehension");
     advance();
     std::vector<std::pair<std::string, Location>> vars;
