@@ -178,38 +178,39 @@ class Checker {
     return what_ref(a.refs[0]);
   }
 
-  // A ref that must be a stream. Returns nullopt (poison) silently when the name was poisoned, with T-ARG when
-  // it is a list, fn list or list literal.
-  std::optional<StreamType> stream_ref(const Ref& r, Prim p, std::string_view expects, bool& reported) {
+  // A ref that must be a stream: its type in the environment (valid until the environment changes, i.e. for
+  // the statement being typed). Returns null (poison) silently when the name was poisoned, with T-ARG when it is
+  // a list, fn list or list literal.
+  const StreamType* stream_ref(const Ref& r, Prim p, std::string_view expects, bool& reported) {
     if (r.kind == Ref::Kind::List) {
       t_arg(p, r.loc, expects, what_ref(r));
       reported = true;
-      return std::nullopt;
+      return nullptr;
     }
     const Value* v = lookup(r.name);
-    if (!v || v->kind == Kind::Poison) return std::nullopt;
+    if (!v || v->kind == Kind::Poison) return nullptr;
     if (r.kind == Ref::Kind::Index) {
       if (v->kind != Kind::List) {
         t_arg(p, r.loc, expects, "'" + r.name + "[" + std::to_string(r.index) + "]' ('" + r.name +
                                      "' is not a stream list)");
         reported = true;
-        return std::nullopt;
+        return nullptr;
       }
       if (r.index < 0 || r.index >= static_cast<std::int64_t>(v->items.size())) {
         error("N-INDEX", r.loc,
               "'" + r.name + "' has " + std::to_string(v->items.size()) + " streams, so index " +
                   std::to_string(r.index) + " is out of range");
         reported = true;
-        return std::nullopt;
+        return nullptr;
       }
-      return v->items[static_cast<std::size_t>(r.index)];
+      return &v->items[static_cast<std::size_t>(r.index)];
     }
     if (v->kind != Kind::Stream) {
       t_arg(p, r.loc, expects, what_ref(r));
       reported = true;
-      return std::nullopt;
+      return nullptr;
     }
-    return v->st;
+    return &v->st;
   }
 
   std::string ref_text(const Ref& r) const {
@@ -551,50 +552,56 @@ class Checker {
     }
     // Argument streams.
     const ApplyArg& arg = c.arg;
-    auto single = [&](std::string_view expects) -> std::optional<std::pair<std::string, StreamType>> {
+    // A single argument stream: its text and its type (the loop item's, or the environment's; not copied).
+    struct SingleArg {
+      std::string name;
+      const StreamType* st = nullptr;  // null: not a single stream (reported, or poisoned)
+    };
+    auto single = [&](std::string_view expects) -> SingleArg {
       if (item) {
         if (arg.tuple || arg.refs.size() != 1 || arg.refs[0].kind != Ref::Kind::Name ||
             arg.refs[0].name != item->first) {
-          return std::nullopt;  // A-LOOP reported by the affine checker
+          return {};  // A-LOOP reported by the affine checker
         }
-        return *item;
+        return {item->first, &item->second};
       }
       if (arg.tuple || arg.refs.size() != 1) {
         t_arg(p, arg.loc, expects, what_arg(arg));
-        return std::nullopt;
+        return {};
       }
       bool reported = false;
-      auto st = stream_ref(arg.refs[0], p, expects, reported);
-      if (!st) return std::nullopt;
-      return std::make_pair(ref_text(arg.refs[0]), std::move(*st));
+      const StreamType* st = stream_ref(arg.refs[0], p, expects, reported);
+      if (!st) return {};
+      return {ref_text(arg.refs[0]), st};
     };
 
     // The one-input primitives share one prologue: the argument must be a single stream, recorded as the input.
-    static const std::pair<std::string, StreamType> kNoInput{};
-    std::optional<std::pair<std::string, StreamType>> sx;
+    static const StreamType kNoInput{};
+    SingleArg sx;
     if (one_input(p)) {
       sx = single("a single stream");
-      if (!sx) return false;
-      ts.inputs.push_back(sx->second);
+      if (!sx.st) return false;
+      ts.inputs.push_back(*sx.st);
     }
-    const auto& [xn, x] = sx ? *sx : kNoInput;
+    const std::string& xn = sx.name;
+    const StreamType& x = sx.st ? *sx.st : kNoInput;
 
     switch (p) {
       case Prim::Map: {
-        std::pair<std::string, StreamType> mx;
+        std::optional<std::pair<std::string, StreamType>> zipped;
+        SingleArg mx;
         if (arg.tuple && !item) {
-          auto z = zip_args(p, arg);
-          if (!z) return false;
-          mx = std::move(*z);
+          zipped = zip_args(p, arg);
+          if (!zipped) return false;
+          mx = {std::move(zipped->first), &zipped->second};
         } else {
-          auto sm = single("a single stream or a tuple of streams");
-          if (!sm) return false;
-          mx = std::move(*sm);
+          mx = single("a single stream or a tuple of streams");
+          if (!mx.st) return false;
         }
-        ts.inputs.push_back(mx.second);
+        ts.inputs.push_back(*mx.st);
         if (!ok || !f) return false;
-        if (!check_fn_input(p, *f, mx.first, mx.second, arg.loc)) return false;
-        outs.push_back(StreamType{f->output, mx.second.dims});
+        if (!check_fn_input(p, *f, mx.name, *mx.st, arg.loc)) return false;
+        outs.push_back(StreamType{f->output, mx.st->dims});
         return true;
       }
       case Prim::Zip: {
