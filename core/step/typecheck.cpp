@@ -69,11 +69,13 @@ std::vector<ParamSpec> params_of(Prim p) {
 
 enum class Kind { Stream, List, FnList, Poison };
 
+// A name's value in the environment. Stream types are not copied: they point into the checker's input types or
+// into the typed program's statements (sized before the first statement, so they do not move).
 struct Value {
   Kind kind = Kind::Poison;
-  StreamType st;                       // Stream
-  std::vector<StreamType> items;       // List
-  std::vector<const FnDecl*> fns;      // FnList (nullptr for unknown fn names)
+  const StreamType* st = nullptr;                  // Stream
+  const std::vector<StreamType>* items = nullptr;  // List
+  std::vector<const FnDecl*> fns;                  // FnList (nullptr for unknown fn names)
 };
 
 class Checker {
@@ -92,10 +94,11 @@ class Checker {
           std::vector<const SizeBinding*> bindings)
       : prog_(prog), task_(task), diags_(diags), opt_(opt), binding_name_("sizes"), bindings_(std::move(bindings)) {
     for (const auto& f : task.fns) fns_[f.func_name] = &f;
+    input_types_.reserve(task.inputs.size());  // no regrowth: the environment points at them
     for (const auto& in : task.inputs) {
       Value v;
       v.kind = Kind::Stream;
-      v.st = StreamType{in.dtype, in.dims};
+      v.st = &input_types_.emplace_back(StreamType{in.dtype, in.dims});
       env_[in.name] = std::move(v);
     }
     totals_.assign(bindings_.size(), 0);
@@ -196,21 +199,21 @@ class Checker {
         reported = true;
         return nullptr;
       }
-      if (r.index < 0 || r.index >= static_cast<std::int64_t>(v->items.size())) {
+      if (r.index < 0 || r.index >= static_cast<std::int64_t>(v->items->size())) {
         error("N-INDEX", r.loc,
-              "'" + r.name + "' has " + std::to_string(v->items.size()) + " streams, so index " +
+              "'" + r.name + "' has " + std::to_string(v->items->size()) + " streams, so index " +
                   std::to_string(r.index) + " is out of range");
         reported = true;
         return nullptr;
       }
-      return &v->items[static_cast<std::size_t>(r.index)];
+      return &(*v->items)[static_cast<std::size_t>(r.index)];
     }
     if (v->kind != Kind::Stream) {
       t_arg(p, r.loc, expects, what_ref(r));
       reported = true;
       return nullptr;
     }
-    return &v->st;
+    return v->st;
   }
 
   std::string ref_text(const Ref& r) const {
@@ -445,10 +448,11 @@ class Checker {
   }
 
   // ---- statements --------------------------------------------------------------------------------------
+  // `t` is a typed statement's output (the environment keeps a pointer to it).
   void define(const std::string& name, const StreamType& t, const Location& loc) {
     Value v;
     v.kind = Kind::Stream;
-    v.st = t;
+    v.st = &t;
     env_[name] = std::move(v);
     check_limits(name, t, loc);
   }
@@ -496,7 +500,7 @@ class Checker {
       if (nt == 1) {
         Value v;
         v.kind = Kind::List;
-        v.items = ts.outs;
+        v.items = &ts.outs;
         env_[s.targets[0]] = std::move(v);
         for (std::size_t e = 0; e < ts.outs.size(); ++e)
           check_limits(s.targets[0] + "[" + std::to_string(e) + "]", ts.outs[e], s.loc);
@@ -1011,8 +1015,8 @@ class Checker {
         t_arg(Prim::Merge, lr.loc, expects, what_ref(lr));
         return false;
       }
-      for (std::size_t e = 0; e < v->items.size(); ++e)
-        items.emplace_back(lr.name + "[" + std::to_string(e) + "]", v->items[e]);
+      for (std::size_t e = 0; e < v->items->size(); ++e)
+        items.emplace_back(lr.name + "[" + std::to_string(e) + "]", (*v->items)[e]);
     }
     auto sel = stream_ref(arg.refs[1], Prim::Merge, expects, reported);
     if (!sel) return false;
@@ -1089,7 +1093,7 @@ class Checker {
           poison(s);
           return;
         }
-        items.emplace_back(c.list_literal[i], v->st);
+        items.emplace_back(c.list_literal[i], *v->st);
       }
     } else {
       const Value* v = lookup(c.list_name);
@@ -1104,8 +1108,8 @@ class Checker {
         poison(s);
         return;
       }
-      for (std::size_t e = 0; e < v->items.size(); ++e)
-        items.emplace_back(c.list_name + "[" + std::to_string(e) + "]", v->items[e]);
+      for (std::size_t e = 0; e < v->items->size(); ++e)
+        items.emplace_back(c.list_name + "[" + std::to_string(e) + "]", (*v->items)[e]);
     }
     // The fns.
     std::vector<const FnDecl*> fns;
@@ -1180,11 +1184,11 @@ class Checker {
       return;
     }
     ts.fns = fns;
-    ts.outs = outs;
+    ts.outs = std::move(outs);
     ts.list_result = true;
     Value v;
     v.kind = Kind::List;
-    v.items = std::move(outs);
+    v.items = &ts.outs;
     env_[s.targets[0]] = std::move(v);
     for (std::size_t e = 0; e < ts.outs.size(); ++e)
       check_limits(s.targets[0] + "[" + std::to_string(e) + "]", ts.outs[e], s.loc);
@@ -1204,15 +1208,15 @@ class Checker {
         continue;
       }
       if (r.kind == Ref::Kind::Index) {
-        if (v->kind != Kind::List || r.index < 0 || r.index >= static_cast<std::int64_t>(v->items.size())) {
+        if (v->kind != Kind::List || r.index < 0 || r.index >= static_cast<std::int64_t>(v->items->size())) {
           if (v->kind == Kind::List)
             error("N-INDEX", r.loc,
-                  "'" + r.name + "' has " + std::to_string(v->items.size()) + " streams, so index " +
+                  "'" + r.name + "' has " + std::to_string(v->items->size()) + " streams, so index " +
                       std::to_string(r.index) + " is out of range");
           poisoned = true;
           continue;
         }
-        got.emplace_back(ref_text(r), v->items[static_cast<std::size_t>(r.index)]);
+        got.emplace_back(ref_text(r), (*v->items)[static_cast<std::size_t>(r.index)]);
         continue;
       }
       if (v->kind != Kind::Stream) {
@@ -1221,7 +1225,7 @@ class Checker {
           error("O-DTYPE", r.loc, "'" + r.name + "' is a fn list, not a stream; only streams can be returned");
         continue;
       }
-      got.emplace_back(r.name, v->st);
+      got.emplace_back(r.name, *v->st);
     }
     if (poisoned) return;
     const auto& outs = task_.outputs;
@@ -1265,6 +1269,7 @@ class Checker {
   Diagnostics& diags_;
   TypecheckOptions opt_;
   std::map<std::string, const FnDecl*, std::less<>> fns_;
+  std::vector<StreamType> input_types_;  // the task inputs' types (the environment points at them)
   std::map<std::string, Value, std::less<>> env_;
   std::string binding_name_;
   std::vector<const SizeBinding*> bindings_;  // the task's (or the caller's) bindings, not copied
