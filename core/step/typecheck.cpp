@@ -538,7 +538,7 @@ class Checker {
   // Types one primitive application. For comprehension bodies `item` supplies the loop stream's type and
   // `fn_var` maps the fn variable to the item's fn.
   bool apply(const Statement& s, const PrimCall& c, Prim p, TypedStatement& ts, std::vector<StreamType>& outs,
-             bool& list_result, const std::pair<std::string, StreamType>* item,
+             bool& list_result, const std::pair<std::string, const StreamType*>* item,
              const std::map<std::string, const FnDecl*>* fn_var) {
     Params ps = collect_params(c, p);
     ResolvedCall& rc = ts.call;
@@ -567,7 +567,7 @@ class Checker {
             arg.refs[0].name != item->first) {
           return {};  // A-LOOP reported by the affine checker
         }
-        return {item->first, &item->second};
+        return {item->first, item->second};
       }
       if (arg.tuple || arg.refs.size() != 1) {
         t_arg(p, arg.loc, expects, what_arg(arg));
@@ -846,20 +846,22 @@ class Checker {
   }
 
   std::optional<std::pair<std::string, StreamType>> zip_args(Prim p, const ApplyArg& arg) {
-    std::vector<std::pair<std::string, StreamType>> xs;
+    std::vector<std::pair<std::string, const StreamType*>> xs;  // types in the environment, not copied
     bool reported = false, poisoned = false;
     for (const auto& r : arg.refs) {
-      auto st = stream_ref(r, p, "a tuple of streams", reported);
+      const StreamType* st = stream_ref(r, p, "a tuple of streams", reported);
       if (!st) {
         poisoned = true;
         continue;
       }
-      xs.emplace_back(ref_text(r), *st);
+      xs.emplace_back(ref_text(r), st);
     }
     if (poisoned) return std::nullopt;
-    const auto& [n1, x1] = xs[0];
+    const std::string& n1 = xs[0].first;
+    const StreamType& x1 = *xs[0].second;
     for (std::size_t j = 1; j < xs.size(); ++j) {
-      const auto& [nj, xj] = xs[j];
+      const std::string& nj = xs[j].first;
+      const StreamType& xj = *xs[j].second;
       if (xj.dims == x1.dims) continue;
       std::string hint;
       if (xj.dims.size() == x1.dims.size()) {
@@ -899,10 +901,10 @@ class Checker {
                 " differs from " + describe(n1, x1) + (hint.empty() ? "" : " " + hint));
       return std::nullopt;
     }
-    DType t = xs[0].second.dtype;
+    DType t = xs[0].second->dtype;
     std::vector<std::string> names{xs[0].first};
     for (std::size_t j = 1; j < xs.size(); ++j) {
-      t = concat(t, xs[j].second.dtype);
+      t = concat(t, xs[j].second->dtype);
       names.push_back(xs[j].first);
     }
     return std::make_pair("(" + join(names) + ")", StreamType{t, x1.dims});
@@ -994,18 +996,18 @@ class Checker {
       return false;
     }
     const Ref& lr = arg.refs[0];
-    std::vector<std::pair<std::string, StreamType>> items;
+    std::vector<std::pair<std::string, const StreamType*>> items;  // types in the environment, not copied
     std::string ln = ref_text(lr);
     bool reported = false;
     if (lr.kind == Ref::Kind::List) {
       bool poisoned = false;
       for (const auto& it : lr.items) {
-        auto st = stream_ref(it, Prim::Merge, expects, reported);
+        const StreamType* st = stream_ref(it, Prim::Merge, expects, reported);
         if (!st) {
           poisoned = true;
           continue;
         }
-        items.emplace_back(ref_text(it), *st);
+        items.emplace_back(ref_text(it), st);
       }
       if (poisoned) return false;
     } else {
@@ -1016,19 +1018,19 @@ class Checker {
         return false;
       }
       for (std::size_t e = 0; e < v->items->size(); ++e)
-        items.emplace_back(lr.name + "[" + std::to_string(e) + "]", (*v->items)[e]);
+        items.emplace_back(lr.name + "[" + std::to_string(e) + "]", &(*v->items)[e]);
     }
     auto sel = stream_ref(arg.refs[1], Prim::Merge, expects, reported);
     if (!sel) return false;
-    for (const auto& it : items) ts.inputs.push_back(it.second);
+    for (const auto& it : items) ts.inputs.push_back(*it.second);
     ts.inputs.push_back(*sel);
     if (items.empty()) {
       t_arg(Prim::Merge, lr.loc, expects, "an empty list");
       return false;
     }
-    const StreamType& t0 = items[0].second;
+    const StreamType& t0 = *items[0].second;
     for (std::size_t e = 0; e < items.size(); ++e) {
-      const StreamType& te = items[e].second;
+      const StreamType& te = *items[e].second;
       bool same = te.dtype == t0.dtype && te.rank() == t0.rank() &&
                   std::equal(te.dims.begin(), te.dims.end() - 1, t0.dims.begin());
       if (!same) {
@@ -1078,8 +1080,8 @@ class Checker {
       poison(s);
       return;
     }
-    // The stream list.
-    std::vector<std::pair<std::string, StreamType>> items;
+    // The stream list (types in the environment, not copied).
+    std::vector<std::pair<std::string, const StreamType*>> items;
     if (!c.list_literal.empty()) {
       for (std::size_t i = 0; i < c.list_literal.size(); ++i) {
         const Value* v = lookup(c.list_literal[i]);
@@ -1093,7 +1095,7 @@ class Checker {
           poison(s);
           return;
         }
-        items.emplace_back(c.list_literal[i], *v->st);
+        items.emplace_back(c.list_literal[i], v->st);
       }
     } else {
       const Value* v = lookup(c.list_name);
@@ -1109,7 +1111,7 @@ class Checker {
         return;
       }
       for (std::size_t e = 0; e < v->items->size(); ++e)
-        items.emplace_back(c.list_name + "[" + std::to_string(e) + "]", (*v->items)[e]);
+        items.emplace_back(c.list_name + "[" + std::to_string(e) + "]", &(*v->items)[e]);
     }
     // The fns.
     std::vector<const FnDecl*> fns;
@@ -1168,7 +1170,7 @@ class Checker {
       TypedStatement tmp;
       std::vector<StreamType> o;
       bool lr = false;
-      std::pair<std::string, StreamType> item{c.stream_var, items[i].second};
+      std::pair<std::string, const StreamType*> item{c.stream_var, items[i].second};
       std::size_t before = count_errors();
       if (!apply(s, c.body, *p, tmp, o, lr, &item, have_fns ? &fv : nullptr)) {
         all_ok = false;
@@ -1176,8 +1178,8 @@ class Checker {
         continue;
       }
       if (i == 0) ts.call = tmp.call;
-      ts.inputs.push_back(items[i].second);
-      outs.push_back(o[0]);
+      ts.inputs.push_back(*items[i].second);
+      outs.push_back(std::move(o[0]));
     }
     if (!all_ok || s.targets.empty()) {
       poison(s);
@@ -1195,7 +1197,7 @@ class Checker {
   }
 
   void returns(const Statement& s, TypedProgram& tp) {
-    std::vector<std::pair<std::string, StreamType>> got;
+    std::vector<std::pair<std::string, const StreamType*>> got;  // types in the environment, not copied
     bool poisoned = false;
     for (const auto& r : s.returns) {
       if (r.kind == Ref::Kind::List) {
@@ -1216,7 +1218,7 @@ class Checker {
           poisoned = true;
           continue;
         }
-        got.emplace_back(ref_text(r), (*v->items)[static_cast<std::size_t>(r.index)]);
+        got.emplace_back(ref_text(r), &(*v->items)[static_cast<std::size_t>(r.index)]);
         continue;
       }
       if (v->kind != Kind::Stream) {
@@ -1225,7 +1227,7 @@ class Checker {
           error("O-DTYPE", r.loc, "'" + r.name + "' is a fn list, not a stream; only streams can be returned");
         continue;
       }
-      got.emplace_back(r.name, *v->st);
+      got.emplace_back(r.name, v->st);
     }
     if (poisoned) return;
     const auto& outs = task_.outputs;
@@ -1238,7 +1240,8 @@ class Checker {
       return;
     }
     for (std::size_t i = 0; i < outs.size(); ++i) {
-      const auto& [xn, x] = got[i];
+      const std::string& xn = got[i].first;
+      const StreamType& x = *got[i].second;
       const Location& loc = s.returns[i].loc;
       if (x.dtype != outs[i].dtype) {
         error("O-DTYPE", loc,
