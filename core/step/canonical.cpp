@@ -1,8 +1,7 @@
 // Canonical form (step-dialect §9): rename, then print in the canonical style.
-#include <openssl/evp.h>
-
 #include <map>
 
+#include "core/common/sha256.hpp"
 #include "core/step/names.hpp"
 #include "core/step/printer.hpp"
 #include "core/step/printer_detail.hpp"
@@ -77,16 +76,8 @@ std::string canonical_text(const Program& program, const SizeBinding* sizes) {
 
 std::string canonical_key(const Program& program, const SizeBinding* sizes) {
   const std::string text = canonical_text(program, sizes);
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(text.data(), text.size(), md, &len, EVP_sha256(), nullptr) != 1) return {};
-  static constexpr char hex[] = "0123456789abcdef";
   std::string out;
-  out.reserve(2 * len);
-  for (unsigned int i = 0; i < len; ++i) {
-    out += hex[md[i] >> 4];
-    out += hex[md[i] & 0xF];
-  }
+  sha256_hex_to(text, out);  // empty on a libcrypto failure
   return out;
 }
 
