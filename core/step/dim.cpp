@@ -4,27 +4,12 @@
 #include <cctype>
 #include <numeric>
 
+#include "core/step/name_key.hpp"
+
 namespace sf::step {
 namespace {
 
 bool mul_ok(std::int64_t a, std::int64_t b, std::int64_t& out) { return !__builtin_mul_overflow(a, b, &out); }
-
-// A size symbol looked up in a SizeBinding (std::map with std::less<>): the same order as std::string's
-// compare (bytes as unsigned char, then length), written out so that a lookup does not call memcmp for every
-// node it passes (symbols are a few bytes and mostly differ in the first).
-struct BindingKey {
-  std::string_view s;
-};
-int binding_key_cmp(std::string_view a, std::string_view b) {
-  const std::size_t n = std::min(a.size(), b.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
-    if (x != y) return x < y ? -1 : 1;
-  }
-  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
-}
-bool operator<(const std::string& k, BindingKey q) { return binding_key_cmp(k, q.s) < 0; }
-bool operator<(BindingKey q, const std::string& k) { return binding_key_cmp(q.s, k) < 0; }
 
 }  // namespace
 
@@ -145,7 +130,7 @@ std::optional<std::int64_t> Dim::eval_nonneg(const SizeBinding& b, std::string* 
   // value = num * prod(v^e for e>0) / (den * prod(v^-e for e<0))
   std::int64_t top = num_, bottom = den_;
   for (const auto& [s, e] : exponents()) {
-    auto it = b.find(BindingKey{s});
+    auto it = b.find(NameKey{s});
     if (it == b.end()) {
       if (why) *why = "size symbol '" + s + "' is not bound";
       return std::nullopt;

@@ -1,18 +1,20 @@
 #include "core/step/names.hpp"
 
 #include "core/step/lexer.hpp"
+#include "core/step/name_key.hpp"
 
 namespace sf::step {
 
 bool TaskNames::is_size_constant(std::string_view name) const {
   constexpr std::string_view suffix = "_value";
   if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) return false;
-  return sizes.count(name.substr(0, name.size() - suffix.size())) > 0;
+  return sizes.count(NameKey{name.substr(0, name.size() - suffix.size())}) > 0;
 }
 
 bool TaskNames::contains(std::string_view name) const {
-  return inputs.count(name) || parameters.count(name) || fns.count(name) || outputs.count(name) ||
-         sizes.count(name) || is_size_constant(name);
+  const NameKey k{name};
+  return inputs.count(k) || parameters.count(k) || fns.count(k) || outputs.count(k) || sizes.count(k) ||
+         is_size_constant(name);
 }
 
 bool defines_stream_list(const Statement& st) {
