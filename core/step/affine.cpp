@@ -4,6 +4,7 @@
 
 #include "core/step/affine_values.hpp"
 #include "core/step/affine_walk.hpp"
+#include "core/step/name_key.hpp"
 
 namespace sf::step {
 
@@ -22,7 +23,7 @@ ValueTable collect_values(const Program& program, const TaskNames& names) {
   walk_uses(
       program,
       [&](const UseSite<const Ref, const std::string>& s) {
-        auto it = current.find(s.name);
+        auto it = current.find(NameKey{s.name});
         if (it == current.end()) return;  // not a stream value (reported by the name check)
         ValueInfo& v = t.values[it->second];
         UseRec u{s.loc, s.stmt};

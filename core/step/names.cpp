@@ -76,7 +76,7 @@ class NameChecker {
       error("N-RESERVED", "'" + n + "' cannot be assigned: it is " + what(n) + "; choose another name", loc);
       return;
     }
-    if (auto it = defined_.find(n); it != defined_.end()) {
+    if (auto it = defined_.find(NameKey{n}); it != defined_.end()) {
       error("N-REDEF",
             "'" + n + "' is already defined on line " + std::to_string(it->second) +
                 "; every name is assigned exactly once",
@@ -88,13 +88,13 @@ class NameChecker {
 
   void undefined(const std::string& n, Location loc, const std::string& extra = "") {
     std::string msg = "'" + n + "' is not defined";
-    if (auto it = all_targets_.find(n); it != all_targets_.end() && !defined_.count(n))
+    if (auto it = all_targets_.find(NameKey{n}); it != all_targets_.end() && !defined_.count(NameKey{n}))
       msg += " yet (it is defined later, on line " + std::to_string(it->second) + "; uses must follow the definition)";
     error("N-UNDEF", msg + extra, loc);
   }
 
   void use_stream(const std::string& n, Location loc) {
-    if (defined_.count(n) || names_.inputs.count(n)) return;
+    if (defined_.count(NameKey{n}) || names_.inputs.count(n)) return;
     if (names_.contains(n) || is_reserved_word(n)) {
       error("N-UNDEF", "'" + n + "' is " + what(n) + ", not a stream: apply and return take streams", loc);
       return;
@@ -134,7 +134,7 @@ class NameChecker {
       for (auto kk : known) is_known |= (kk == k.key);
       if (!is_known) continue;  // T-PARAM-UNKNOWN (type checker)
       const std::string& n = k.value.name;
-      if (names_.contains(n) || defined_.count(n)) continue;
+      if (names_.contains(n) || defined_.count(NameKey{n})) continue;
       if ((local_stream && n == *local_stream) || (local_fn && n == *local_fn)) continue;
       undefined(n, k.value.loc);
     }
@@ -142,7 +142,7 @@ class NameChecker {
   }
 
   void fn_name(const std::string& n, Location loc) {
-    if (names_.contains(n) || defined_.count(n)) return;
+    if (names_.contains(n) || defined_.count(NameKey{n})) return;
     undefined(n, loc, " (a fn list names fns of the task)");
   }
 
@@ -150,7 +150,7 @@ class NameChecker {
     if (is_reserved_word(v) || names_.contains(v)) {
       error("N-RESERVED", "the loop variable '" + v + "' cannot be used: it is " + what(v) + "; choose another name",
             loc);
-    } else if (auto it = all_targets_.find(v); it != all_targets_.end()) {
+    } else if (auto it = all_targets_.find(NameKey{v}); it != all_targets_.end()) {
       error("N-REDEF",
             "the loop variable '" + v + "' must not equal another name, but '" + v + "' is defined on line " +
                 std::to_string(it->second),

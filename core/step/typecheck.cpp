@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "core/step/task.hpp"
+#include "core/step/name_key.hpp"
 
 namespace sf::step {
 
@@ -138,7 +139,7 @@ class Checker {
     Value v;
     v.kind = Kind::FnList;
     for (std::size_t i = 0; i < s.fn_names.size(); ++i) {
-      auto it = fns_.find(s.fn_names[i]);
+      auto it = fns_.find(NameKey{s.fn_names[i]});
       if (it == fns_.end()) {
         error("T-FN-UNKNOWN", i < s.fn_name_locs.size() ? s.fn_name_locs[i] : s.loc,
               "'" + s.fn_names[i] + "' is not a fn of this task (available: " + available_fns() + ")");
@@ -158,7 +159,7 @@ class Checker {
 
   // Resolves a ref to a stream. Lists/fn lists used as streams are T-ARG (reported by the caller via `what`).
   const Value* lookup(const std::string& name) const {
-    auto it = env_.find(name);
+    auto it = env_.find(NameKey{name});
     return it == env_.end() ? nullptr : &it->second;
   }
 
@@ -302,7 +303,7 @@ class Checker {
     return static_cast<int>(kw.value.integer);
   }
 
-  bool is_size_symbol(const std::string& n) const { return task_.sizes.count(n) > 0; }
+  bool is_size_symbol(const std::string& n) const { return task_.sizes.count(NameKey{n}) > 0; }
   bool is_size_value(const std::string& n) const {
     return n.size() > 6 && n.ends_with("_value") && is_size_symbol(n.substr(0, n.size() - 6));
   }
@@ -340,7 +341,7 @@ class Checker {
       f = fn_var->at(kw.value.name);
       if (!f) return nullptr;  // already reported
     } else {
-      auto it = fns_.find(kw.value.name);
+      auto it = fns_.find(NameKey{kw.value.name});
       if (it == fns_.end()) {
         error("T-FN-UNKNOWN", kw.value.loc,
               "'" + kw.value.name + "' is not a fn of this task (available: " + available_fns() + ")");
@@ -1120,7 +1121,7 @@ class Checker {
       std::string fns_label;
       if (!c.fns_literal.empty()) {
         for (std::size_t i = 0; i < c.fns_literal.size(); ++i) {
-          auto it = fns_.find(c.fns_literal[i]);
+          auto it = fns_.find(NameKey{c.fns_literal[i]});
           if (it == fns_.end()) {
             error("T-FN-UNKNOWN", c.fns_literal_locs[i],
                   "'" + c.fns_literal[i] + "' is not a fn of this task (available: " + available_fns() + ")");
