@@ -510,8 +510,9 @@ class Parser {
   std::size_t max_statements_;
 };
 
-int last_impl_line(std::string_view text) {
-  int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+// `newlines`: the number of '\n' in `text` (the lexer's End token is on that line).
+int last_impl_line(std::string_view text, int newlines) {
+  int lines = newlines;
   if (!text.empty() && text.back() == '\n') --lines;
   return std::max(lines, 0);
 }
@@ -536,9 +537,12 @@ std::optional<Program> parse_impl(std::string_view text, const ParseOptions& opt
       diags.push_back(*tokens.back().error);
       return std::nullopt;
     }
+    const int newlines = !tokens.empty() && tokens.back().kind == TokKind::End
+                             ? tokens.back().line
+                             : static_cast<int>(std::count(text.begin(), text.end(), '\n'));
     Parser p(std::move(tokens), map, options.max_statements);
     Program prog = p.run();
-    prog.last_line = map.at(last_impl_line(text), 0).line;
+    prog.last_line = map.at(last_impl_line(text, newlines), 0).line;
     return prog;
   } catch (const ParseFailure& f) {
     diags.push_back(f.diag);
