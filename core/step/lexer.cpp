@@ -45,9 +45,18 @@ std::size_t utf8_len(std::string_view s, std::size_t i, std::uint32_t* cp = null
   return n;
 }
 
-bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
+constexpr bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// [A-Za-z0-9_] by byte: one load per character of a name.
+constexpr std::array<bool, 256> kStepNameChars = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const auto ch = static_cast<char>(c);
+    t[static_cast<std::size_t>(c)] = is_name_start(ch) || is_digit(ch);
+  }
+  return t;
+}();
+inline bool is_name_char(char c) { return kStepNameChars[static_cast<unsigned char>(c)]; }
 
 constexpr std::string_view kAllowed = "only names, non-negative integers, = , . ( ) [ ] and # comments may appear";
 
