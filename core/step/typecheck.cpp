@@ -94,7 +94,6 @@ class Checker {
   Checker(const Program& prog, const TaskDoc& task, Diagnostics& diags, const TypecheckOptions& opt,
           std::vector<const SizeBinding*> bindings)
       : prog_(prog), task_(task), diags_(diags), opt_(opt), binding_name_("sizes"), bindings_(std::move(bindings)) {
-    for (const auto& f : task.fns) fns_[f.func_name] = &f;
     input_types_.reserve(task.inputs.size());  // no regrowth: the environment points at them
     for (const auto& in : task.inputs) {
       Value v;
@@ -139,16 +138,21 @@ class Checker {
     Value v;
     v.kind = Kind::FnList;
     for (std::size_t i = 0; i < s.fn_names.size(); ++i) {
-      auto it = fns_.find(NameKey{s.fn_names[i]});
-      if (it == fns_.end()) {
+      const FnDecl* f = find_fn(s.fn_names[i]);
+      if (!f)
         error("T-FN-UNKNOWN", i < s.fn_name_locs.size() ? s.fn_name_locs[i] : s.loc,
               "'" + s.fn_names[i] + "' is not a fn of this task (available: " + available_fns() + ")");
-        v.fns.push_back(nullptr);
-      } else {
-        v.fns.push_back(it->second);
-      }
+      v.fns.push_back(f);
     }
     if (!s.targets.empty()) env_[s.targets[0]] = std::move(v);
+  }
+
+  // The task fn of that name (the last one, as a name -> fn map built in declaration order would hold); a task
+  // has a few fns, searched in place.
+  const FnDecl* find_fn(std::string_view name) const {
+    for (auto it = task_.fns.rbegin(); it != task_.fns.rend(); ++it)
+      if (it->func_name == name) return &*it;
+    return nullptr;
   }
 
   std::string available_fns() const {
@@ -341,13 +345,12 @@ class Checker {
       f = fn_var->at(kw.value.name);
       if (!f) return nullptr;  // already reported
     } else {
-      auto it = fns_.find(NameKey{kw.value.name});
-      if (it == fns_.end()) {
+      f = find_fn(kw.value.name);
+      if (!f) {
         error("T-FN-UNKNOWN", kw.value.loc,
               "'" + kw.value.name + "' is not a fn of this task (available: " + available_fns() + ")");
         return nullptr;
       }
-      f = it->second;
     }
     check_fn_kind(p, *f, stateful, kw.value.loc);
     return f;
@@ -1121,14 +1124,14 @@ class Checker {
       std::string fns_label;
       if (!c.fns_literal.empty()) {
         for (std::size_t i = 0; i < c.fns_literal.size(); ++i) {
-          auto it = fns_.find(NameKey{c.fns_literal[i]});
-          if (it == fns_.end()) {
+          const FnDecl* f = find_fn(c.fns_literal[i]);
+          if (!f) {
             error("T-FN-UNKNOWN", c.fns_literal_locs[i],
                   "'" + c.fns_literal[i] + "' is not a fn of this task (available: " + available_fns() + ")");
             poison(s);
             return;
           }
-          fns.push_back(it->second);
+          fns.push_back(f);
         }
         fns_label = "[" + join(c.fns_literal) + "]";
       } else {
@@ -1272,7 +1275,6 @@ class Checker {
   const TaskDoc& task_;
   Diagnostics& diags_;
   TypecheckOptions opt_;
-  std::map<std::string, const FnDecl*, std::less<>> fns_;
   std::vector<StreamType> input_types_;  // the task inputs' types (the environment points at them)
   std::map<std::string, Value, std::less<>> env_;
   std::string binding_name_;
