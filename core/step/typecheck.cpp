@@ -95,11 +95,14 @@ class Checker {
           std::vector<const SizeBinding*> bindings)
       : prog_(prog), task_(task), diags_(diags), opt_(opt), binding_name_("sizes"), bindings_(std::move(bindings)) {
     input_types_.reserve(task.inputs.size());  // no regrowth: the environment points at them
+    std::size_t names = task.inputs.size();
+    for (const auto& st : prog.stmts) names += st.targets.size();
+    env_.reserve(names);
     for (const auto& in : task.inputs) {
       Value v;
       v.kind = Kind::Stream;
       v.st = &input_types_.emplace_back(StreamType{in.dtype, in.dims});
-      env_[in.name] = std::move(v);
+      bind(in.name, std::move(v));
     }
     totals_.assign(bindings_.size(), 0);
   }
@@ -144,7 +147,7 @@ class Checker {
               "'" + s.fn_names[i] + "' is not a fn of this task (available: " + available_fns() + ")");
       v.fns.push_back(f);
     }
-    if (!s.targets.empty()) env_[s.targets[0]] = std::move(v);
+    if (!s.targets.empty()) bind(s.targets[0], std::move(v));
   }
 
   // The task fn of that name (the last one, as a name -> fn map built in declaration order would hold); a task
@@ -161,10 +164,13 @@ class Checker {
     return join(xs);
   }
 
+  void bind(std::string_view name, Value&& v) { env_.emplace_back(name, std::move(v)); }
+
   // Resolves a ref to a stream. Lists/fn lists used as streams are T-ARG (reported by the caller via `what`).
   const Value* lookup(const std::string& name) const {
-    auto it = env_.find(NameKey{name});
-    return it == env_.end() ? nullptr : &it->second;
+    for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+      if (it->first == name) return &it->second;
+    return nullptr;
   }
 
   // Describes what an argument ref is, for T-ARG messages.
@@ -457,12 +463,12 @@ class Checker {
     Value v;
     v.kind = Kind::Stream;
     v.st = &t;
-    env_[name] = std::move(v);
+    bind(name, std::move(v));
     check_limits(name, t, loc);
   }
 
   void poison(const Statement& s) {
-    for (const auto& t : s.targets) env_[t] = Value{};
+    for (const auto& t : s.targets) bind(t, Value{});
   }
 
   void assign(const Statement& s, TypedStatement& ts) {
@@ -505,7 +511,7 @@ class Checker {
         Value v;
         v.kind = Kind::List;
         v.items = &ts.outs;
-        env_[s.targets[0]] = std::move(v);
+        bind(s.targets[0], std::move(v));
         for (std::size_t e = 0; e < ts.outs.size(); ++e)
           check_limits(s.targets[0] + "[" + std::to_string(e) + "]", ts.outs[e], s.loc);
       } else if (nt == ts.outs.size()) {
@@ -1195,7 +1201,7 @@ class Checker {
     Value v;
     v.kind = Kind::List;
     v.items = &ts.outs;
-    env_[s.targets[0]] = std::move(v);
+    bind(s.targets[0], std::move(v));
     for (std::size_t e = 0; e < ts.outs.size(); ++e)
       check_limits(s.targets[0] + "[" + std::to_string(e) + "]", ts.outs[e], s.loc);
   }
@@ -1276,7 +1282,9 @@ class Checker {
   Diagnostics& diags_;
   TypecheckOptions opt_;
   std::vector<StreamType> input_types_;  // the task inputs' types (the environment points at them)
-  std::map<std::string, Value, std::less<>> env_;
+  // (name, value) in binding order; a name bound again shadows its earlier entry (lookups search from the back),
+  // as a map would replace it. The names point into the task and the program.
+  std::vector<std::pair<std::string_view, Value>> env_;
   std::string binding_name_;
   std::vector<const SizeBinding*> bindings_;  // the task's (or the caller's) bindings, not copied
   std::vector<SizeBinding> extended_;
