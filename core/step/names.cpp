@@ -47,8 +47,13 @@ class NameChecker {
  public:
   NameChecker(const Program& p, const TaskNames& n, Diagnostics& d, const SizeBinding* sizes)
       : prog_(p), names_(n), diags_(d), lengths_(stream_list_lengths(p, sizes)) {
+    std::size_t targets = 0;
+    for (const auto& st : p.stmts) targets += st.targets.size();
+    all_targets_.reserve(targets);
+    defined_.reserve(targets);
     for (const auto& st : p.stmts)
-      for (std::size_t i = 0; i < st.targets.size(); ++i) all_targets_.emplace(st.targets[i], st.target_locs[i].line);
+      for (std::size_t i = 0; i < st.targets.size(); ++i)
+        all_targets_.emplace_back(st.targets[i], st.target_locs[i].line);
   }
 
   bool run() {
@@ -76,25 +81,24 @@ class NameChecker {
       error("N-RESERVED", "'" + n + "' cannot be assigned: it is " + what(n) + "; choose another name", loc);
       return;
     }
-    if (auto it = defined_.find(NameKey{n}); it != defined_.end()) {
+    if (const int* line = defined_line(n)) {
       error("N-REDEF",
-            "'" + n + "' is already defined on line " + std::to_string(it->second) +
-                "; every name is assigned exactly once",
+            "'" + n + "' is already defined on line " + std::to_string(*line) + "; every name is assigned exactly once",
             loc);
       return;
     }
-    defined_.emplace(n, loc.line);
+    defined_.emplace_back(n, loc.line);
   }
 
   void undefined(const std::string& n, Location loc, const std::string& extra = "") {
     std::string msg = "'" + n + "' is not defined";
-    if (auto it = all_targets_.find(NameKey{n}); it != all_targets_.end() && !defined_.count(NameKey{n}))
-      msg += " yet (it is defined later, on line " + std::to_string(it->second) + "; uses must follow the definition)";
+    if (const int* line = first_target_line(n); line && !defined_line(n))
+      msg += " yet (it is defined later, on line " + std::to_string(*line) + "; uses must follow the definition)";
     error("N-UNDEF", msg + extra, loc);
   }
 
   void use_stream(const std::string& n, Location loc) {
-    if (defined_.count(NameKey{n}) || names_.inputs.count(n)) return;
+    if (defined_line(n) || names_.inputs.count(NameKey{n})) return;
     if (names_.contains(n) || is_reserved_word(n)) {
       error("N-UNDEF", "'" + n + "' is " + what(n) + ", not a stream: apply and return take streams", loc);
       return;
@@ -111,7 +115,7 @@ class NameChecker {
       case Ref::Kind::Index: {
         use_stream(r.name, r.loc);
         auto it = lengths_.find(r.name);
-        if (it != lengths_.end() && defined_.count(r.name) && (r.index < 0 || r.index >= it->second))
+        if (it != lengths_.end() && defined_line(r.name) && (r.index < 0 || r.index >= it->second))
           error("N-INDEX",
                 "'" + r.name + "[" + std::to_string(r.index) + "]' is out of range: stream list '" + r.name +
                     "' has " + std::to_string(it->second) + " stream(s), so the index must be between 0 and " +
@@ -134,7 +138,7 @@ class NameChecker {
       for (auto kk : known) is_known |= (kk == k.key);
       if (!is_known) continue;  // T-PARAM-UNKNOWN (type checker)
       const std::string& n = k.value.name;
-      if (names_.contains(n) || defined_.count(NameKey{n})) continue;
+      if (names_.contains(n) || defined_line(n)) continue;
       if ((local_stream && n == *local_stream) || (local_fn && n == *local_fn)) continue;
       undefined(n, k.value.loc);
     }
@@ -142,7 +146,7 @@ class NameChecker {
   }
 
   void fn_name(const std::string& n, Location loc) {
-    if (names_.contains(n) || defined_.count(NameKey{n})) return;
+    if (names_.contains(n) || defined_line(n)) return;
     undefined(n, loc, " (a fn list names fns of the task)");
   }
 
@@ -150,10 +154,10 @@ class NameChecker {
     if (is_reserved_word(v) || names_.contains(v)) {
       error("N-RESERVED", "the loop variable '" + v + "' cannot be used: it is " + what(v) + "; choose another name",
             loc);
-    } else if (auto it = all_targets_.find(NameKey{v}); it != all_targets_.end()) {
+    } else if (const int* line = first_target_line(v)) {
       error("N-REDEF",
             "the loop variable '" + v + "' must not equal another name, but '" + v + "' is defined on line " +
-                std::to_string(it->second),
+                std::to_string(*line),
             loc);
     } else if (other && *other == v) {
       error("N-REDEF", "the two loop variables are both named '" + v + "'", loc);
@@ -191,8 +195,20 @@ class NameChecker {
   const TaskNames& names_;
   Diagnostics& diags_;
   std::map<std::string, std::int64_t, std::less<>> lengths_;
-  std::map<std::string, int, std::less<>> defined_;      // program name -> definition line
-  std::map<std::string, int, std::less<>> all_targets_;  // every target -> first definition line
+  // (name, line) pairs: a program has a few dozen names, searched in place (the names point into the program).
+  std::vector<std::pair<std::string_view, int>> defined_;      // program name -> definition line (each once)
+  std::vector<std::pair<std::string_view, int>> all_targets_;  // every target in program order
+
+  const int* defined_line(std::string_view n) const {
+    for (auto it = defined_.rbegin(); it != defined_.rend(); ++it)
+      if (it->first == n) return &it->second;
+    return nullptr;
+  }
+  const int* first_target_line(std::string_view n) const {  // the first definition, as map::emplace kept
+    for (const auto& [name, line] : all_targets_)
+      if (name == n) return &line;
+    return nullptr;
+  }
   bool ok_ = true;
 };
 
