@@ -4,7 +4,6 @@
 
 #include "core/step/affine_values.hpp"
 #include "core/step/affine_walk.hpp"
-#include "core/step/name_key.hpp"
 
 namespace sf::step {
 
@@ -12,20 +11,31 @@ namespace detail {
 
 ValueTable collect_values(const Program& program, const TaskNames& names) {
   ValueTable t;
-  std::map<std::string, std::size_t, std::less<>> current;
+  // The value each name holds now: (name view, index into t.values) searched from the back, a later entry
+  // shadowing an earlier one; kNone marks a name that no longer holds a stream value (a fn list).
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<std::pair<std::string_view, std::size_t>> current;
+  std::size_t names_count = names.inputs.size();
+  for (const auto& st : program.stmts) names_count += st.targets.size();
+  current.reserve(names_count);
+  auto holds = [&](std::string_view n) {
+    for (auto it = current.rbegin(); it != current.rend(); ++it)
+      if (it->first == n) return it->second;
+    return kNone;
+  };
   for (const auto& in : names.inputs) {
     ValueInfo v;
     v.kind = ValueInfo::Kind::Input;
     v.name = in;
-    current[in] = t.values.size();
+    current.emplace_back(in, t.values.size());
     t.values.push_back(std::move(v));
   }
   walk_uses(
       program,
       [&](const UseSite<const Ref, const std::string>& s) {
-        auto it = current.find(NameKey{s.name});
-        if (it == current.end()) return;  // not a stream value (reported by the name check)
-        ValueInfo& v = t.values[it->second];
+        const std::size_t at = holds(s.name);
+        if (at == kNone) return;  // not a stream value (reported by the name check)
+        ValueInfo& v = t.values[at];
         UseRec u{s.loc, s.stmt};
         if (s.index) {
           if (v.kind == ValueInfo::Kind::List) v.elems[s.idx].push_back(u);
@@ -37,7 +47,7 @@ ValueTable collect_values(const Program& program, const TaskNames& names) {
       },
       [&](int si, const Statement& st) {
         if (st.kind == Statement::Kind::FnList) {
-          for (const auto& n : st.targets) current.erase(n);
+          for (const auto& n : st.targets) current.emplace_back(n, kNone);
           return;
         }
         const bool list = defines_stream_list(st);
@@ -47,7 +57,7 @@ ValueTable collect_values(const Program& program, const TaskNames& names) {
           v.name = st.targets[i];
           v.def = i < st.target_locs.size() ? st.target_locs[i] : st.loc;
           v.def_stmt = si;
-          current[v.name] = t.values.size();
+          current.emplace_back(st.targets[i], t.values.size());
           t.values.push_back(std::move(v));
         }
       });
@@ -139,8 +149,9 @@ void check_affine(const Program& program, const TaskNames& names, Diagnostics& d
   for (const auto& [name, loc] : t.returned_lists)
     diags.push_back(make_error("O-LIST", "a stream list cannot be returned; Merge it first", loc));
 
-  // Comprehension bodies.
-  {
+  // Comprehension bodies (the names known before each one are collected only when there is one).
+  if (std::any_of(program.stmts.begin(), program.stmts.end(),
+                  [](const Statement& st) { return st.kind == Statement::Kind::Comprehension; })) {
     std::map<std::string, int, std::less<>> known;
     for (const auto& in : names.inputs) known[in] = 0;
     for (const auto& st : program.stmts) {
