@@ -2,7 +2,10 @@
 
 #include "core/agent/proposer.hpp"
 #include "core/learn/verdict_words.hpp"
+#include "core/store/event_log.hpp"
 #include "core/store/json_fields.hpp"
+
+#include <stdexcept>
 
 namespace sf::learn {
 
@@ -86,25 +89,6 @@ json task_result_json(const TaskResult& r) {
     if (r.best_cycles) j["best"]["cycles"] = *r.best_cycles;
   }
   return j;
-}
-
-TaskResult task_result_from(const json& j) {
-  TaskResult r;
-  r.task = j.at("task").get<std::string>();
-  r.c = j.at("c").get<int>();
-  r.c_by_temperature = j.at("c_by_temperature").get<std::vector<int>>();
-  r.newly_solved = j.at("newly_solved").get<bool>();
-  if (r.newly_solved) {
-    const json& b = j.at("best");
-    r.best_temperature_index = b.at("temperature_index").get<int>();
-    r.best_sample_index = b.at("sample_index").get<int>();
-    r.best_length = b.at("program_length").get<int>();
-    r.groups = b.at("groups").get<int>();
-    r.best_key = b.at("canonical_key").get<std::string>();
-    r.best_impl = b.at("impl").get<std::string>();
-    if (auto it = b.find("cycles"); it != b.end() && it->is_number_integer()) r.best_cycles = it->get<std::int64_t>();
-  }
-  return r;
 }
 
 struct ToJson {
@@ -427,78 +411,141 @@ std::optional<EventBody> memory_body_from(const std::string& type, const json& j
   return g;
 }
 
+// The adaptive kinds: the sample, iteration or task an event is about is required; every other field may be
+// absent or null (its default), as hand-written logs and the GUI's earlier readers took them.
+template <class T, class Reader>
+bool lax(Reader read, const json& j, const char* k, T& out, std::string& err) {
+  auto it = j.find(k);
+  return it == j.end() || it->is_null() || read(j, k, out, err);
+}
+template <class T>
+bool lax_list(const json& j, const char* k, std::vector<T>& out, std::string& err) {
+  auto it = j.find(k);
+  if (it == j.end() || it->is_null()) return true;
+  try {
+    out = it->get<std::vector<T>>();
+    return true;
+  } catch (const json::exception&) {
+    return err = std::string(k) + ": expected a list", false;
+  }
+}
+bool lax_json(const json& j, const char* k, json& out) {
+  auto it = j.find(k);
+  if (it != j.end() && !it->is_null()) out = *it;
+  return true;
+}
+bool lax_str(const json& j, const char* k, std::string& out, std::string& err) { return lax(jf::get_str, j, k, out, err); }
+bool lax_int(const json& j, const char* k, int& out, std::string& err) {
+  return lax(jf::get_signed<int>, j, k, out, err);
+}
+bool lax_num(const json& j, const char* k, double& out, std::string& err) { return lax(jf::get_num, j, k, out, err); }
+bool lax_bool(const json& j, const char* k, bool& out, std::string& err) { return lax(jf::get_bool, j, k, out, err); }
+
+bool get_seed(const json& j, const char* k, std::uint64_t& out, std::string& err) {
+  const json& v = j.at(k);
+  if (!v.is_number_integer()) return err = std::string(k) + ": expected an integer", false;
+  out = v.get<std::uint64_t>();
+  return true;
+}
+
+// iteration, task, temperature_index, sample_index: the sample an llm_call or a verdict belongs to.
+template <class E>
+bool sample_of(const json& j, E& e, std::string& err) {
+  return jf::get_signed(j, "iteration", e.iteration, err) && jf::get_str(j, "task", e.task, err) &&
+         jf::get_signed(j, "temperature_index", e.temperature_index, err) &&
+         jf::get_signed(j, "sample_index", e.sample_index, err);
+}
+
+std::optional<TaskResult> task_result_from(const json& j, std::string& err) {
+  TaskResult r;
+  if (!j.is_object()) return err = "results: expected objects", std::nullopt;
+  if (!jf::get_str(j, "task", r.task, err) || !lax_int(j, "c", r.c, err) ||
+      !lax_list(j, "c_by_temperature", r.c_by_temperature, err) || !lax_bool(j, "newly_solved", r.newly_solved, err))
+    return std::nullopt;
+  auto b = j.find("best");
+  if (r.newly_solved && b != j.end() && b->is_object()) {
+    if (!lax_int(*b, "temperature_index", r.best_temperature_index, err) ||
+        !lax_int(*b, "sample_index", r.best_sample_index, err) || !lax_int(*b, "program_length", r.best_length, err) ||
+        !lax_int(*b, "groups", r.groups, err) || !lax_str(*b, "canonical_key", r.best_key, err) ||
+        !lax_str(*b, "impl", r.best_impl, err))
+      return std::nullopt;
+    if (auto c = b->find("cycles"); c != b->end() && c->is_number_integer()) r.best_cycles = c->get<std::int64_t>();
+  }
+  return r;
+}
+
 std::optional<EventBody> body_from(const std::string& type, const json& j, std::string& err) {
   if (type == "campaign_started") {
     CampaignStarted e;
-    e.config = j.at("config");
-    for (const auto& t : j.at("tasks"))
-      e.tasks.push_back({t.at("id").get<std::string>(), t.at("group").get<std::string>(), t.at("tag").get<std::string>()});
+    lax_json(j, "config", e.config);
+    if (auto ts = j.find("tasks"); ts != j.end() && ts->is_array())
+      for (const auto& t : *ts) {
+        if (!t.is_object()) continue;
+        TaskInfo ti;
+        if (!lax_str(t, "id", ti.id, err) || !lax_str(t, "group", ti.group, err) || !lax_str(t, "tag", ti.tag, err))
+          return err = "tasks: " + err, std::nullopt;
+        e.tasks.push_back(std::move(ti));
+      }
     return e;
   }
   if (type == "iteration_started") {
     IterationStarted e;
-    e.iteration = j.at("iteration").get<int>();
-    e.step = j.at("step").get<int>();
-    e.steps = j.at("steps").get<int>();
-    e.demos = j.at("demos").get<std::vector<std::string>>();
-    e.temperatures = j.at("temperatures").get<std::vector<double>>();
-    e.tasks = j.at("tasks").get<std::vector<std::string>>();
-    e.n = j.at("n").get<int>();
+    if (!jf::get_signed(j, "iteration", e.iteration, err) || !lax_int(j, "step", e.step, err) ||
+        !lax_int(j, "steps", e.steps, err) || !lax_list(j, "demos", e.demos, err) ||
+        !lax_list(j, "temperatures", e.temperatures, err) || !lax_list(j, "tasks", e.tasks, err) ||
+        !lax_int(j, "n", e.n, err))
+      return std::nullopt;
     return e;
   }
   if (type == "llm_call") {
     LlmCall e;
-    e.iteration = j.at("iteration").get<int>();
-    e.task = j.at("task").get<std::string>();
-    e.temperature_index = j.at("temperature_index").get<int>();
-    e.sample_index = j.at("sample_index").get<int>();
-    e.trace = j.at("trace");
+    if (!sample_of(j, e, err)) return std::nullopt;
+    lax_json(j, "trace", e.trace);
     return e;
   }
   if (type == "verdict") {
     Verdict e;
-    e.iteration = j.at("iteration").get<int>();
-    e.task = j.at("task").get<std::string>();
-    e.temperature_index = j.at("temperature_index").get<int>();
-    e.temperature = j.at("temperature").get<double>();
-    e.sample_index = j.at("sample_index").get<int>();
-    e.seed = j.at("seed").get<std::uint64_t>();
-    e.pass = j.at("pass").get<bool>();
-    e.stage = j.at("stage").get<std::string>();
-    e.code = j.at("code").get<std::string>();
-    e.canonical_key = j.at("canonical_key").get<std::string>();
-    e.program_length = j.at("program_length").get<int>();
-    e.impl = j.at("impl").get<std::string>();
-    e.error = j.at("error").get<std::string>();
-    e.usage = usage_from_json(j.at("usage"));
-    if (auto it = j.find("cycles"); it != j.end() && !it->is_null()) e.cycles = it->get<std::int64_t>();
-    if (auto it = j.find("speedup"); it != j.end() && !it->is_null()) e.speedup = it->get<double>();
-    if (auto it = j.find("feasible"); it != j.end() && !it->is_null()) e.feasible = it->get<bool>();
+    if (!sample_of(j, e, err) || !lax_num(j, "temperature", e.temperature, err) ||
+        !lax(get_seed, j, "seed", e.seed, err) || !lax_bool(j, "pass", e.pass, err) ||
+        !lax_str(j, "stage", e.stage, err) || !lax_str(j, "code", e.code, err) ||
+        !lax_str(j, "canonical_key", e.canonical_key, err) || !lax_int(j, "program_length", e.program_length, err) ||
+        !lax_str(j, "impl", e.impl, err) || !lax_str(j, "error", e.error, err))
+      return std::nullopt;
+    if (auto it = j.find("usage"); it != j.end()) e.usage = usage_from_json(*it);
+    // The cost model's fields (docs/learn.md "Cost"): of another type they read as absent.
+    if (auto it = j.find("cycles"); it != j.end() && it->is_number()) e.cycles = it->get<std::int64_t>();
+    if (auto it = j.find("speedup"); it != j.end() && it->is_number()) e.speedup = it->get<double>();
+    if (auto it = j.find("feasible"); it != j.end() && it->is_boolean()) e.feasible = it->get<bool>();
     return e;
   }
   if (type == "iteration_summary") {
     IterationSummary e;
-    e.iteration = j.at("iteration").get<int>();
-    e.step = j.at("step").get<int>();
-    for (const auto& r : j.at("results")) e.results.push_back(task_result_from(r));
-    e.newly_solved = j.at("newly_solved").get<int>();
-    e.metrics = j.at("metrics");
-    e.wall_s = j.at("wall_s").get<double>();
+    if (!jf::get_signed(j, "iteration", e.iteration, err) || !lax_int(j, "step", e.step, err) ||
+        !lax_int(j, "newly_solved", e.newly_solved, err) || !lax_num(j, "wall_s", e.wall_s, err))
+      return std::nullopt;
+    if (auto rs = j.find("results"); rs != j.end() && !rs->is_null()) {
+      if (!rs->is_array()) return err = "results: expected an array", std::nullopt;
+      for (const auto& r : *rs) {
+        auto tr = task_result_from(r, err);
+        if (!tr) return std::nullopt;
+        e.results.push_back(std::move(*tr));
+      }
+    }
+    lax_json(j, "metrics", e.metrics);
     return e;
   }
   if (type == "stratification") {
     StratificationEvent e;
-    e.iteration = j.at("iteration").get<int>();
-    e.levels = j.at("levels").get<std::vector<std::vector<std::string>>>();
-    e.thresholds = j.at("thresholds").get<std::vector<int>>();
+    if (!jf::get_signed(j, "iteration", e.iteration, err) || !lax_list(j, "levels", e.levels, err) ||
+        !lax_list(j, "thresholds", e.thresholds, err))
+      return std::nullopt;
     return e;
   }
   if (type == "campaign_finished") {
     CampaignFinished e;
-    e.reason = j.at("reason").get<std::string>();
-    e.iterations = j.at("iterations").get<int>();
-    e.tasks = j.at("tasks").get<int>();
-    e.solved = j.at("solved").get<int>();
+    if (!lax_str(j, "reason", e.reason, err) || !lax_int(j, "iterations", e.iterations, err) ||
+        !lax_int(j, "tasks", e.tasks, err) || !lax_int(j, "solved", e.solved, err))
+      return std::nullopt;
     return e;
   }
   return memory_body_from(type, j, err);
@@ -538,7 +585,7 @@ std::optional<Event> event_from_json(const json& j, std::string& error) {
       return std::nullopt;
     }
     Event e;
-    e.v = j.at("v").get<int>();
+    e.v = j.value("v", kEventVersion);
     e.seq = j.value("seq", std::int64_t{0});
     e.t = j.value("t", 0.0);
     std::string type = j.at("type").get<std::string>();
@@ -552,6 +599,136 @@ std::optional<Event> event_from_json(const json& j, std::string& error) {
     return e;
   } catch (const json::exception& ex) {
     error = std::string("malformed event: ") + ex.what();
+    return std::nullopt;
+  }
+}
+
+std::vector<Event> decode_events(const std::vector<json>& envelopes, std::int64_t* malformed) {
+  std::vector<Event> out;
+  out.reserve(envelopes.size());
+  std::string err;
+  for (const auto& j : envelopes) {
+    if (auto e = event_from_json(j, err)) out.push_back(std::move(*e));
+    else if (malformed) ++*malformed;
+  }
+  return out;
+}
+
+bool read_events(const std::filesystem::path& file, std::vector<Event>& out, std::int64_t& malformed,
+                 std::string& error) {
+  store::LoadedLog log;
+  if (!store::read_event_log(file, log, error)) return false;
+  malformed = 0;
+  out = decode_events(log.events, &malformed);
+  return true;
+}
+
+namespace {
+
+// The views' readers (as the trace pane always read a call): absent or null is the default, a value of
+// another type throws ViewFieldError (the call or summary is malformed); sub() of a non-object is empty.
+struct ViewFieldError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string view_str(const json& j, const char* k) {
+  auto it = j.find(k);
+  if (it == j.end() || it->is_null()) return {};
+  if (!it->is_string()) throw ViewFieldError(std::string(k) + ": expected a string");
+  return it->get<std::string>();
+}
+
+template <class T>
+T view_num(const json& j, const char* k) {
+  auto it = j.find(k);
+  if (it == j.end() || it->is_null()) return T{};
+  if (!it->is_number()) throw ViewFieldError(std::string(k) + ": expected a number");
+  return it->get<T>();
+}
+
+const json& view_sub(const json& j, const char* k) {
+  static const json empty = json::object();
+  auto it = j.find(k);
+  return (it != j.end() && it->is_object()) ? *it : empty;
+}
+
+// Optional figures added later: absent, null or of another type are all "none".
+std::optional<double> view_opt(const json& j, const char* k) {
+  auto it = j.find(k);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+}  // namespace
+
+CampaignHeader campaign_header(const CampaignStarted& e) {
+  auto text = [](const json& j, const char* k) {
+    auto it = j.find(k);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  static const json empty = json::object();
+  const json& cfg = e.config.is_object() ? e.config : empty;
+  return {text(cfg, "name"), text(cfg, "mode"), text(view_sub(cfg, "backend"), "model")};
+}
+
+std::optional<CallView> call_view(const nlohmann::json& trace, std::string& error) {
+  static const json empty = json::object();
+  const json& tr = trace.is_object() ? trace : empty;
+  try {
+    CallView v;
+    v.role = view_str(tr, "role");
+    const json& usage = view_sub(tr, "usage");
+    v.input_tokens = view_num<std::int64_t>(usage, "input_tokens");
+    v.output_tokens = view_num<std::int64_t>(usage, "output_tokens");
+    v.latency_s = view_num<double>(tr, "latency_s");
+    v.cost_usd = view_num<double>(tr, "cost_usd");
+    auto fc = tr.find("from_cache");
+    v.from_cache = fc != tr.end() && fc->is_boolean() && fc->get<bool>();
+    v.error_kind = view_str(view_sub(tr, "error"), "kind");
+    v.error_message = view_str(view_sub(tr, "error"), "message");
+    if (auto it = tr.find("prompt"); it != tr.end() && it->is_array()) v.prompt = *it;
+    v.response = view_str(tr, "response");
+    v.impl = view_str(tr, "impl");
+    v.guardian_diff = view_str(tr, "guardian_diff");
+    v.reasoning = view_str(tr, "reasoning");
+    v.finish_reason = view_str(tr, "finish_reason");
+    if (auto it = tr.find("rules_used"); it != tr.end() && it->is_array())
+      for (const auto& id : *it)
+        if (id.is_string() && v.rules_used.size() < CallView::kMaxRulesUsed) v.rules_used.push_back(id.get<std::string>());
+    if (auto it = tr.find("diagnostics"); it != tr.end() && it->is_array())
+      for (const auto& d : *it)
+        if (d.is_object())
+          v.diagnostics.push_back({view_str(d, "code"), view_str(d, "message"), view_num<int>(d, "line"),
+                                   view_num<int>(d, "column")});
+    return v;
+  } catch (const std::exception& ex) {
+    error = std::string("malformed llm_call trace: ") + ex.what();
+    return std::nullopt;
+  }
+}
+
+std::optional<SummaryFigures> summary_figures(const IterationSummary& s, std::string& error) {
+  static const json empty = json::object();
+  const json& m = s.metrics.is_object() ? s.metrics : empty;
+  try {
+    SummaryFigures f;
+    const json& cu = view_sub(m, "cumulative");
+    f.tokens = view_num<std::int64_t>(view_sub(m, "tokens"), "total");
+    f.cost_usd = view_num<double>(m, "cost_usd");
+    f.pass_at_1 = view_num<double>(cu, "pass_at_1");
+    f.pass_at_n = view_num<double>(cu, "pass_at_n");
+    f.solved = view_num<int>(cu, "solved");
+    f.tasks = view_num<int>(cu, "tasks");
+    for (const auto& [tag, v] : view_sub(cu, "by_tag").items())
+      if (v.is_object()) f.by_tag.push_back({tag, {view_num<double>(v, "pass_at_1"), view_num<double>(v, "pass_at_n")}});
+    const json& it = view_sub(m, "iteration");
+    auto perf = [&](const char* k) { return cu.contains(k) ? view_opt(cu, k) : view_opt(it, k); };
+    f.fast_1 = perf("fast_1");
+    f.fast_1_5 = perf("fast_1_5");
+    f.median_speedup = perf("median_speedup");
+    return f;
+  } catch (const std::exception& ex) {
+    error = std::string("malformed iteration_summary metrics: ") + ex.what();
     return std::nullopt;
   }
 }

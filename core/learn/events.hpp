@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <variant>
@@ -232,8 +233,58 @@ struct Event {
 
 std::string event_type(const EventBody& b);  // "campaign_started", ..., UnknownEvent::type
 nlohmann::json to_json(const Event& e);
-// Parses an envelope; nullopt with `error` when a known type lacks a field or has a wrong type.
+// Parses an envelope; nullopt with `error` when a known type lacks an identity field (the sample, episode,
+// item or round an event is about) or has a field of the wrong type. Other fields may be absent or null
+// (hand-written and older logs): they keep their defaults; the cost-model fields of a verdict (cycles,
+// speedup, feasible) of another type read as absent. "v" defaults to kEventVersion, "type" is required.
 std::optional<Event> event_from_json(const nlohmann::json& j, std::string& error);
+
+// The read boundary of a log (the workspace reader, a followed log, a hand-written list): decodes every
+// envelope once, in order; an envelope that does not decode is left out and counted in `malformed`.
+std::vector<Event> decode_events(const std::vector<nlohmann::json>& envelopes, std::int64_t* malformed = nullptr);
+
+// The config echo's name, mode and backend model, for titles ("" when absent or not a string).
+struct CampaignHeader {
+  std::string name, mode, model;
+};
+CampaignHeader campaign_header(const CampaignStarted& e);
+
+// A whole events.jsonl (store::read_event_log) decoded once: false with `error` when it cannot be read.
+bool read_events(const std::filesystem::path& file, std::vector<Event>& out, std::int64_t& malformed,
+                 std::string& error);
+
+// What the trace pane shows of one agent call, read from an LlmCall::trace (agent::to_json(TraceEvent)). Absent
+// or null fields are empty; a field of another type makes the call malformed (nullopt with `error`).
+struct CallView {
+  struct Diag {
+    std::string code, message;
+    int line = 0, column = 0;
+  };
+  std::string role;
+  std::int64_t input_tokens = 0, output_tokens = 0;
+  double latency_s = 0.0, cost_usd = 0.0;
+  bool from_cache = false;
+  std::string error_kind, error_message;  // the LLM error ("" none)
+  nlohmann::json prompt;  // the prompt as logged: messages, or parts naming blobs (null when not an array)
+  std::string response, impl, guardian_diff, reasoning, finish_reason;
+  std::vector<std::string> rules_used;  // the strings of the list, at most kMaxRulesUsed
+  std::vector<Diag> diagnostics;
+  static constexpr std::size_t kMaxRulesUsed = 64;
+};
+std::optional<CallView> call_view(const nlohmann::json& trace, std::string& error);
+
+// The figures of an IterationSummary's metrics (engine_state.hpp) a learning curve plots: the cumulative ones,
+// the performance metrics cumulative when present, else the iteration's own (absent in older logs, null or
+// of another type: none). Missing figures are 0; a figure of another type makes the summary malformed.
+struct SummaryFigures {
+  std::int64_t tokens = 0;  // metrics.tokens.total
+  double cost_usd = 0.0;
+  double pass_at_1 = 0.0, pass_at_n = 0.0;
+  int solved = 0, tasks = 0;
+  std::vector<std::pair<std::string, std::pair<double, double>>> by_tag;  // tag -> (pass@1, pass@n)
+  std::optional<double> fast_1, fast_1_5, median_speedup;
+};
+std::optional<SummaryFigures> summary_figures(const IterationSummary& s, std::string& error);
 
 nlohmann::json usage_to_json(const UsageByRole& u);
 UsageByRole usage_from_json(const nlohmann::json& j);

@@ -134,5 +134,73 @@ TEST(EventSchema, AWrongFieldTypeIsRefusedNamingTheField) {
   EXPECT_EQ(err, "malformed consolidation event: promoted: item: missing");
 }
 
+TEST(EventSchema, AdaptiveKindsNeedTheirSampleAndTakeTheRestAsDefaults) {
+  // A hand-written verdict: the sample only, a speedup and cycles of the wrong type (read as absent).
+  std::string err;
+  auto v = event_from_json({{"type", "verdict"}, {"iteration", 2}, {"task", "a/x"}, {"temperature_index", 0},
+                            {"sample_index", 3}, {"pass", true}, {"cycles", "many"}, {"speedup", nullptr}},
+                           err);
+  ASSERT_TRUE(v) << err;
+  EXPECT_EQ(v->v, kEventVersion);
+  const auto& vd = std::get<Verdict>(v->body);
+  EXPECT_EQ(vd.sample_index, 3);
+  EXPECT_TRUE(vd.pass);
+  EXPECT_TRUE(vd.stage.empty());
+  EXPECT_FALSE(vd.cycles);
+  EXPECT_FALSE(vd.speedup);
+  // Without its sample, or with a field of the wrong type, a line is refused naming the field.
+  EXPECT_FALSE(event_from_json(envelope("verdict", {{"iteration", 2}, {"task", "a/x"}, {"temperature_index", 0}}), err));
+  EXPECT_EQ(err, "malformed verdict event: sample_index: missing");
+  EXPECT_FALSE(event_from_json(envelope("llm_call", {{"iteration", "zero"}, {"task", "a/x"}}), err));
+  EXPECT_EQ(err, "malformed llm_call event: iteration: expected an integer");
+  EXPECT_FALSE(event_from_json(envelope("campaign_finished", {{"reason", 7}}), err));
+  EXPECT_EQ(err, "malformed campaign_finished event: reason: expected a string");
+  auto f = event_from_json(envelope("campaign_finished", {{"reason", "all-solved"}}), err);
+  ASSERT_TRUE(f) << err;
+  EXPECT_EQ(std::get<CampaignFinished>(f->body).reason, "all-solved");
+  EXPECT_EQ(std::get<CampaignFinished>(f->body).iterations, 0);
+}
+
+TEST(EventSchema, TheTraceAndMetricsViewsReadTheirFigures) {
+  LlmCall c;
+  c.trace = {{"role", "proposer"}, {"usage", {{"input_tokens", 10}, {"output_tokens", 5}}}, {"latency_s", 0.5},
+             {"cost_usd", nullptr}, {"from_cache", true}, {"impl", nullptr}, {"rules_used", {"r1", 3, "r2"}},
+             {"error", {{"kind", "timeout"}, {"message", "slow"}}},
+             {"diagnostics", {{{"code", "T-1"}, {"message", "m"}, {"line", 2}, {"column", 4}}}}};
+  std::string err;
+  auto v = call_view(c.trace, err);
+  ASSERT_TRUE(v) << err;
+  EXPECT_EQ(v->role, "proposer");
+  EXPECT_EQ(v->input_tokens + v->output_tokens, 15);
+  EXPECT_EQ(v->cost_usd, 0.0);
+  EXPECT_TRUE(v->from_cache);
+  EXPECT_TRUE(v->impl.empty());
+  EXPECT_EQ(v->rules_used, (std::vector<std::string>{"r1", "r2"}));
+  EXPECT_EQ(v->error_kind, "timeout");
+  ASSERT_EQ(v->diagnostics.size(), 1u);
+  EXPECT_EQ(v->diagnostics[0].column, 4);
+  c.trace["latency_s"] = "slow";
+  EXPECT_FALSE(call_view(c.trace, err));
+  EXPECT_EQ(err, "malformed llm_call trace: latency_s: expected a number");
+
+  IterationSummary s;
+  s.metrics = {{"tokens", {{"total", 100}}},
+               {"cost_usd", 0.25},
+               {"iteration", {{"fast_1", 0.5}, {"median_speedup", 1.5}}},
+               {"cumulative",
+                {{"pass_at_1", 0.75}, {"pass_at_n", 1.0}, {"solved", 3}, {"tasks", 4}, {"median_speedup", nullptr},
+                 {"by_tag", {{"Once-C", {{"pass_at_1", 0.5}, {"pass_at_n", 1.0}}}}}}}};
+  auto m = summary_figures(s, err);
+  ASSERT_TRUE(m) << err;
+  EXPECT_EQ(m->tokens, 100);
+  EXPECT_EQ(m->pass_at_1, 0.75);
+  EXPECT_EQ(m->solved, 3);
+  ASSERT_EQ(m->by_tag.size(), 1u);
+  EXPECT_EQ(m->by_tag[0].second.second, 1.0);
+  EXPECT_EQ(m->fast_1, 0.5);             // not cumulative in this summary: the iteration's own
+  EXPECT_FALSE(m->median_speedup);       // cumulative but null: none
+  EXPECT_FALSE(m->fast_1_5);
+}
+
 }  // namespace
 }  // namespace sf::learn
