@@ -302,9 +302,13 @@ AuditLog build_audit_log(const std::vector<json>& events) {
 bool load_audit_workspace(const fs::path& dir, AuditWorkspace& out, std::string& error) {
   LoadedLog loaded;
   if (!read_event_log(dir / "events.jsonl", loaded, error)) return false;
+  return load_audit_workspace(dir, build_audit_log(loaded.events), out, error);
+}
+
+bool load_audit_workspace(const fs::path& dir, AuditLog log, AuditWorkspace& out, std::string& error) {
   AuditWorkspace ws;
   ws.dir = dir;
-  ws.log = build_audit_log(loaded.events);
+  ws.log = std::move(log);
   if (!load_audit_file(dir / kAuditFileName, ws.labels, error, &ws.had_audit_file)) return false;
   if (!ws.had_audit_file)
     for (const auto& l : ws.log.label_events) ws.labels.set(l);

@@ -157,6 +157,8 @@ struct AuditWorkspace {
   bool had_audit_file = false;
 };
 bool load_audit_workspace(const std::filesystem::path& dir, AuditWorkspace& out, std::string& error);
+// The same with the log already folded (from events read elsewhere): reads audit.json only.
+bool load_audit_workspace(const std::filesystem::path& dir, AuditLog log, AuditWorkspace& out, std::string& error);
 // Labels one record, safe against other processes labelling the same workspace: under an exclusive lock
 // on `audit.lock` (flock) it re-reads audit.json, sets the label, saves audit.json atomically and appends
 // the `audit_label` event; `ws.labels` then holds the file's labels (including other writers'). Two

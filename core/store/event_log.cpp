@@ -5,12 +5,94 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
 namespace sf::store {
 
 namespace fs = std::filesystem;
+
+EventLogReader::EventLogReader(fs::path file) : file_(std::move(file)), name_(file_.filename().string()) {}
+
+bool EventLogReader::take(std::string_view line, std::vector<nlohmann::json>& out, std::string& error) {
+  const std::string where = name_ + ":" + std::to_string(lineno_) + ": ";
+  if (line.size() > kMaxLineBytes) return error = where + "line longer than 64 MiB", false;
+  nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded()) return error = where + "not valid JSON (the log is corrupted)", false;
+  if (!j.is_object() || !j.contains("v") || !j["v"].is_number_integer() || !j.contains("type") ||
+      !j["type"].is_string())
+    return error = where + "not an event (an object with \"v\" and \"type\")", false;
+  auto v = j["v"].get<std::int64_t>();
+  if (v > kFormatVersion)
+    return error = where + "written by a newer StepForge (event format v" + std::to_string(v) +
+                   "; this build reads up to v" + std::to_string(kFormatVersion) + ")",
+           false;
+  if (v < 1) return error = where + "invalid event format version " + std::to_string(v), false;
+  out.push_back(std::move(j));
+  return true;
+}
+
+bool EventLogReader::read(std::vector<nlohmann::json>& out, std::string& error, std::uint64_t max_bytes) {
+  std::ifstream in;
+  std::uint64_t budget = max_bytes;
+  constexpr std::size_t kChunk = std::size_t(1) << 20;
+  while (true) {
+    // Take the complete lines read so far.
+    std::size_t head = 0;
+    bool ok = true;
+    for (std::size_t nl; ok && (nl = buf_.find('\n', head)) != std::string::npos;) {
+      const std::string_view line(buf_.data() + head, nl - head);
+      head = nl + 1;
+      ++lineno_;
+      if (skipping_) {
+        skipping_ = false;  // the end of an overlong line (already reported)
+        continue;
+      }
+      ok = take(line, out, error);
+      if (ok) valid_bytes_ = read_pos_ - (buf_.size() - head);
+    }
+    buf_.erase(0, head);
+    if (!ok) return false;
+    if (buf_.size() > kMaxLineBytes) {
+      error = name_ + ":" + std::to_string(lineno_ + 1) + ": line longer than 64 MiB";
+      buf_.clear();
+      skipping_ = true;
+      return false;
+    }
+    if (budget == 0) return true;
+    if (!in.is_open()) {
+      in.open(file_, std::ios::binary);
+      if (!in) return true;  // not there (yet)
+      in.seekg(static_cast<std::streamoff>(read_pos_));
+    }
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(budget, kChunk));
+    const std::size_t old = buf_.size();
+    buf_.resize(old + want);
+    in.read(buf_.data() + old, static_cast<std::streamsize>(want));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    buf_.resize(old + got);
+    if (got == 0) return true;
+    if (skipping_) buf_.erase(0, std::min(buf_.find('\n'), buf_.size()));  // the rest of an overlong line
+    read_pos_ += got;
+    budget -= got;
+  }
+}
+
+bool EventLogReader::finish(std::vector<nlohmann::json>& out, std::string& error) {
+  if (buf_.empty() || skipping_) return true;
+  // The last line has no newline: a crash mid-write. Ignore it when it does not parse.
+  nlohmann::json j = nlohmann::json::parse(buf_, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    truncated_tail_ = true;
+    return true;
+  }
+  ++lineno_;
+  if (!take(buf_, out, error)) return false;
+  valid_bytes_ += buf_.size();
+  buf_.clear();
+  return true;
+}
 
 bool read_event_log(const fs::path& file, LoadedLog& out, std::string& error) {
   out = LoadedLog{};
@@ -25,64 +107,14 @@ bool read_event_log(const fs::path& file, LoadedLog& out, std::string& error) {
     error = file.filename().string() + ": the log is larger than 4 GiB";
     return false;
   }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
+  if (!std::ifstream(file, std::ios::binary)) {
     error = file.filename().string() + ": cannot open";
     return false;
   }
-  std::string name = file.filename().string();
-  std::string line;
-  std::uint64_t offset = 0;
-  int lineno = 0;
-  while (true) {
-    line.clear();
-    bool newline = false;
-    char ch;
-    while (in.get(ch)) {
-      if (ch == '\n') {
-        newline = true;
-        break;
-      }
-      if (line.size() >= kMaxLineBytes) {
-        error = name + ":" + std::to_string(lineno + 1) + ": line longer than 64 MiB";
-        return false;
-      }
-      line.push_back(ch);
-    }
-    if (!newline && line.empty()) break;  // end of file
-    ++lineno;
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-    if (!newline) {
-      // The last line has no newline: a crash mid-write. Ignore it when it does not parse.
-      if (j.is_discarded() || !j.is_object()) {
-        out.truncated_tail = true;
-        break;
-      }
-    }
-    if (j.is_discarded()) {
-      error = name + ":" + std::to_string(lineno) + ": not valid JSON (the log is corrupted)";
-      return false;
-    }
-    if (!j.is_object() || !j.contains("v") || !j["v"].is_number_integer() || !j.contains("type") ||
-        !j["type"].is_string()) {
-      error = name + ":" + std::to_string(lineno) + ": not an event (an object with \"v\" and \"type\")";
-      return false;
-    }
-    auto v = j["v"].get<std::int64_t>();
-    if (v > kFormatVersion) {
-      error = name + ":" + std::to_string(lineno) + ": written by a newer StepForge (event format v" +
-              std::to_string(v) + "; this build reads up to v" + std::to_string(kFormatVersion) + ")";
-      return false;
-    }
-    if (v < 1) {
-      error = name + ":" + std::to_string(lineno) + ": invalid event format version " + std::to_string(v);
-      return false;
-    }
-    out.events.push_back(std::move(j));
-    offset += line.size() + (newline ? 1 : 0);
-    out.valid_bytes = offset;
-    if (!newline) break;
-  }
+  EventLogReader reader(file);
+  if (!reader.read(out.events, error) || !reader.finish(out.events, error)) return false;
+  out.truncated_tail = reader.truncated_tail();
+  out.valid_bytes = reader.valid_bytes();
   return true;
 }
 

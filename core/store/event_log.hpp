@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,7 +30,39 @@ struct LoadedLog {
   std::uint64_t valid_bytes = 0;  // length of the well-formed prefix (where appending resumes)
 };
 
-// Reads a log. Returns false with `error` ("events.jsonl:LINE: ...") for a corrupt line, a line that is
+// Reads a log from its start, as it grows (following a campaign another process runs) or to its end (opening,
+// replaying): each read() returns the events of the lines completed since the previous one, every line parsed
+// once and checked as read_event_log checks it. A line still being written (no newline yet) waits for a later
+// read(); finish() takes it when no one writes any more (a partial write that does not parse is then
+// ignored and reported by truncated_tail()).
+class EventLogReader {
+ public:
+  explicit EventLogReader(std::filesystem::path file);
+  // Appends the events of the newly completed lines to `out`, reading at most `max_bytes` of the file. A
+  // missing file has no lines yet. False with `error` ("events.jsonl:LINE: ...") at a bad line (not JSON, not an
+  // event, a newer format version, longer than kMaxLineBytes): the lines before it are in `out`, and the next
+  // read() goes on after it.
+  bool read(std::vector<nlohmann::json>& out, std::string& error,
+            std::uint64_t max_bytes = std::numeric_limits<std::uint64_t>::max());
+  // The end of a log: its unterminated last line, when it is an event (else a partial write: truncated_tail).
+  bool finish(std::vector<nlohmann::json>& out, std::string& error);
+  std::uint64_t valid_bytes() const { return valid_bytes_; }  // end of the last line taken
+  bool truncated_tail() const { return truncated_tail_; }
+
+ private:
+  bool take(std::string_view line, std::vector<nlohmann::json>& out, std::string& error);
+
+  std::filesystem::path file_;
+  std::string name_;            // the file name errors start with
+  std::string buf_;             // bytes read and not taken yet: the start of an unfinished line
+  std::uint64_t read_pos_ = 0;  // file offset of the end of buf_
+  std::uint64_t valid_bytes_ = 0;
+  std::int64_t lineno_ = 0;     // lines passed
+  bool skipping_ = false;       // inside a line longer than kMaxLineBytes (reported, skipped to its newline)
+  bool truncated_tail_ = false;
+};
+
+// Reads a whole log (EventLogReader to the end). Returns false with `error` ("events.jsonl:LINE: ...") for a corrupt line, a line that is
 // not an object with an integer "v", or "v" newer than kFormatVersion. A missing file is an empty log.
 bool read_event_log(const std::filesystem::path& file, LoadedLog& out, std::string& error);
 

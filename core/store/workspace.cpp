@@ -34,21 +34,21 @@ std::unique_ptr<Workspace> Workspace::open_read_only(const fs::path& dir, std::s
   return load(dir, false, error);
 }
 
-std::unique_ptr<Workspace> Workspace::load(const fs::path& dir, bool writable, std::string& error) {
+bool Workspace::read_config(const fs::path& dir, nlohmann::json& config, std::string& error) {
   fs::path cfile = dir / "campaign.json";
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     error = dir.string() + " is not a campaign workspace (no such folder)";
-    return nullptr;
+    return false;
   }
   if (!fs::exists(cfile, ec)) {
     error = dir.string() + " is not a campaign workspace (no campaign.json)";
-    return nullptr;
+    return false;
   }
   auto size = fs::file_size(cfile, ec);
   if (ec || size > kMaxConfigBytes) {
     error = cfile.string() + ": unreadable or larger than 16 MiB";
-    return nullptr;
+    return false;
   }
   std::ifstream in(cfile, std::ios::binary);
   std::stringstream ss;
@@ -56,26 +56,34 @@ std::unique_ptr<Workspace> Workspace::load(const fs::path& dir, bool writable, s
   nlohmann::json doc = nlohmann::json::parse(ss.str(), nullptr, false);
   if (doc.is_discarded() || !doc.is_object()) {
     error = cfile.string() + ": corrupted (not a JSON object)";
-    return nullptr;
+    return false;
   }
   if (!doc.contains("format") || doc["format"] != kFormatName || !doc.contains("version") ||
       !doc["version"].is_number_integer() || !doc.contains("config") || !doc["config"].is_object()) {
     error = cfile.string() + ": not a StepForge campaign file (needs format, version, config)";
-    return nullptr;
+    return false;
   }
   auto v = doc["version"].get<std::int64_t>();
   if (v > kFormatVersion) {
     error = cfile.string() + ": written by a newer StepForge (workspace format v" + std::to_string(v) +
             "; this build reads up to v" + std::to_string(kFormatVersion) + ")";
-    return nullptr;
+    return false;
   }
   if (v < 1) {
     error = cfile.string() + ": invalid workspace format version " + std::to_string(v);
-    return nullptr;
+    return false;
   }
+  config = doc["config"];
+  return true;
+}
+
+std::unique_ptr<Workspace> Workspace::load(const fs::path& dir, bool writable, std::string& error) {
+  nlohmann::json config;
+  if (!read_config(dir, config, error)) return nullptr;
+  std::error_code ec;
   auto ws = std::unique_ptr<Workspace>(new Workspace());
   ws->dir_ = dir;
-  ws->config_ = doc["config"];
+  ws->config_ = std::move(config);
   ws->blobs_ = std::make_unique<ContentStore>(dir / "blobs");
   if (!read_event_log(dir / "events.jsonl", ws->loaded_, error)) {
     error = (dir / error).string();

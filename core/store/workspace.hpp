@@ -29,6 +29,9 @@ class Workspace {
   // Reads a workspace without opening the log for writing (reports).
   static std::unique_ptr<Workspace> open_read_only(const std::filesystem::path& dir, std::string& error);
 
+  // Reads and checks campaign.json alone (no log): its "config". False with `error` as open() words it.
+  static bool read_config(const std::filesystem::path& dir, nlohmann::json& config, std::string& error);
+
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path cache_dir() const { return dir_ / "cache"; }
   const nlohmann::json& config() const { return config_; }

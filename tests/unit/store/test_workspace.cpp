@@ -109,3 +109,59 @@ TEST(Workspace, MemorySnapshotIsWrittenAtomically) {
   EXPECT_EQ(files, 3);  // campaign.json, events.jsonl, memory.json: no temp file left
   fs::remove_all(d);
 }
+
+// The tailing reader (following a live log, replaying, opening): every event is returned once, whatever the
+// appends and read sizes; a line still being written waits for its newline; a bad line is reported with its
+// number and the reader goes on after it.
+TEST(EventLogReader, ReturnsEachEventOnceAcrossAppendsAndAPartialLastLine) {
+  auto d = fresh_dir("tail");
+  fs::create_directories(d);
+  const fs::path f = d / "events.jsonl";
+  sf::store::EventLogReader reader(f);
+  std::vector<json> got;
+  std::string err;
+  ASSERT_TRUE(reader.read(got, err)) << err;  // no file yet: nothing
+  EXPECT_TRUE(got.empty());
+  auto append = [&](const std::string& s) { std::ofstream(f, std::ios::binary | std::ios::app) << s; };
+  append(ev(0).dump() + "\n" + ev(1).dump() + "\n");
+  const std::string third = ev(2).dump();
+  append(third.substr(0, 5));  // the writer is mid-line
+  ASSERT_TRUE(reader.read(got, err)) << err;
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(reader.valid_bytes(), ev(0).dump().size() + ev(1).dump().size() + 2);
+  ASSERT_TRUE(reader.read(got, err)) << err;  // nothing new: nothing returned again
+  EXPECT_EQ(got.size(), 2u);
+  append(third.substr(5) + "\n" + ev(3).dump());  // the line completed; the next one still partial
+  ASSERT_TRUE(reader.read(got, err)) << err;
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[2], ev(2));
+  append("\n");
+  // Read in small steps (a budget of 7 bytes per call): the same events, once each.
+  while (got.size() < 4) ASSERT_TRUE(reader.read(got, err, 7)) << err;
+  EXPECT_EQ(got[3], ev(3));
+  ASSERT_TRUE(reader.read(got, err)) << err;
+  EXPECT_EQ(got.size(), 4u);
+  // A bad line: reported with its number, the lines after it still come.
+  append("garbage{\n" + ev(5).dump() + "\n");
+  EXPECT_FALSE(reader.read(got, err));
+  EXPECT_NE(err.find("events.jsonl:5:"), std::string::npos) << err;
+  ASSERT_TRUE(reader.read(got, err)) << err;
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[4], ev(5));
+  // The end of a log nobody writes: a complete unterminated last line is taken, a partial one ignored.
+  append(ev(6).dump());
+  ASSERT_TRUE(reader.read(got, err)) << err;
+  EXPECT_EQ(got.size(), 5u);
+  ASSERT_TRUE(reader.finish(got, err)) << err;
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_FALSE(reader.truncated_tail());
+  sf::store::EventLogReader again(f);
+  append("\n{\"v\":1,\"se");
+  std::vector<json> all;
+  EXPECT_FALSE(again.read(all, err));  // stops at the garbage line
+  ASSERT_TRUE(again.read(all, err)) << err;
+  ASSERT_TRUE(again.finish(all, err)) << err;
+  EXPECT_EQ(all, got);
+  EXPECT_TRUE(again.truncated_tail());
+  fs::remove_all(d);
+}
