@@ -32,7 +32,11 @@ AuditDocks::AuditDocks(QMainWindow* window)
           [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
 }
 
-void AuditDocks::applyEvents(const std::vector<nlohmann::json>& events) {
+void AuditDocks::applyEvents(const std::vector<nlohmann::json>& envelopes) {
+  applyEvents(learn::decode_events(envelopes));
+}
+
+void AuditDocks::applyEvents(const std::vector<learn::Event>& events) {
   for (const auto& e : events) {
     audit_->applyEvent(e);
     memory_->applyEvent(e);
@@ -45,8 +49,9 @@ void AuditDocks::applyEvents(const std::vector<nlohmann::json>& events) {
 void AuditDocks::openWorkspace(const QString& dir) {
   if (replaying_ && dir == replayDir_) return;  // the replay's events build both panes
   replaying_ = false;
-  audit_->openWorkspace(dir);
-  memory_->loadWorkspace(dir);
+  const WorkspaceEvents log = WorkspaceEvents::read(dir);  // read once, for both panes
+  audit_->openWorkspace(dir, log);
+  memory_->loadWorkspace(dir, log);
   const bool sage = audit_->model()->rowCount() > 0 || memory_->model()->rowCount() > 0 ||
                     QFileInfo::exists(dir + QStringLiteral("/memory.json"));
   if (sage) {

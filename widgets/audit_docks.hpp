@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/learn/events.hpp"
+
 class QDockWidget;
 class QMainWindow;
 
@@ -34,8 +36,10 @@ class AuditDocks : public QObject {
   // are not popped up by arriving data (the presentation layout stays as it is; View shows them), and
   // openWorkspace(dir) of the replayed workspace leaves them alone.
   void startReplay(const QString& dir);
-  // Events in log order (envelopes), to both panes; shows the docks when sage data arrives (not in a replay).
-  void applyEvents(const std::vector<nlohmann::json>& events);
+  // Events in log order, to both panes; shows the docks when sage data arrives (not in a replay).
+  void applyEvents(const std::vector<learn::Event>& events);
+  // Envelopes (a hand-written list): decoded once by learn::decode_events (malformed ones left out), then applied.
+  void applyEvents(const std::vector<nlohmann::json>& envelopes);
 
  private:
   QMainWindow* w_;

@@ -5,7 +5,6 @@
 #include <QDateTime>
 #include <QFont>
 #include <QSet>
-#include <fstream>
 #include <set>
 #include <string>
 
@@ -17,45 +16,31 @@ AuditModel::AuditModel(QObject* parent) : QAbstractTableModel(parent) {
 }
 
 bool AuditModel::openWorkspace(const QString& dir, QString* error) {
+  return openWorkspace(dir, WorkspaceEvents::read(dir), error);
+}
+
+bool AuditModel::openWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error) {
+  if (!log.error.isEmpty()) {
+    if (error) *error = log.error;
+    return false;
+  }
+  // The audit fold and the verdicts' speedups: the core projection over the typed events.
+  learn::AuditView view;
+  for (const auto& e : log.events) view.apply(e);
   store::AuditWorkspace ws;
   std::string err;
-  if (!store::load_audit_workspace(dir.toStdString(), ws, err)) {
+  if (!store::load_audit_workspace(dir.toStdString(), view.log(), ws, err)) {
     if (error) *error = qs(err);
     return false;
   }
   beginResetModel();
   replay_ = false;
   ws_ = std::move(ws);
-  verdicts_ = learn::AuditView{};
-  // The speedups of the verdicts (not part of the audit fold): only lines that can hold one are parsed.
-  {
-    std::ifstream in(ws_.dir / "events.jsonl");
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.find("\"verdict\"") == std::string::npos || line.find("\"speedup\"") == std::string::npos) continue;
-      auto j = nlohmann::json::parse(line, nullptr, false);
-      if (!j.is_discarded()) noteVerdict(j);
-    }
-  }
+  verdicts_ = std::move(view);
+  skipped_ = log.malformed;
   endResetModel();
   emit labelsChanged();
   return true;
-}
-
-bool AuditModel::noteVerdict(const nlohmann::json& e) {
-  // Read defensively (older and hand-written logs lack fields a typed verdict needs); the rule is the view's.
-  if (!e.is_object()) return false;
-  auto get = [&](const char* k) { auto it = e.find(k); return it == e.end() ? nullptr : &*it; };
-  const auto *ty = get("type"), *pass = get("pass"), *sp = get("speedup"), *task = get("task"),
-             *it = get("iteration"), *round = get("sample_index"), *feas = get("feasible");
-  if (!ty || !ty->is_string() || ty->get_ref<const std::string&>() != "verdict") return false;
-  if (!pass || !pass->is_boolean() || !sp || !sp->is_number()) return false;
-  if (!task || !task->is_string() || !it || !it->is_number_integer() || !round || !round->is_number_integer())
-    return false;
-  std::optional<bool> feasible;
-  if (feas && feas->is_boolean()) feasible = feas->get<bool>();
-  return verdicts_.note_verdict(it->get<std::int64_t>(), task->get<std::string>(), round->get<int>(),
-                                pass->get<bool>(), sp->get<double>(), feasible);
 }
 
 double AuditModel::speedupOf(std::int64_t episode, const std::string& task, int round) const {
@@ -67,6 +52,7 @@ void AuditModel::reset(const std::filesystem::path& dir) {
   ws_ = store::AuditWorkspace{};
   ws_.dir = dir;
   verdicts_ = learn::AuditView{};
+  skipped_ = 0;
   endResetModel();
   emit labelsChanged();
 }
@@ -85,53 +71,41 @@ QString AuditModel::workspaceDir() const {
   return qs(ws_.dir.string());
 }
 
-void AuditModel::applyEvent(const nlohmann::json& event) {
-  if (!event.is_object()) return;
-  auto ty = event.find("type");
-  if (ty == event.end() || !ty->is_string()) return;
-  const std::string& type = ty->get_ref<const std::string&>();
-  if (replay_ && type == "campaign_started") {
-    auto seq = event.find("seq");
-    if (seq != event.end() && seq->is_number_integer() && seq->get<std::int64_t>() == 0) reset(ws_.dir);
+void AuditModel::applyEvent(const nlohmann::json& envelope) {
+  std::string err;
+  if (auto e = learn::event_from_json(envelope, err)) applyEvent(*e);
+}
+
+void AuditModel::applyEvent(const learn::Event& e) {
+  if (replay_ && std::holds_alternative<learn::CampaignStarted>(e.body)) {
+    if (e.seq == 0) reset(ws_.dir);
     return;
   }
-  if (type == "verdict") {
-    if (!noteVerdict(event)) return;
+  if (const auto* v = std::get_if<learn::Verdict>(&e.body)) {
+    if (!verdicts_.note_verdict(v->iteration, v->task, v->sample_index, v->pass, v->speedup, v->feasible)) return;
     // The verdict follows its round's adoption records: refresh their speedup cells.
-    const std::string task = event["task"].get<std::string>();
-    const auto ep = event["iteration"].get<std::int64_t>();
-    const int round = event["sample_index"].get<int>();
     for (int row = 0; row < rowCount(); ++row) {
       const auto& r = record(row);
-      if (r.episode == ep && r.round == round && r.task == task)
+      if (r.episode == v->iteration && r.round == v->sample_index && r.task == v->task)
         emit dataChanged(index(row, SpeedupColumn), index(row, SpeedupColumn));
     }
-  } else if (type == "adoption_record") {
-    std::string err;
-    auto a = store::adoption_entry_from_json(event, err);
-    if (!a) {
-      store::fold_audit_event(ws_.log, event);  // records the warning
-      return;
-    }
+  } else if (const auto* a = std::get_if<learn::AdoptionRecord>(&e.body)) {
     const int existing = rowOf(a->key());
     if (existing >= 0) {
-      ws_.log.records[static_cast<std::size_t>(existing)] = std::move(*a);
+      ws_.log.records[static_cast<std::size_t>(existing)] = *a;
       emit dataChanged(index(existing, 0), index(existing, ColumnCount - 1));
       return;
     }
     const int row = rowCount();
     beginInsertRows({}, row, row);
-    store::fold_audit_event(ws_.log, event);
+    store::fold_audit_record(ws_.log, *a);
     endInsertRows();
-  } else if (type == "experience_added") {
-    store::fold_audit_event(ws_.log, event);
-  } else if (type == "audit_label") {
-    std::string err;
-    auto l = store::audit_label_from_json(event, err);
-    if (!l) return;
+  } else if (const auto* x = std::get_if<learn::ExperienceAdded>(&e.body)) {
+    store::fold_audit_experience(ws_.log, *x);
+  } else if (const auto* l = std::get_if<learn::AuditLabel>(&e.body)) {
     const auto* cur = ws_.labels.find(l->key(), l->auditor);
     if (cur && *cur == *l) return;  // our own label coming back through the live feed
-    store::fold_audit_event(ws_.log, event);
+    store::fold_audit_label(ws_.log, *l);
     ws_.labels.set(*l);
     const int row = rowOf(l->key());
     if (row >= 0) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));

@@ -12,6 +12,7 @@
 
 #include "core/learn/projections.hpp"
 #include "core/store/audit.hpp"
+#include "widgets/campaign_types.hpp"
 
 namespace sf::widgets {
 
@@ -46,6 +47,9 @@ class AuditModel : public QAbstractTableModel {
 
   // Loads a workspace (events.jsonl + audit.json). False with a message (the model is left unchanged).
   bool openWorkspace(const QString& dir, QString* error = nullptr);
+  // The same with the workspace's events already read (the log read once for every pane).
+  bool openWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error = nullptr);
+  qint64 skippedEvents() const { return skipped_; }  // events of the opened log that did not decode
   // A replay of `dir` (demo mode): empty, nothing read from disk; every row comes from the replayed events,
   // and a `campaign_started` with seq 0 (the replay starting over, e.g. scrubbed back) empties it again.
   void startReplay(const QString& dir);
@@ -53,9 +57,11 @@ class AuditModel : public QAbstractTableModel {
   QString workspaceDir() const;
   bool hasWorkspace() const { return !ws_.dir.empty(); }
 
-  // A live event (envelope JSON): adoption_record rows are appended (or replaced by key), experience_added
-  // and audit_label events are recorded. Other types are ignored.
-  void applyEvent(const nlohmann::json& event);
+  // A live event: adoption_record rows are appended (or replaced by key), experience_added and audit_label
+  // events are recorded, a verdict's speedup is noted. Other types are ignored.
+  void applyEvent(const learn::Event& event);
+  // An envelope (a hand-written list): decoded by learn::event_from_json; a malformed one is ignored.
+  void applyEvent(const nlohmann::json& envelope);
 
   // Labels row `row` ("full" / "partial" / "unrelated"), saving audit.json and appending an audit_label
   // event to the workspace. `time` defaults to the current UTC time, the auditor to $USER.
@@ -86,15 +92,13 @@ class AuditModel : public QAbstractTableModel {
   void labelsChanged();
 
  private:
-  // A `verdict` event: remembers its speedup (PASS, feasible, a number). True when it recorded one.
-  bool noteVerdict(const nlohmann::json& event);
-
   void reset(const std::filesystem::path& dir);  // empty, with `dir` as the workspace
 
   store::AuditWorkspace ws_;
   QString auditor_;
   learn::AuditView verdicts_;  // the speedups of the PASS verdicts (core projection)
   bool replay_ = false;
+  qint64 skipped_ = 0;
 };
 
 // Filters the AuditModel; with a sample set only the sampled records are shown, in draw order.

@@ -230,7 +230,9 @@ AuditPane::AuditPane(QWidget* parent)
   updateDetail();
 }
 
-bool AuditPane::openWorkspace(const QString& dir) {
+bool AuditPane::openWorkspace(const QString& dir) { return openWorkspace(dir, WorkspaceEvents::read(dir)); }
+
+bool AuditPane::openWorkspace(const QString& dir, const WorkspaceEvents& log) {
   QString error;
   memoryItems_.clear();
   const std::string mem = (std::filesystem::path(dir.toStdString()) / "memory.json").string();
@@ -242,7 +244,7 @@ bool AuditPane::openWorkspace(const QString& dir) {
   }
   filter_->clearSample();
   sampleInfo_->clear();
-  if (!model_->openWorkspace(dir, &error)) {
+  if (!model_->openWorkspace(dir, log, &error)) {
     emit statusMessage(tr("Cannot open the audit of %1: %2").arg(dir, error));
     return false;
   }
@@ -250,17 +252,15 @@ bool AuditPane::openWorkspace(const QString& dir) {
   table_->resizeColumnToContents(AuditModel::TaskColumn);
   table_->resizeColumnToContents(AuditModel::ItemColumn);
   QString msg = tr("%n adoption record(s)", nullptr, model_->rowCount());
-  if (!model_->workspace().log.warnings.empty())
+  if (model_->skippedEvents() > 0)
     msg += QStringLiteral(" — ") + tr("%n malformed event(s) skipped", nullptr,
-                                      static_cast<int>(model_->workspace().log.warnings.size()));
+                                      static_cast<int>(model_->skippedEvents()));
   emit statusMessage(msg);
   if (filter_->rowCount() > 0) selectProxyRow(0);
   return true;
 }
 
-void AuditPane::applyEvent(const nlohmann::json& event) {
-  model_->applyEvent(event);
-}
+void AuditPane::applyEvent(const learn::Event& event) { model_->applyEvent(event); }
 
 int AuditPane::currentSourceRow() const {
   const QModelIndex cur = table_->currentIndex();

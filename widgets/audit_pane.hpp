@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/store/audit.hpp"
+#include "widgets/campaign_types.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -61,8 +62,9 @@ class AuditPane : public QWidget {
  public slots:
   // Opens a campaign workspace (events.jsonl, audit.json, memory.json for experiences without an event).
   bool openWorkspace(const QString& dir);
+  bool openWorkspace(const QString& dir, const WorkspaceEvents& log);  // the log already read
   // A live event (see AuditModel::applyEvent).
-  void applyEvent(const nlohmann::json& event);
+  void applyEvent(const learn::Event& event);
   // Labels the current record with kAuditLabels[index] and the note field, then advances to the next record
   // (complete-and-advance); shows errors in the status line.
   bool labelCurrent(int index);

@@ -32,48 +32,6 @@ QString campaignRunStateName(CampaignRunState s) {
 
 namespace {
 
-// Field readers: a missing or null field gives the default; a field of another type makes the event malformed
-// (it is skipped and counted).
-struct Malformed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::string ss(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return {};
-  if (!it->is_string()) throw Malformed(key);
-  return it->get<std::string>();
-}
-
-QString qs(const json& j, const char* key) { return QString::fromStdString(ss(j, key)); }
-
-template <class T>
-T num(const json& j, const char* key, T def = T{}) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return def;
-  if (!it->is_number()) throw Malformed(key);
-  return it->get<T>();
-}
-
-bool flag(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
-
-const json& sub(const json& j, const char* key) {
-  static const json empty = json::object();
-  auto it = j.find(key);
-  return (it != j.end() && it->is_object()) ? *it : empty;
-}
-
-// Optional fields added later (older logs lack them): absent, null or of another type all read as "none" and
-// never make the event malformed.
-std::optional<double> optNum(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
-}
-
 QString capped(const std::string& s) {
   QString q = QString::fromStdString(s);
   if (q.size() > CampaignFeed::kMaxMessageChars) {
@@ -83,16 +41,12 @@ QString capped(const std::string& s) {
   return q;
 }
 
-QString verdictText(const json& e) {
-  if (flag(e, "pass")) return QStringLiteral("pass");
+QString verdictText(const learn::Verdict& v) {
+  if (v.pass) return QStringLiteral("pass");
   QString s = QStringLiteral("fail");
-  const QString stage = qs(e, "stage"), code = qs(e, "code");
+  const QString stage = QString::fromStdString(v.stage), code = QString::fromStdString(v.code);
   if (!stage.isEmpty() || !code.isEmpty()) s += QStringLiteral(": ") + (stage + QLatin1Char(' ') + code).trimmed();
   return s;
-}
-
-QString verdictWordOf(const json& e) {
-  return QString::fromStdString(learn::verdict_word(flag(e, "pass"), ss(e, "stage"), ss(e, "code")));
 }
 
 }  // namespace
@@ -107,23 +61,20 @@ TaskStatusRow& CampaignFeed::task(const std::string& id) {
   return tasks_.back();
 }
 
-CampaignUpdate CampaignFeed::consume(const std::vector<json>& events) { return consume(events, 0, events.size()); }
+CampaignUpdate CampaignFeed::consume(const std::vector<json>& envelopes) {
+  std::int64_t malformed = 0;
+  auto events = learn::decode_events(envelopes, &malformed);
+  malformed_ += malformed;
+  return consume(events);
+}
 
-CampaignUpdate CampaignFeed::consume(const std::vector<json>& events, std::size_t begin, std::size_t end) {
+CampaignUpdate CampaignFeed::consume(const std::vector<learn::Event>& events, std::size_t begin, std::size_t end) {
   CampaignUpdate u;
   const qint64 firstRow = rows_;
   end = std::min(end, events.size());
   for (std::size_t i = begin; i < end; ++i) {
-    try {
-      if (!events[i].is_object()) {
-        ++malformed_;
-        continue;
-      }
-      apply(events[i], u, firstRow);
-      ++events_;
-    } catch (const std::exception&) {
-      ++malformed_;  // a field of the wrong type: the event is skipped
-    }
+    if (apply(events[i], u, firstRow)) ++events_;
+    else ++malformed_;  // a call or summary whose figures are of the wrong type: skipped
   }
   fillTotals(u);
   return u;
@@ -148,136 +99,121 @@ void CampaignFeed::fillTotals(CampaignUpdate& u) const {
   u.finishReason = finishReason_;
 }
 
-void CampaignFeed::apply(const json& e, CampaignUpdate& u, qint64 firstRow) {
-  const std::string type = ss(e, "type");
-  const double t = num<double>(e, "t");
-  if (t > 0) lastT_ = t;
-  if (type == "campaign_started") {
-    if (started_) return;  // a second start (resume never writes one): ignored
+bool CampaignFeed::apply(const learn::Event& e, CampaignUpdate& u, qint64 firstRow) {
+  if (e.t > 0) lastT_ = e.t;
+  if (const auto* cs = std::get_if<learn::CampaignStarted>(&e.body)) {
+    if (started_) return true;  // a second start (resume never writes one): ignored
     started_ = true;
-    const json& cfg = sub(e, "config");
-    name_ = qs(cfg, "name");
-    mode_ = qs(cfg, "mode");
-    model_ = qs(sub(cfg, "backend"), "model");
+    const learn::CampaignHeader h = learn::campaign_header(*cs);
+    name_ = QString::fromStdString(h.name);
+    mode_ = QString::fromStdString(h.mode);
+    model_ = QString::fromStdString(h.model);
     sage_ = mode_ == QLatin1String("sage");
-    if (auto it = e.find("tasks"); it != e.end() && it->is_array()) {
-      for (const auto& ti : *it) {
-        if (!ti.is_object()) continue;
-        const std::string id = ss(ti, "id");
-        if (id.empty()) continue;
-        task(id);
-        tagOf_[id] = ss(ti, "tag");
-      }
+    for (const auto& ti : cs->tasks) {
+      if (ti.id.empty()) continue;
+      task(ti.id);
+      tagOf_[ti.id] = ti.tag;
     }
-  } else if (type == "iteration_started") {
-    iteration_ = num<int>(e, "iteration");
-    const auto tasks = e.contains("tasks") && e["tasks"].is_array() ? e["tasks"].size() : 0;
-    const auto temps = e.contains("temperatures") && e["temperatures"].is_array() ? e["temperatures"].size() : 0;
-    total_ = static_cast<qint64>(tasks * temps) * num<qint64>(e, "n");
+  } else if (const auto* is = std::get_if<learn::IterationStarted>(&e.body)) {
+    iteration_ = is->iteration;
+    total_ = static_cast<qint64>(is->tasks.size() * is->temperatures.size()) * is->n;
     done_ = 0;
-    iterT0_ = t;
-  } else if (type == "episode_started") {
-    iteration_ = num<int>(e, "episode");
-    total_ = num<qint64>(e, "max_rounds");
+    iterT0_ = e.t;
+  } else if (const auto* es = std::get_if<learn::EpisodeStarted>(&e.body)) {
+    iteration_ = es->episode;
+    total_ = es->max_rounds;
     done_ = 0;
-    iterT0_ = t;
-    task(ss(e, "task"));
-  } else if (type == "llm_call") {
-    onLlmCall(e, u);
-  } else if (type == "verdict") {
-    onVerdict(e, u, firstRow);
-  } else if (type == "iteration_summary") {
-    onIterationSummary(e, u);
-  } else if (type == "episode_finished") {
-    onEpisodeFinished(e, u);
-  } else if (type == "campaign_finished") {
+    iterT0_ = e.t;
+    task(es->task);
+  } else if (const auto* c = std::get_if<learn::LlmCall>(&e.body)) {
+    return onLlmCall(e.seq, *c, u);
+  } else if (const auto* v = std::get_if<learn::Verdict>(&e.body)) {
+    onVerdict(*v, u, firstRow);
+  } else if (const auto* s = std::get_if<learn::IterationSummary>(&e.body)) {
+    return onIterationSummary(*s, u);
+  } else if (const auto* ef = std::get_if<learn::EpisodeFinished>(&e.body)) {
+    onEpisodeFinished(*ef, u);
+  } else if (const auto* f = std::get_if<learn::CampaignFinished>(&e.body)) {
     finished_ = true;
-    finishReason_ = qs(e, "reason");
+    finishReason_ = QString::fromStdString(f->reason);
   }
+  return true;
 }
 
-std::shared_ptr<const TraceDetail> traceDetailOf(const json& tr, std::shared_ptr<const store::ContentStore> blobs) {
+std::shared_ptr<const TraceDetail> traceDetailOf(const learn::CallView& c, std::shared_ptr<const store::ContentStore> blobs) {
   auto d = std::make_shared<TraceDetail>();
-  if (auto it = tr.find("prompt"); it != tr.end() && it->is_array()) d->prompt = *it;
+  d->prompt = c.prompt;
   d->blobs = std::move(blobs);
-  d->response = capped(ss(tr, "response"));
-  d->impl = capped(ss(tr, "impl"));
-  d->guardianDiff = capped(ss(tr, "guardian_diff"));
-  d->reasoning = capped(ss(tr, "reasoning"));
-  d->finishReason = qs(tr, "finish_reason");
-  if (auto it = tr.find("rules_used"); it != tr.end() && it->is_array())
-    for (const auto& id : *it)
-      if (id.is_string() && d->rulesUsed.size() < 64) d->rulesUsed << QString::fromStdString(id.get<std::string>());
-  if (auto it = tr.find("diagnostics"); it != tr.end() && it->is_array()) {
-    QStringList lines;
-    for (const auto& dg : *it)
-      if (dg.is_object())
-        lines << QStringLiteral("%1 %2:%3 %4")
-                     .arg(qs(dg, "code"))
-                     .arg(num<int>(dg, "line"))
-                     .arg(num<int>(dg, "column"))
-                     .arg(qs(dg, "message"));
-    d->diagnostics = lines.join(QLatin1Char('\n'));
-  }
-  if (const QString kind = qs(sub(tr, "error"), "kind"); !kind.isEmpty())
-    d->diagnostics += QStringLiteral("\nLLM error %1: %2").arg(kind, qs(sub(tr, "error"), "message"));
+  d->response = capped(c.response);
+  d->impl = capped(c.impl);
+  d->guardianDiff = capped(c.guardian_diff);
+  d->reasoning = capped(c.reasoning);
+  d->finishReason = QString::fromStdString(c.finish_reason);
+  for (const auto& id : c.rules_used) d->rulesUsed << QString::fromStdString(id);
+  QStringList lines;
+  for (const auto& dg : c.diagnostics)
+    lines << QStringLiteral("%1 %2:%3 %4")
+                 .arg(QString::fromStdString(dg.code))
+                 .arg(dg.line)
+                 .arg(dg.column)
+                 .arg(QString::fromStdString(dg.message));
+  d->diagnostics = lines.join(QLatin1Char('\n'));
+  if (!c.error_kind.empty())
+    d->diagnostics += QStringLiteral("\nLLM error %1: %2")
+                          .arg(QString::fromStdString(c.error_kind), QString::fromStdString(c.error_message));
   return d;
 }
 
-void CampaignFeed::onLlmCall(const json& e, CampaignUpdate& u) {
-  const json& tr = sub(e, "trace");
+bool CampaignFeed::onLlmCall(qint64 seq, const learn::LlmCall& call, CampaignUpdate& u) {
+  std::string err;
+  const auto c = learn::call_view(call.trace, err);
+  if (!c) return false;
   TraceRow r;
-  r.seq = num<qint64>(e, "seq");
-  r.role = qs(tr, "role");
-  const std::string taskId = ss(e, "task");
-  r.task = QString::fromStdString(taskId);
-  r.iteration = num<int>(e, "iteration");
-  r.temperatureIndex = num<int>(e, "temperature_index");
-  r.sample = num<int>(e, "sample_index");
-  const json& usage = sub(tr, "usage");
-  r.tokens = num<qint64>(usage, "input_tokens") + num<qint64>(usage, "output_tokens");
-  r.latency = num<double>(tr, "latency_s");
-  r.cost = num<double>(tr, "cost_usd");
-  r.fromCache = flag(tr, "from_cache");
-  r.error = qs(sub(tr, "error"), "kind");
-  r.detail = traceDetailOf(tr, blobs_);
+  r.seq = seq;
+  r.role = QString::fromStdString(c->role);
+  r.task = QString::fromStdString(call.task);
+  r.iteration = call.iteration;
+  r.temperatureIndex = call.temperature_index;
+  r.sample = call.sample_index;
+  r.tokens = c->input_tokens + c->output_tokens;
+  r.latency = c->latency_s;
+  r.cost = c->cost_usd;
+  r.fromCache = c->from_cache;
+  r.error = QString::fromStdString(c->error_kind);
+  r.detail = traceDetailOf(*c, blobs_);
   tokens_ += r.tokens;
   cost_ += r.cost;
-  pending_[{r.iteration, taskId, r.temperatureIndex, r.sample}].push_back(rows_);
+  pending_[{r.iteration, call.task, r.temperatureIndex, r.sample}].push_back(rows_);
   ++rows_;
-  task(taskId);
+  task(call.task);
   u.traceRows.push_back(std::move(r));
+  return true;
 }
 
-void CampaignFeed::onVerdict(const json& e, CampaignUpdate& u, qint64 firstRow) {
-  const std::string taskId = ss(e, "task");
-  SampleKey key{num<int>(e, "iteration"), taskId, num<int>(e, "temperature_index"), num<int>(e, "sample_index")};
-  const QString v = verdictText(e);
-  const QString word = verdictWordOf(e);
-  const bool pass = flag(e, "pass");
-  // Cost-model fields of a PASS verdict (optional).
-  const double cyc = pass ? optNum(e, "cycles").value_or(-1.0) : -1.0;
-  double sp = pass ? optNum(e, "speedup").value_or(-1.0) : -1.0;
-  if (auto it = e.find("feasible"); it != e.end() && it->is_boolean() && !it->get<bool>()) sp = -1.0;
-  const qint64 cycles = cyc >= 0 ? static_cast<qint64>(cyc) : -1;
-  const double speedup = sp >= 0 ? sp : -1;
+void CampaignFeed::onVerdict(const learn::Verdict& v, CampaignUpdate& u, qint64 firstRow) {
+  SampleKey key{v.iteration, v.task, v.temperature_index, v.sample_index};
+  const QString text = verdictText(v);
+  const QString word = QString::fromStdString(learn::verdict_word(v.pass, v.stage, v.code));
+  // Cost-model fields of a PASS verdict (optional; an infeasible program has no speedup).
+  const qint64 cycles = v.pass && v.cycles && *v.cycles >= 0 ? static_cast<qint64>(*v.cycles) : -1;
+  const double speedup = v.pass && v.speedup && *v.speedup >= 0 && v.feasible.value_or(true) ? *v.speedup : -1;
   if (auto it = pending_.find(key); it != pending_.end()) {
     for (qint64 row : it->second) {
       if (row >= firstRow) {
         TraceRow& r = u.traceRows[static_cast<int>(row - firstRow)];
-        r.verdict = v;
+        r.verdict = text;
         r.verdictWord = word;
         r.cycles = cycles;
         r.speedup = speedup;
       } else {
-        u.verdictUpdates.push_back({static_cast<int>(row), v, cycles, speedup, word});
+        u.verdictUpdates.push_back({static_cast<int>(row), text, cycles, speedup, word});
       }
     }
     pending_.erase(it);
   }
-  TaskStatusRow& ts = task(taskId);
+  TaskStatusRow& ts = task(v.task);
   ts.samples++;
-  if (pass) {
+  if (v.pass) {
     ts.successes++;
     if (sage_) ts.solved = true;
     if (speedup >= 0 && (!ts.bestSpeedup || speedup > *ts.bestSpeedup)) ts.bestSpeedup = speedup;
@@ -285,35 +221,32 @@ void CampaignFeed::onVerdict(const json& e, CampaignUpdate& u, qint64 firstRow) 
   ++done_;
 }
 
-void CampaignFeed::onIterationSummary(const json& e, CampaignUpdate& u) {
-  if (auto it = e.find("results"); it != e.end() && it->is_array())
-    for (const auto& r : *it)
-      if (r.is_object() && flag(r, "newly_solved")) task(ss(r, "task")).solved = true;
-  const json& m = sub(e, "metrics");
-  const json& cu = sub(m, "cumulative");
+bool CampaignFeed::onIterationSummary(const learn::IterationSummary& s, CampaignUpdate& u) {
+  std::string err;
+  const auto m = learn::summary_figures(s, err);
+  if (!m) return false;
+  for (const auto& r : s.results)
+    if (r.newly_solved) task(r.task).solved = true;
   CurvePoint p;
-  p.x = num<int>(e, "iteration");
-  p.tokens = num<qint64>(sub(m, "tokens"), "total");
-  p.cost = num<double>(m, "cost_usd");
-  p.pass1 = num<double>(cu, "pass_at_1");
-  p.passN = num<double>(cu, "pass_at_n");
-  p.solved = num<int>(cu, "solved");
-  p.tasks = num<int>(cu, "tasks");
-  for (const auto& [tag, v] : sub(cu, "by_tag").items())
-    if (v.is_object()) p.byTag[tag] = {num<double>(v, "pass_at_1"), num<double>(v, "pass_at_n")};
-  // Performance metrics next to pass_at_1 (optional): the cumulative ones, else the iteration's own.
-  const json& it = sub(m, "iteration");
-  auto perf = [&](const char* k) { return cu.contains(k) ? optNum(cu, k) : optNum(it, k); };
-  p.fast1 = perf("fast_1");
-  p.fast15 = perf("fast_1_5");
-  p.medianSpeedup = perf("median_speedup");
+  p.x = s.iteration;
+  p.tokens = m->tokens;
+  p.cost = m->cost_usd;
+  p.pass1 = m->pass_at_1;
+  p.passN = m->pass_at_n;
+  p.solved = m->solved;
+  p.tasks = m->tasks;
+  for (const auto& [tag, v] : m->by_tag) p.byTag[tag] = v;
+  p.fast1 = m->fast_1;
+  p.fast15 = m->fast_1_5;
+  p.medianSpeedup = m->median_speedup;
   curve_.push_back(p);
   u.newPoints.push_back(p);
+  return true;
 }
 
-void CampaignFeed::onEpisodeFinished(const json& e, CampaignUpdate& u) {
-  const std::string taskId = ss(e, "task");
-  const bool solved = flag(e, "solved");
+void CampaignFeed::onEpisodeFinished(const learn::EpisodeFinished& e, CampaignUpdate& u) {
+  const std::string& taskId = e.task;
+  const bool solved = e.solved;
   TaskStatusRow& ts = task(taskId);
   if (solved) {
     ts.solved = true;
@@ -326,7 +259,7 @@ void CampaignFeed::onEpisodeFinished(const json& e, CampaignUpdate& u) {
     if (solved) ++ok;
   }
   CurvePoint p;
-  p.x = num<int>(e, "episode");
+  p.x = e.episode;
   p.tokens = tokens_;
   p.cost = cost_;
   const auto& [eps, ok] = episodes_[std::string()];
@@ -374,6 +307,16 @@ QString tracePromptText(const TraceDetail& d) {
   return parts.join(QStringLiteral("\n\n"));
 }
 
+WorkspaceEvents WorkspaceEvents::read(const QString& dir) {
+  WorkspaceEvents w;
+  std::string err;
+  std::int64_t malformed = 0;
+  if (!learn::read_events(std::filesystem::path(dir.toStdString()) / "events.jsonl", w.events, malformed, err))
+    w.error = QString::fromStdString(err);
+  w.malformed = malformed;
+  return w;
+}
+
 CampaignSummary summarizeWorkspace(const QString& dir) {
   CampaignSummary s;
   std::string err;
@@ -385,7 +328,7 @@ CampaignSummary summarizeWorkspace(const QString& dir) {
     return s;
   }
   CampaignFeed feed;
-  feed.consume(ws->loaded_events());
+  feed.consume(ws->loaded_events());  // decoded once here (the read boundary)
   s = feed.summary();
   s.dir = dir;
   if (s.name.isEmpty()) s.name = QString::fromStdString(ws->config().value("name", std::string()));

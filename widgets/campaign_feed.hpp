@@ -1,11 +1,14 @@
 // CampaignFeed: the one place where campaign events become model updates (ARCHITECTURE: the GUI's models are
 // built by replaying events, so a live, a resumed, a followed and a replayed run look the same). It folds
-// envelopes in log order and returns, per batch, the new trace rows, the verdicts of earlier rows, the new
-// curve points, the task statuses and the running totals. Qt value types only; no QObject, no threads.
-// Tolerant: an event of an unknown type is ignored, a malformed one is skipped and counted.
+// typed events (core/learn/events.hpp, decoded once where they were read) in log order and returns, per
+// batch, the new trace rows, the verdicts of earlier rows, the new curve points, the task statuses and the
+// running totals. Qt value types only; no QObject, no threads.
+// Tolerant: an event of an unknown type is ignored, a malformed one (a call or summary whose figures have the
+// wrong type, an envelope that does not decode) is skipped and counted.
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <set>
@@ -22,10 +25,17 @@ class CampaignFeed {
   // The workspace the events come from: trace details resolve their prompt parts in its blobs/.
   void setWorkspace(const std::filesystem::path& dir);
 
-  // Consumes `events` (envelopes, in log order). The returned update carries the running totals.
-  CampaignUpdate consume(const std::vector<nlohmann::json>& events);
-  // Consumes a prefix [begin, end) of `events`.
-  CampaignUpdate consume(const std::vector<nlohmann::json>& events, std::size_t begin, std::size_t end);
+  // Consumes `events` [begin, end) (typed, in log order). The returned update carries the running totals.
+  CampaignUpdate consume(const std::vector<learn::Event>& events, std::size_t begin = 0,
+                         std::size_t end = std::size_t(-1));
+  // Envelopes (a hand-written list): decoded once by learn::decode_events, those that do not decode counted
+  // in malformed(), then consumed.
+  CampaignUpdate consume(const std::vector<nlohmann::json>& envelopes);
+  CampaignUpdate consume(std::initializer_list<nlohmann::json> envelopes) {
+    return consume(std::vector<nlohmann::json>(envelopes));
+  }
+  // Events a reader could not decode (counted in malformed()).
+  void countMalformed(qint64 n) { malformed_ += n; }
 
   CampaignSummary summary() const;
   const QVector<CurvePoint>& curve() const { return curve_; }
@@ -39,11 +49,11 @@ class CampaignFeed {
 
  private:
   using SampleKey = std::tuple<int, std::string, int, int>;  // iteration, task, temperature index, sample
-  void apply(const nlohmann::json& e, CampaignUpdate& u, qint64 firstRow);
-  void onLlmCall(const nlohmann::json& e, CampaignUpdate& u);
-  void onVerdict(const nlohmann::json& e, CampaignUpdate& u, qint64 firstRow);
-  void onIterationSummary(const nlohmann::json& e, CampaignUpdate& u);
-  void onEpisodeFinished(const nlohmann::json& e, CampaignUpdate& u);
+  bool apply(const learn::Event& e, CampaignUpdate& u, qint64 firstRow);  // false: malformed, skipped
+  bool onLlmCall(qint64 seq, const learn::LlmCall& call, CampaignUpdate& u);
+  void onVerdict(const learn::Verdict& v, CampaignUpdate& u, qint64 firstRow);
+  bool onIterationSummary(const learn::IterationSummary& s, CampaignUpdate& u);
+  void onEpisodeFinished(const learn::EpisodeFinished& e, CampaignUpdate& u);
   TaskStatusRow& task(const std::string& id);
   void fillTotals(CampaignUpdate& u) const;
 
@@ -66,10 +76,10 @@ class CampaignFeed {
   std::set<std::string> solvedTasks_;
 };
 
-// The detail texts of one agent call (an llm_call event's `trace`: prompt messages, response, program,
-// guardian diff, diagnostics and LLM error), each message capped at kMaxMessageChars. `blobs` is the content
-// store its prompt parts name (the workspace's blobs/; null for a live prompt logged whole).
-std::shared_ptr<const TraceDetail> traceDetailOf(const nlohmann::json& trace,
+// The detail texts of one agent call (learn::call_view of an llm_call's trace: prompt messages, response,
+// program, guardian diff, diagnostics and LLM error), each message capped at kMaxMessageChars. `blobs` is the
+// content store its prompt parts name (the workspace's blobs/; null for a live prompt logged whole).
+std::shared_ptr<const TraceDetail> traceDetailOf(const learn::CallView& call,
                                                  std::shared_ptr<const store::ContentStore> blobs);
 
 // The prompt of a trace row as the detail view shows it: "[system]\n...\n\n[user]\n..." (each message capped

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/learn/events.hpp"
+
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
@@ -26,8 +28,17 @@ class ContentStore;
 
 namespace sf::widgets {
 
-// A batch of raw event envelopes ({v, seq, t, type, ...}) in log order, shared read-only.
-using EventBatch = std::shared_ptr<const std::vector<nlohmann::json>>;
+// A batch of typed events in log order, shared read-only: decoded once where they were read (the engine's sink
+// hands them over typed; a followed, opened or replayed events.jsonl is decoded by the campaign thread).
+using EventBatch = std::shared_ptr<const std::vector<learn::Event>>;
+
+// A workspace's events.jsonl read once and decoded (learn::read_events), for every pane that folds it.
+struct WorkspaceEvents {
+  std::vector<learn::Event> events;
+  qint64 malformed = 0;  // lines that did not decode (skipped)
+  QString error;         // non-empty: the log could not be read
+  static WorkspaceEvents read(const QString& dir);
+};
 
 // The texts behind one trace row (shown in the detail view); shared, never copied.
 struct TraceDetail {

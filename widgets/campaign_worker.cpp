@@ -1,7 +1,5 @@
 #include "widgets/campaign_worker.hpp"
 
-#include <fstream>
-
 #include "core/bench/catalogue.hpp"
 #include "core/learn/run_comparison.hpp"
 #include "core/learn/engine.hpp"
@@ -16,24 +14,23 @@ namespace sf::widgets {
 
 using nlohmann::json;
 
-// Receives the engine's events on its threads; the worker drains them on its tick.
+// Receives the engine's typed events on its threads; the worker drains them on its tick.
 class CampaignWorker::Sink : public learn::EventSink {
  public:
   void on_event(const learn::Event& e) override {
-    json j = learn::to_json(e);
     std::lock_guard l(mu_);
-    queue_.push_back(std::move(j));
+    queue_.push_back(e);
   }
-  std::vector<json> drain() {
+  std::vector<learn::Event> drain() {
     std::lock_guard l(mu_);
-    std::vector<json> out;
+    std::vector<learn::Event> out;
     out.swap(queue_);
     return out;
   }
 
  private:
   std::mutex mu_;
-  std::vector<json> queue_;
+  std::vector<learn::Event> queue_;
 };
 
 CampaignWorker::CampaignWorker(QObject* parent) : QObject(parent), timer_(new QTimer(this)) {
@@ -65,8 +62,7 @@ void CampaignWorker::stopSession() {
   replayBreaks_.clear();
   replayPos_ = 0;
   replayCredit_ = 0;
-  logOffset_ = 0;
-  logPath_.clear();
+  log_.reset();
 }
 
 void CampaignWorker::begin(quint64 session, const QString& dir, Source src) {
@@ -111,7 +107,7 @@ bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error
       return false;
     }
   }
-  backlog_ = ws->loaded_events();  // a continued run shows what was logged before
+  backlog_ = decode(ws->loaded_events());  // a continued run shows what was logged before
   ws_ = std::move(ws);
   setup_ = std::move(setup);
   engine_ = std::move(engine);
@@ -157,17 +153,37 @@ void CampaignWorker::continueWorkspace(quint64 session, const QString& dir) {
   if (!launch(std::move(ws), error, halted)) setState(halted ? CampaignRunState::Halted : CampaignRunState::Failed, error);
 }
 
-void CampaignWorker::open(quint64 session, const QString& dir) {
-  begin(session, dir, Source::Follow);
+bool CampaignWorker::openLog(const QString& dir, std::vector<learn::Event>& events) {
+  const std::filesystem::path d = dir.toStdString();
   std::string err;
-  // Validates campaign.json and the log (newer versions, corruption) before following it.
-  if (!store::Workspace::open_read_only(dir.toStdString(), err)) {
+  nlohmann::json config;
+  std::vector<json> lines;
+  // campaign.json and the log are checked (newer versions, corruption) before anything is shown.
+  if (store::Workspace::read_config(d, config, err)) {
+    log_ = std::make_unique<store::EventLogReader>(d / "events.jsonl");
+    if (!log_->read(lines, err)) err = (d / err).string();
+    else err.clear();
+  }
+  if (!err.empty()) {
     setState(CampaignRunState::Failed, QString::fromStdString(err));
     source_ = Source::None;
-    return;
+    log_.reset();
+    return false;
   }
-  logPath_ = (std::filesystem::path(dir.toStdString()) / "events.jsonl").string();
-  readGrowth();
+  events = decode(lines);
+  return true;
+}
+
+std::vector<learn::Event> CampaignWorker::decode(const std::vector<json>& lines) {
+  std::int64_t malformed = 0;
+  auto events = learn::decode_events(lines, &malformed);
+  feed_.countMalformed(malformed);
+  return events;
+}
+
+void CampaignWorker::open(quint64 session, const QString& dir) {
+  begin(session, dir, Source::Follow);
+  if (!openLog(dir, backlog_)) return;
   setState(CampaignRunState::Following);
   tick();
   if (source_ == Source::Follow) timer_->start();
@@ -175,27 +191,21 @@ void CampaignWorker::open(quint64 session, const QString& dir) {
 
 void CampaignWorker::replay(quint64 session, const QString& dir, double eventsPerSecond) {
   begin(session, dir, Source::Replay);
-  std::string err;
-  auto ws = store::Workspace::open_read_only(dir.toStdString(), err);
-  if (!ws) {
-    setState(CampaignRunState::Failed, QString::fromStdString(err));
-    source_ = Source::None;
-    return;
+  if (!openLog(dir, replayEvents_)) return;
+  {
+    // A replay shows the log as it is now: its unterminated last line too, when it is an event.
+    std::vector<json> tail;
+    std::string err;
+    if (log_->finish(tail, err)) {
+      auto rest = decode(tail);
+      replayEvents_.insert(replayEvents_.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+    }
+    log_.reset();
   }
-  replayEvents_ = ws->loaded_events();
   replaySpeed_ = eventsPerSecond;
   {
     learn::StoryView story;
-    for (const auto& j : replayEvents_) {
-      std::string parseErr;
-      if (auto e = learn::event_from_json(j, parseErr)) {
-        story.apply(*e);
-      } else {
-        learn::Event skipped;  // keeps the positions aligned with the log
-        skipped.body = learn::UnknownEvent{"malformed", nlohmann::json::object()};
-        story.apply(skipped);
-      }
-    }
+    for (const auto& e : replayEvents_) story.apply(e);
     ReplayStory rs;
     rs.length = static_cast<int>(replayEvents_.size());
     for (std::size_t p : story.episode_starts()) rs.episodeStarts.push_back(static_cast<int>(p));
@@ -229,8 +239,8 @@ void CampaignWorker::seekReplay(quint64 session, int position) {
   }
   replayPos_ = to;
   replayCredit_ = 0;
-  feed(std::vector<nlohmann::json>(replayEvents_.begin() + static_cast<std::ptrdiff_t>(from),
-                                   replayEvents_.begin() + static_cast<std::ptrdiff_t>(to)));
+  feed(std::vector<learn::Event>(replayEvents_.begin() + static_cast<std::ptrdiff_t>(from),
+                                 replayEvents_.begin() + static_cast<std::ptrdiff_t>(to)));
   if (source_ != Source::Replay) {  // finished: scrubbing makes it a paused replay again
     source_ = Source::Replay;
     timer_->start();
@@ -294,36 +304,18 @@ void CampaignWorker::compare(quint64 seq, const QStringList& dirs) {
 }
 
 void CampaignWorker::readGrowth() {
-  std::ifstream in(logPath_, std::ios::binary);
-  if (!in) return;
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::uint64_t>(in.tellg());
-  if (size <= logOffset_) return;
-  const std::uint64_t want = std::min<std::uint64_t>(size - logOffset_, std::uint64_t(256) << 20);
-  std::string buf(want, '\0');
-  in.seekg(static_cast<std::streamoff>(logOffset_));
-  in.read(buf.data(), static_cast<std::streamsize>(want));
-  buf.resize(static_cast<std::size_t>(in.gcount()));
-  const std::size_t lastNl = buf.rfind('\n');
-  if (lastNl == std::string::npos) {
-    // No complete line: a line longer than the cap is skipped, a shorter one is still being written.
-    if (buf.size() >= store::kMaxLineBytes) logOffset_ += buf.size();
-    return;
+  if (!log_) return;
+  std::vector<json> lines;
+  std::string err;
+  // A bad line appended to a followed log is skipped (the reader goes on after it); the log was checked whole
+  // when it was opened.
+  while (!log_->read(lines, err, kMaxGrowthBytes)) {
   }
-  std::size_t pos = 0;
-  while (pos <= lastNl) {
-    const std::size_t nl = buf.find('\n', pos);
-    if (nl > pos) {
-      json j = json::parse(buf.begin() + static_cast<std::ptrdiff_t>(pos), buf.begin() + static_cast<std::ptrdiff_t>(nl),
-                           nullptr, false);
-      if (!j.is_discarded()) backlog_.push_back(std::move(j));
-    }
-    pos = nl + 1;
-  }
-  logOffset_ += lastNl + 1;
+  auto events = decode(lines);
+  backlog_.insert(backlog_.end(), std::make_move_iterator(events.begin()), std::make_move_iterator(events.end()));
 }
 
-void CampaignWorker::feed(std::vector<json> events) {
+void CampaignWorker::feed(std::vector<learn::Event> events) {
   if (events.empty() && !firstUpdate_) return;
   CampaignUpdate u = feed_.consume(events);
   u.session = session_;
@@ -340,11 +332,11 @@ void CampaignWorker::feed(std::vector<json> events) {
     }
   }
   emit update(u);
-  if (!events.empty()) emit eventsFed(session_, std::make_shared<const std::vector<json>>(std::move(events)));
+  if (!events.empty()) emit eventsFed(session_, std::make_shared<const std::vector<learn::Event>>(std::move(events)));
 }
 
 void CampaignWorker::tick() {
-  std::vector<json> batch;
+  std::vector<learn::Event> batch;
   auto takeBacklog = [&] {
     const std::size_t n = std::min(backlog_.size(), kMaxEventsPerTick);
     batch.assign(std::make_move_iterator(backlog_.begin()), std::make_move_iterator(backlog_.begin() + static_cast<std::ptrdiff_t>(n)));

@@ -1,7 +1,8 @@
 // The campaign side of EngineBridge: a QObject in its own thread (so a long verification in the editor's
 // worker never stalls a campaign's feed, and the reverse). One session at a time: a live run (CampaignEngine;
-// its events come through an EventSink), a followed workspace (events.jsonl read as it grows, e.g. written by
-// `stepforge-cli campaign run`), or a demo replay of a recorded workspace at an adjustable speed. Every 100 ms
+// its typed events come through an EventSink), a followed workspace (events.jsonl read as it grows, e.g. written
+// by `stepforge-cli campaign run`), or a demo replay of a recorded workspace at an adjustable speed. Following
+// and replaying read the log with the same store::EventLogReader and decode each line once, here. Every 100 ms
 // a tick turns the new events into one CampaignUpdate (CampaignFeed): at most 10 updates per second.
 #pragma once
 
@@ -24,6 +25,7 @@ class CampaignEngine;
 struct CampaignSetup;
 }  // namespace sf::learn
 namespace sf::store {
+class EventLogReader;
 class Workspace;
 }
 
@@ -37,6 +39,7 @@ class CampaignWorker : public QObject {
 
   static constexpr int kTickMs = 100;
   static constexpr std::size_t kMaxEventsPerTick = 20000;
+  static constexpr std::uint64_t kMaxGrowthBytes = std::uint64_t(256) << 20;  // read from a followed log per tick
 
  public slots:
   // Creates the workspace `dir` with `configJson` and runs the campaign (the builtin synthesizer provider is
@@ -77,8 +80,12 @@ class CampaignWorker : public QObject {
   // request (a state to resume from, not a failure of the workspace).
   bool launch(std::unique_ptr<store::Workspace> ws, QString& error, bool& halted);
   void tick();
-  void feed(std::vector<nlohmann::json> events);
-  void readGrowth();
+  void feed(std::vector<learn::Event> events);
+  // Opens `dir` for following or replaying: checks campaign.json, reads the log's complete lines with log_ and
+  // decodes them into `events`; false (state Failed) when either cannot be read.
+  bool openLog(const QString& dir, std::vector<learn::Event>& events);
+  std::vector<learn::Event> decode(const std::vector<nlohmann::json>& lines);  // malformed ones counted by feed_
+  void readGrowth();  // the lines log_ finds appended since, into backlog_
   void setState(CampaignRunState s, const QString& message = {});
 
   QTimer* timer_;
@@ -94,11 +101,11 @@ class CampaignWorker : public QObject {
   std::unique_ptr<learn::CampaignSetup> setup_;
   std::unique_ptr<learn::CampaignEngine> engine_;
 
-  std::string logPath_;
-  std::uint64_t logOffset_ = 0;
-  std::vector<nlohmann::json> backlog_;  // read but not yet fed (big logs are fed in chunks)
+  // events.jsonl of a followed or replayed workspace: the one reader, from the first line on (store::EventLogReader).
+  std::unique_ptr<store::EventLogReader> log_;
+  std::vector<learn::Event> backlog_;  // read but not yet fed (big logs are fed in chunks)
 
-  std::vector<nlohmann::json> replayEvents_;
+  std::vector<learn::Event> replayEvents_;
   std::size_t replayPos_ = 0;
   double replaySpeed_ = 0, replayCredit_ = 0;
   std::vector<std::size_t> replayBreaks_;  // positions of the story's moments (pause there when asked)

@@ -142,9 +142,11 @@ void MemoryInspector::setStateFilter(const QString& state) {
           : QRegularExpression(QLatin1Char('^') + QRegularExpression::escape(state) + QLatin1Char('$')));
 }
 
-bool MemoryInspector::loadWorkspace(const QString& dir) {
+bool MemoryInspector::loadWorkspace(const QString& dir) { return loadWorkspace(dir, WorkspaceEvents::read(dir)); }
+
+bool MemoryInspector::loadWorkspace(const QString& dir, const WorkspaceEvents& log) {
   QString error;
-  if (!model_->loadWorkspace(dir, &error)) {
+  if (!model_->loadWorkspace(dir, log, &error)) {
     emit statusMessage(tr("Cannot load the memory of %1: %2").arg(dir, error));
     return false;
   }
@@ -154,9 +156,9 @@ bool MemoryInspector::loadWorkspace(const QString& dir) {
   return true;
 }
 
-void MemoryInspector::applyEvent(const nlohmann::json& event) {
-  model_->applyEvent(event);
-}
+void MemoryInspector::applyEvent(const learn::Event& event) { model_->applyEvent(event); }
+
+void MemoryInspector::applyEvent(const nlohmann::json& envelope) { model_->applyEvent(envelope); }
 
 bool MemoryInspector::importFrom(const QString& path, QString* error) {
   QString e;

@@ -8,6 +8,8 @@
 #include <QWidget>
 #include <nlohmann/json.hpp>
 
+#include "widgets/campaign_types.hpp"
+
 class QChartView;
 class QComboBox;
 class QLabel;
@@ -47,7 +49,9 @@ class MemoryInspector : public QWidget {
 
  public slots:
   bool loadWorkspace(const QString& dir);
-  void applyEvent(const nlohmann::json& event);
+  bool loadWorkspace(const QString& dir, const WorkspaceEvents& log);  // the log already read
+  void applyEvent(const learn::Event& event);
+  void applyEvent(const nlohmann::json& envelope);  // a hand-written list (see MemoryInspectorModel)
   void importDialog();
   void exportDialog();
 

@@ -12,7 +12,6 @@
 #include "core/memory/memory_json.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/memory/utility.hpp"
-#include "core/store/event_log.hpp"
 #include "core/learn/events.hpp"
 
 namespace sf::widgets {
@@ -146,6 +145,10 @@ void MemoryInspectorModel::syncTrajectories(QSet<QString>* changed) {
 }
 
 bool MemoryInspectorModel::loadWorkspace(const QString& dir, QString* error) {
+  return loadWorkspace(dir, WorkspaceEvents::read(dir), error);
+}
+
+bool MemoryInspectorModel::loadWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error) {
   const fs::path d = dir.toStdString();
   // Everything is read first; the model changes only when all of it is fine.
   std::optional<memory::MemoryStore> store;
@@ -157,10 +160,8 @@ bool MemoryInspectorModel::loadWorkspace(const QString& dir, QString* error) {
     }
     store = std::move(o.value);
   }
-  store::LoadedLog log;
-  std::string err;
-  if (!store::read_event_log(d / "events.jsonl", log, err)) {
-    if (error) *error = qs(err);
+  if (!log.error.isEmpty()) {
+    if (error) *error = log.error;
     return false;
   }
   // The memory the campaign started from (its memory.import file, when it is still there).
@@ -254,37 +255,31 @@ bool MemoryInspectorModel::exportFile(const QString& path, QString* error) const
   return true;
 }
 
-bool MemoryInspectorModel::foldEvent(const json& event) {
-  if (!event.is_object()) return false;
-  auto s = event.find("seq");
-  if (s != event.end() && s->is_number_integer()) lastSeq_ = std::max<qint64>(lastSeq_, s->get<qint64>());
-  std::string err;
-  auto e = learn::event_from_json(event, err);
-  if (!e) return false;  // a malformed event changes nothing
-  view_.apply(*e);
-  return true;
+void MemoryInspectorModel::foldEvent(const learn::Event& e) {
+  lastSeq_ = std::max<qint64>(lastSeq_, e.seq);
+  view_.apply(e);
 }
 
-void MemoryInspectorModel::applyEvent(const json& event) {
-  if (!event.is_object()) return;
-  const std::string type = str(event, "type");
-  auto s = event.find("seq");
-  if (s != event.end() && s->is_number_integer()) {
-    const qint64 seq = s->get<qint64>();
-    if (seq == 0 && type == "campaign_started" && lastSeq_ >= 0) restart();  // a replay from its start
-    if (seq <= lastSeq_) return;
-  }
+void MemoryInspectorModel::applyEvent(const json& envelope) {
+  std::string err;
+  if (auto e = learn::event_from_json(envelope, err)) applyEvent(*e);  // a malformed event changes nothing
+}
+
+void MemoryInspectorModel::applyEvent(const learn::Event& e) {
+  const bool started = std::holds_alternative<learn::CampaignStarted>(e.body);
+  if (e.seq == 0 && started && lastSeq_ >= 0) restart();  // a replay from its start
+  if (e.seq <= lastSeq_) return;
   const int budget = view_.budget();
-  if (!foldEvent(event)) return;
+  foldEvent(e);
   importedHotTokens_ = false;
   syncFromView();
   QSet<QString> changed;
   syncTrajectories(&changed);
   for (const auto& id : changed) emit trajectoryChanged(id);
-  if (type == "campaign_started" || type == "consolidation" || type == "consolidation_rollback" ||
-      budget != view_.budget())
+  const bool rollback = std::holds_alternative<learn::ConsolidationRollback>(e.body);
+  if (started || rollback || std::holds_alternative<learn::Consolidation>(e.body) || budget != view_.budget())
     emit budgetChanged();
-  if (type == "consolidation_rollback" || type == "campaign_started") emit rollbacksChanged();
+  if (rollback || started) emit rollbacksChanged();
 }
 
 int MemoryInspectorModel::budget() const {

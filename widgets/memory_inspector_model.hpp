@@ -18,6 +18,7 @@
 
 #include "core/learn/projections.hpp"
 #include "core/memory/memory_item.hpp"
+#include "widgets/campaign_types.hpp"
 
 namespace sf::widgets {
 
@@ -44,6 +45,8 @@ class MemoryInspectorModel : public QAbstractTableModel {
   // memory.json (when present: items and counts) + events.jsonl (trajectories, budget; the items when there
   // is no memory.json) + campaign.json (budget). False with a message; the model is unchanged then.
   bool loadWorkspace(const QString& dir, QString* error = nullptr);
+  // The same with the workspace's events already read (the log read once for every pane).
+  bool loadWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error = nullptr);
   // Replaces the items with a stepforge-memory file (strictly validated; M-IMPORT / M-IO message on error,
   // the model unchanged). Trajectories are rebuilt from the items' credit histories.
   bool importFile(const QString& path, QString* error = nullptr);
@@ -52,9 +55,11 @@ class MemoryInspectorModel : public QAbstractTableModel {
   nlohmann::json toJson() const;
   void clear();
 
-  // One event envelope. Events with a seq not after the last applied one are ignored (a live feed that
-  // starts with the events already loaded); a `campaign_started` with seq 0 starts over (a replay).
-  void applyEvent(const nlohmann::json& event);
+  // One event. Events with a seq not after the last applied one are ignored (a live feed that starts with the
+  // events already loaded); a `campaign_started` with seq 0 starts over (a replay).
+  void applyEvent(const learn::Event& event);
+  // An envelope (a hand-written list): decoded by learn::event_from_json; a malformed one changes nothing.
+  void applyEvent(const nlohmann::json& envelope);
 
   const memory::MemoryItem& item(int row) const { return items_[static_cast<std::size_t>(row)]; }
   int rowOfId(const QString& id) const { return index_.value(id, -1); }
@@ -80,7 +85,7 @@ class MemoryInspectorModel : public QAbstractTableModel {
  private:
   void setItems(std::vector<memory::MemoryItem> items, const nlohmann::json& header);
   void restart();  // a replay from seq 0: empty, but the memory.json snapshot is kept
-  bool foldEvent(const nlohmann::json& event);  // into view_; false for a malformed event
+  void foldEvent(const learn::Event& event);  // into view_
   memory::MemoryItem shown(const memory::MemoryItem& fromView) const;  // + what memory.json adds
   void syncFromView();                              // items_ := the view's items (row signals)
   void syncTrajectories(QSet<QString>* changed);    // trajectories_ := the view's

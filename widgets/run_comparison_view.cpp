@@ -92,10 +92,11 @@ QString formatCalls(const std::vector<nlohmann::json>& calls, const std::filesys
   QStringList out;
   const auto blobs = std::make_shared<const store::ContentStore>(runDir / "blobs");
   for (const auto& c : calls) {
-    const auto d = traceDetailOf(c, blobs);
+    std::string err;
+    const learn::CallView view = learn::call_view(c, err).value_or(learn::CallView{});
+    const auto d = traceDetailOf(view, blobs);
     const QString prompt = tracePromptText(*d);
-    QString role = c.is_object() && c.contains("role") && c["role"].is_string() ? qs(c["role"].get<std::string>())
-                                                                                  : QStringLiteral("?");
+    const QString role = view.role.empty() ? QStringLiteral("?") : qs(view.role);
     QString t = QStringLiteral("=== %1 ===\n").arg(role);
     if (!prompt.isEmpty()) t += QStringLiteral("--- prompt ---\n%1\n").arg(prompt);
     if (!d->reasoning.isEmpty()) t += QStringLiteral("--- reasoning ---\n%1\n").arg(d->reasoning);
