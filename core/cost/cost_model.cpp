@@ -8,6 +8,7 @@
 
 #include "core/cost/engine.hpp"
 #include "core/sim/simulator.hpp"
+#include "core/step/primitives.hpp"
 #include "core/step/task_compile.hpp"
 #include "core/verify/checker.hpp"
 
@@ -103,7 +104,7 @@ class Builder {
     std::vector<std::string> todo;
     for (const auto& st : prog_.stmts) {
       if (st.kind != step::Statement::Kind::Assign) continue;
-      if (st.call.prim == "Partition" || st.call.prim == "Merge") {
+      if (step::is_prim(st.call.prim, Prim::Partition) || step::is_prim(st.call.prim, Prim::Merge)) {
         if (st.call.arg.refs.size() == 2) todo.push_back(st.call.arg.refs[1].name);
       }
     }

@@ -5,6 +5,7 @@
 
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
+#include "core/step/primitives.hpp"
 
 namespace sf::inspect {
 
@@ -413,9 +414,10 @@ GraphCostOverlay graph_cost_overlay(const DataflowGraph& g, const cost::CostRepo
     const auto& pu = units[f];
     if (cu.size() == 1 && in_edges[t] == 1) {
       o.edge_tokens[i] = cu[0]->tokens_in;  // the consumer's only input
-    } else if (pu.size() == 1 && pu[0]->primitive != "Partition" && out_edges[f] > 0) {
+    } else if (pu.size() == 1 && !step::is_prim(pu[0]->primitive, step::Prim::Partition) &&
+               out_edges[f] > 0) {
       o.edge_tokens[i] = pu[0]->tokens_out / out_edges[f];  // every output gets every token (Copy)
-    } else if (cu.size() == 1 && cu[0]->primitive == "Zip" && in_edges[t] > 0) {
+    } else if (cu.size() == 1 && step::is_prim(cu[0]->primitive, step::Prim::Zip) && in_edges[t] > 0) {
       o.edge_tokens[i] = cu[0]->tokens_in / in_edges[t];  // one token of every input per step
     }
   }

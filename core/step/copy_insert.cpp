@@ -6,6 +6,7 @@
 #include "core/step/affine_values.hpp"
 #include "core/step/affine_walk.hpp"
 #include "core/step/lexer.hpp"
+#include "core/step/primitives.hpp"
 
 namespace sf::step {
 
@@ -72,7 +73,7 @@ Program insert_copies(const Program& program, const TaskNames& names) {
       st.end_line = def ? def->end_line : st.loc.line;
       st.targets = {c, r};
       st.target_locs = {st.loc, st.loc};
-      st.call.prim = "Copy";
+      st.call.prim = prim_name(Prim::Copy);
       st.call.loc = st.call.prim_loc = st.loc;
       st.call.arg.refs = {prev};
       st.call.arg.loc = prev.loc = st.loc;

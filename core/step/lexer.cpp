@@ -95,15 +95,6 @@ bool is_python_keyword(std::string_view s) {
   }
 }
 
-bool is_primitive_name(std::string_view s) {
-  static constexpr std::array<std::string_view, 15> prims = {
-      "Map", "Zip", "Accum", "Scan", "Bufferize", "Streamify", "Promote", "Repeat",
-      "RepeatRef", "Flatten", "Reshape", "Copy", "Partition", "Merge", "Identity"};
-  for (auto p : prims)
-    if (p == s) return true;
-  return false;
-}
-
 bool is_reserved_word(std::string_view s) {
   return s == "step" || s == "zip" || is_python_keyword(s) || is_primitive_name(s);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/common/diagnostic.hpp"
+#include "core/step/primitives.hpp"  // is_primitive_name
 
 namespace sf::step {
 
@@ -46,7 +47,6 @@ class LocationMap {
 std::vector<Token> tokenize(std::string_view text, const LocationMap& map, int max_nesting);
 
 bool is_python_keyword(std::string_view s);
-bool is_primitive_name(std::string_view s);
 // step, zip, return, for, in, every Python keyword and every primitive name (§5.1).
 bool is_reserved_word(std::string_view s);
 

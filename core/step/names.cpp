@@ -2,6 +2,7 @@
 
 #include "core/step/lexer.hpp"
 #include "core/step/name_key.hpp"
+#include "core/step/primitives.hpp"
 
 namespace sf::step {
 
@@ -19,7 +20,8 @@ bool TaskNames::contains(std::string_view name) const {
 
 bool defines_stream_list(const Statement& st) {
   if (st.kind == Statement::Kind::Comprehension) return true;
-  return st.kind == Statement::Kind::Assign && st.call.prim == "Partition" && st.targets.size() == 1;
+  return st.kind == Statement::Kind::Assign && is_prim(st.call.prim, Prim::Partition) &&
+         st.targets.size() == 1;
 }
 
 namespace {
@@ -133,9 +135,8 @@ class NameChecker {
     for (const auto& k : c.kwargs) {
       if (k.value.kind != KwVal::Kind::Name) continue;
       if (k.key == "fn") continue;  // T-FN-UNKNOWN (type checker)
-      static constexpr std::string_view known[] = {"a", "b", "n", "L", "S", "N"};
       bool is_known = false;
-      for (auto kk : known) is_known |= (kk == k.key);
+      for (auto kk : param_keys()) is_known |= (kk == k.key);
       if (!is_known) continue;  // T-PARAM-UNKNOWN (type checker)
       const std::string& n = k.value.name;
       if (names_.contains(n) || defined_line(n)) continue;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/step/primitives.hpp"
 #include "core/step/printer_detail.hpp"
 
 namespace sf::step {
@@ -62,10 +63,10 @@ void print_ref(const Ref& r, const Renamer& nm, std::string& out) {
 }
 
 int kw_rank(const std::string& k) {
-  static constexpr std::string_view order[] = {"fn", "a", "b", "n", "L", "S", "N"};
-  for (int i = 0; i < 7; ++i)
-    if (order[i] == k) return i;
-  return 7;
+  const auto order = param_keys();
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (order[i] == k) return static_cast<int>(i);
+  return static_cast<int>(order.size());
 }
 
 std::string kwval(const Kwarg& k, const PrintStyle& style, const Renamer& nm) {

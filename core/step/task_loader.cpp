@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/step/lexer.hpp"  // is_reserved_word
 #include "core/step/task.hpp"
 
 namespace sf::step {
@@ -224,16 +225,6 @@ std::string kind_name(const YNode& n) {
     case YNode::Kind::Map: return "mapping";
   }
   return "value";
-}
-
-const std::set<std::string, std::less<>>& reserved_words() {
-  static const std::set<std::string, std::less<>> r{
-      "step", "zip", "return", "for", "in", "False", "None", "True", "and", "as", "assert", "async", "await",
-      "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "from", "global", "if",
-      "import", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "try", "while", "with", "yield",
-      "Map", "Zip", "Accum", "Scan", "Bufferize", "Streamify", "Promote", "Repeat", "RepeatRef", "Flatten",
-      "Reshape", "Copy", "Partition", "Merge", "Identity"};
-  return r;
 }
 
 bool is_identifier(std::string_view s, bool allow_leading_underscore) {
@@ -552,7 +543,7 @@ class TaskWalker : public Walker {
             loc);
       return;
     }
-    if (reserved_words().count(out)) {
+    if (is_reserved_word(out)) {
       error("D-NAME", kind + " name '" + out + "' is a reserved word", loc);
       return;
     }
@@ -583,7 +574,7 @@ class TaskWalker : public Walker {
         ok = false;
         continue;
       }
-      if (reserved_words().count(k.value)) {
+      if (is_reserved_word(k.value)) {
         error("D-NAME", "size symbol '" + k.value + "' is a reserved word", loc_of(k.mark));
         ok = false;
         continue;
@@ -720,7 +711,7 @@ class TaskWalker : public Walker {
         fn.loc = loc_of(f->get("func_name")->mark);
         if (!is_identifier(*s, true))
           error("D-NAME", "func_name '" + *s + "' must match [A-Za-z_][A-Za-z0-9_]*", fn.loc);
-        else if (reserved_words().count(*s))
+        else if (is_reserved_word(*s))
           error("D-NAME", "func_name '" + *s + "' is a reserved word", fn.loc);
         else
           names.push_back({*s, "fn", fn.loc});
@@ -873,9 +864,11 @@ class TaskWalker : public Walker {
               vloc(*v, f->key("needs")));
         return;
       }
-      static const std::vector<std::string> prims{"Map",    "Zip",     "Accum",   "Scan",      "Bufferize",
-                                                  "Streamify", "Promote", "Repeat", "RepeatRef", "Flatten",
-                                                  "Reshape", "Copy",    "Partition", "Merge",  "Identity"};
+      static const std::vector<std::string> prims = [] {
+        std::vector<std::string> names;
+        for (const auto& e : primitives()) names.emplace_back(e.name);
+        return names;
+      }();
       for (std::size_t i = 0; i + 1 < v->items.size(); i += 2) {
         const YNode& k = v->items[i];
         if (k.kind != YNode::Kind::Scalar || std::find(prims.begin(), prims.end(), k.value) == prims.end()) {

@@ -1,7 +1,6 @@
 #include "core/step/typecheck.hpp"
 
 #include <algorithm>
-#include <array>
 #include <set>
 #include <tuple>
 
@@ -11,10 +10,6 @@
 namespace sf::step {
 
 namespace {
-
-constexpr std::array<std::string_view, 15> kPrimNames = {
-    "Map",     "Zip",    "Accum",   "Scan",    "Bufferize", "Streamify", "Promote", "Repeat",
-    "RepeatRef", "Flatten", "Reshape", "Copy", "Partition", "Merge",   "Identity"};
 
 // Saturating arithmetic for element counts (a bomb must be reported, not overflow).
 std::int64_t sat_mul(std::int64_t a, std::int64_t b) {
@@ -41,31 +36,6 @@ std::string int_list_str(const std::vector<std::int64_t>& v) {
   std::vector<std::string> xs;
   for (auto x : v) xs.push_back(std::to_string(x));
   return "[" + join(xs) + "]";
-}
-
-struct ParamSpec {
-  std::string_view key;
-  std::string_view meaning;
-};
-
-// Parameters of each primitive, in the canonical order fn a b n L S N.
-std::vector<ParamSpec> params_of(Prim p) {
-  switch (p) {
-    case Prim::Map: return {{"fn", "the stateless fn applied to every element"}};
-    case Prim::Accum:
-      return {{"fn", "the stateful fn that folds the elements"}, {"b", "how many innermost dimensions to reduce"}};
-    case Prim::Scan:
-      return {{"fn", "the stateful fn that folds the elements"}, {"b", "how many innermost dimensions to scan"}};
-    case Prim::Bufferize: return {{"a", "how many innermost dimensions to pack into a buffer"}};
-    case Prim::Promote: return {{"b", "where the new size-1 dimension goes"}};
-    case Prim::Repeat: return {{"n", "the size of the new innermost dimension: a size symbol or a positive integer"}};
-    case Prim::Flatten: return {{"L", "the consecutive dimensions merged into the one below them"}};
-    case Prim::Reshape:
-      return {{"L", "the dimensions to split"}, {"S", "the size of the new inner dimension"}};
-    case Prim::Partition: return {{"N", "the number of output streams, equal to the selector's lanes"}};
-    case Prim::Merge: return {{"fn", "the stateful fn that combines the selected chunks"}};
-    default: return {};
-  }
 }
 
 enum class Kind { Stream, List, FnList, Poison };
@@ -256,9 +226,10 @@ class Checker {
 
   Params collect_params(const PrimCall& c, Prim p) {
     Params ps;
-    auto allowed = params_of(p);
+    const auto allowed = prim_info(p).params;
     for (const auto& kw : c.kwargs) {
-      bool known = std::any_of(allowed.begin(), allowed.end(), [&](const ParamSpec& s) { return s.key == kw.key; });
+      bool known =
+          std::any_of(allowed.begin(), allowed.end(), [&](const PrimParam& s) { return s.key == kw.key; });
       if (!known) {
         std::string list;
         if (allowed.empty()) {
@@ -1294,14 +1265,6 @@ class Checker {
 
 }  // namespace
 
-std::optional<Prim> prim_from_name(std::string_view name) {
-  for (std::size_t i = 0; i < kPrimNames.size(); ++i)
-    if (kPrimNames[i] == name) return static_cast<Prim>(i);
-  return std::nullopt;
-}
-
-std::string_view prim_name(Prim p) { return kPrimNames[static_cast<std::size_t>(p)]; }
-
 std::string describe(std::string_view name, const StreamType& t) {
   return "`" + std::string(name) + "` (dtype " + t.dtype.str() + ", dims " + dims_str(t.dims) + ", rank " +
          std::to_string(t.rank()) + ")";
@@ -1336,7 +1299,7 @@ std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, 
   // no per-binding run could add an error. Anything else (an error, Partition, Merge) takes the exact path below.
   if (opt.one_pass && all.size() > 1 && std::none_of(prog.stmts.begin(), prog.stmts.end(), [](const Statement& s) {
         const std::string& p = s.kind == Statement::Kind::Comprehension ? s.comp.body.prim : s.call.prim;
-        return p == prim_name(Prim::Partition) || p == prim_name(Prim::Merge);
+        return is_prim(p, Prim::Partition) || is_prim(p, Prim::Merge);
       })) {
     std::vector<const SizeBinding*> sizes;
     for (const auto& nb : all) sizes.push_back(nb.sizes);

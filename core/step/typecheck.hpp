@@ -11,6 +11,7 @@
 #include "core/step/ast.hpp"
 #include "core/step/dim.hpp"
 #include "core/step/dtype.hpp"
+#include "core/step/primitives.hpp"
 
 namespace sf::step {
 
@@ -26,13 +27,6 @@ struct StreamType {
 
 // "`X` (dtype T, dims s, rank r)"
 std::string describe(std::string_view name, const StreamType& t);
-
-enum class Prim {
-  Map, Zip, Accum, Scan, Bufferize, Streamify, Promote, Repeat, RepeatRef, Flatten, Reshape, Copy,
-  Partition, Merge, Identity
-};
-std::optional<Prim> prim_from_name(std::string_view name);
-std::string_view prim_name(Prim p);
 
 // The resolved parameters of one primitive application.
 struct ResolvedCall {

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/step/primitives.hpp"
 #include "core/verify/checker.hpp"
 
 namespace sf::synth {
@@ -12,23 +13,6 @@ namespace sf::synth {
 using step::Prim;
 
 namespace {
-
-bool chainable(Prim p) {
-  switch (p) {
-    case Prim::Map:
-    case Prim::Accum:
-    case Prim::Scan:
-    case Prim::Bufferize:
-    case Prim::Streamify:
-    case Prim::Promote:
-    case Prim::Repeat:
-    case Prim::Flatten:
-    case Prim::Reshape:
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool single_name_arg(const step::Statement& s) {
   return s.kind == step::Statement::Kind::Assign && s.targets.size() == 1 && !s.call.arg.tuple &&
@@ -43,7 +27,8 @@ std::vector<std::vector<int>> consumers(const step::Program& prog, bool look_thr
   for (std::size_t j = 0; j < prog.stmts.size(); ++j) {
     const auto& s = prog.stmts[j];
     if (s.kind != step::Statement::Kind::Assign) continue;
-    if (look_through_copy && s.call.prim == "Copy" && s.targets.size() == 2 && s.call.arg.refs.size() == 1) {
+    if (look_through_copy && step::is_prim(s.call.prim, Prim::Copy) && s.targets.size() == 2 &&
+        s.call.arg.refs.size() == 1) {
       auto it = producer.find(s.call.arg.refs[0].name);
       if (it != producer.end()) {
         producer[s.targets[0]] = it->second;
@@ -77,7 +62,7 @@ std::vector<Fragment> program_chains(const step::Program& prog, const step::Type
   auto step_of = [&](std::size_t j, FragStep& fs) {
     const auto& s = prog.stmts[j];
     const auto& ts = typed.stmts[j];
-    if (!single_name_arg(s) || !chainable(ts.call.prim) || ts.inputs.empty()) return false;
+    if (!single_name_arg(s) || !step::is_chain_prim(ts.call.prim) || ts.inputs.empty()) return false;
     int r = ts.inputs[0].rank();
     fs.prim = ts.call.prim;
     fs.k = ts.call.prim == Prim::Bufferize ? ts.call.a : ts.call.b;
@@ -142,7 +127,7 @@ std::optional<std::vector<Prim>> parse_pattern(const std::string& pattern) {
     while (!part.empty() && part.front() == ' ') part.erase(part.begin());
     while (!part.empty() && part.back() == ' ') part.pop_back();
     auto p = step::prim_from_name(part);
-    if (!p || !chainable(*p) || out.size() >= 6) return std::nullopt;
+    if (!p || !step::is_chain_prim(*p) || out.size() >= 6) return std::nullopt;
     out.push_back(*p);
   }
   if (out.empty()) return std::nullopt;

@@ -6,6 +6,7 @@
 
 #include "core/step/copy_insert.hpp"
 #include "core/step/parser.hpp"
+#include "core/step/primitives.hpp"
 #include "core/step/printer.hpp"
 #include "core/verify/checker.hpp"
 
@@ -31,16 +32,6 @@ std::string trim_ticks(std::string s) {
   return s;
 }
 
-bool chain_prim(Prim p) {
-  switch (p) {
-    case Prim::Map: case Prim::Accum: case Prim::Scan: case Prim::Bufferize: case Prim::Streamify:
-    case Prim::Promote: case Prim::Repeat: case Prim::Flatten: case Prim::Reshape:
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::optional<std::vector<Prim>> prim_chain(const std::string& text, bool allow_empty) {
   std::vector<Prim> out;
   std::string t = trim_ticks(text);
@@ -53,7 +44,7 @@ std::optional<std::vector<Prim>> prim_chain(const std::string& text, bool allow_
     std::size_t e = t.find('>', pos);
     if (e == std::string::npos) e = t.size();
     auto p = step::prim_from_name(trim_ticks(t.substr(pos, e - pos)));
-    if (!p || !chain_prim(*p)) return std::nullopt;
+    if (!p || !step::is_chain_prim(*p)) return std::nullopt;
     out.push_back(*p);
     pos = e + 1;
   }
@@ -111,7 +102,7 @@ std::optional<Prim> prim_of(const Statement& s) {
 // A single-output statement applying a chain primitive to one stream (Map may take a tuple).
 bool chain_stmt(const Statement& s) {
   auto p = prim_of(s);
-  if (!p || !chain_prim(*p) || s.targets.size() != 1) return false;
+  if (!p || !step::is_chain_prim(*p) || s.targets.size() != 1) return false;
   return s.call.arg.refs.size() == 1 || *p == Prim::Map;
 }
 
@@ -374,7 +365,7 @@ std::vector<Candidate> neighbours(const Program& p, const step::TaskDoc& task,
           b.kind = Statement::Kind::Assign;
           b.targets = {tp};
           b.target_locs.resize(1);
-          b.call.prim = "Partition";
+          b.call.prim = step::prim_name(Prim::Partition);
           b.call.kwargs = {kw_name("N", lanes)};
           Ref sr;
           sr.kind = Ref::Kind::Name;
@@ -385,7 +376,7 @@ std::vector<Candidate> neighbours(const Program& p, const step::TaskDoc& task,
           c.kind = Statement::Kind::Comprehension;
           c.targets = {tm};
           c.target_locs.resize(1);
-          c.comp.body.prim = "Map";
+          c.comp.body.prim = step::prim_name(Prim::Map);
           c.comp.body.kwargs = {kw_name("fn", "ef")};
           Ref er;
           er.kind = Ref::Kind::Name;
@@ -401,7 +392,7 @@ std::vector<Candidate> neighbours(const Program& p, const step::TaskDoc& task,
           d.kind = Statement::Kind::Assign;
           d.targets = s.targets;
           d.target_locs.resize(1);
-          d.call.prim = "Merge";
+          d.call.prim = step::prim_name(Prim::Merge);
           d.call.kwargs = {kw_name("fn", mf.func_name)};
           Ref mr;
           mr.kind = Ref::Kind::Name;
@@ -438,7 +429,8 @@ Program strip_copies(const Program& prog) {
   Program q = prog;
   for (std::size_t i = 0; i < q.stmts.size();) {
     auto& s = q.stmts[i];
-    if (s.kind == Statement::Kind::Assign && s.call.prim == "Copy" && s.call.arg.refs.size() == 1) {
+    if (s.kind == Statement::Kind::Assign && step::is_prim(s.call.prim, Prim::Copy) &&
+        s.call.arg.refs.size() == 1) {
       Ref src = s.call.arg.refs[0];
       std::vector<std::string> ts = s.targets;
       q.stmts.erase(q.stmts.begin() + static_cast<std::ptrdiff_t>(i));
