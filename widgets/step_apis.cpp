@@ -4,6 +4,7 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "core/step/primitives.hpp"
 #include "widgets/step_lexer.hpp"
 
 namespace sf::widgets {
@@ -11,24 +12,25 @@ namespace sf::widgets {
 StepApis::StepApis(StepLexer* lexer, ManualIndex manual)
     : QsciAbstractAPIs(lexer), stepLexer_(lexer), manual_(std::move(manual)) {}
 
+namespace {
+// A name or key of the primitive table (plain ASCII) as a QString.
+QString primTableText(std::string_view s) {
+  return QString::fromLatin1(s.data(), static_cast<qsizetype>(s.size()));
+}
+}  // namespace
+
 QStringList StepApis::primitives() {
-  return {QStringLiteral("Map"),     QStringLiteral("Zip"),       QStringLiteral("Accum"),
-          QStringLiteral("Scan"),    QStringLiteral("Bufferize"), QStringLiteral("Streamify"),
-          QStringLiteral("Promote"), QStringLiteral("Repeat"),    QStringLiteral("RepeatRef"),
-          QStringLiteral("Flatten"), QStringLiteral("Reshape"),   QStringLiteral("Copy"),
-          QStringLiteral("Partition"), QStringLiteral("Merge"),   QStringLiteral("Identity")};
+  QStringList out;
+  for (const auto& e : step::primitives()) out << primTableText(e.name);
+  return out;
 }
 
 QStringList StepApis::primitiveParameters(const QString& p) {
-  if (p == QLatin1String("Map") || p == QLatin1String("Merge")) return {QStringLiteral("fn=")};
-  if (p == QLatin1String("Accum") || p == QLatin1String("Scan")) return {QStringLiteral("fn="), QStringLiteral("b=")};
-  if (p == QLatin1String("Bufferize")) return {QStringLiteral("a=")};
-  if (p == QLatin1String("Promote")) return {QStringLiteral("b=")};
-  if (p == QLatin1String("Repeat")) return {QStringLiteral("n=")};
-  if (p == QLatin1String("Flatten")) return {QStringLiteral("L=")};
-  if (p == QLatin1String("Reshape")) return {QStringLiteral("L="), QStringLiteral("S=")};
-  if (p == QLatin1String("Partition")) return {QStringLiteral("N=")};
-  return {};
+  QStringList out;
+  if (auto prim = step::prim_from_name(p.toStdString()))
+    for (const auto& param : step::prim_info(*prim).params)
+      out << primTableText(param.key) + QLatin1Char('=');
+  return out;
 }
 
 QStringList StepApis::definedStreams(const QStringList& lines) {

@@ -6,6 +6,8 @@
 
 #include <Qsci/qsciscintilla.h>
 
+#include "core/step/primitives.hpp"
+
 namespace sf::widgets {
 
 namespace {
@@ -23,7 +25,12 @@ const QSet<QByteArray>& fnKeywords() {
   return k;
 }
 const QSet<QByteArray>& kwargKeys() {
-  static const QSet<QByteArray> k{"fn", "a", "b", "n", "L", "S", "N"};
+  static const QSet<QByteArray> k = [] {
+    QSet<QByteArray> keys;
+    for (auto key : step::param_keys())
+      keys.insert(QByteArray(key.data(), static_cast<qsizetype>(key.size())));
+    return keys;
+  }();
   return k;
 }
 
@@ -32,10 +39,7 @@ const QSet<QByteArray>& kwargKeys() {
 StepLexer::StepLexer(QObject* parent) : QsciLexerCustom(parent) {}
 
 bool StepLexer::isPrimitive(const QByteArray& w) {
-  static const QSet<QByteArray> p{"Map",    "Zip",     "Accum",   "Scan",   "Bufferize",
-                                  "Streamify", "Promote", "Repeat", "RepeatRef", "Flatten",
-                                  "Reshape", "Copy",    "Partition", "Merge", "Identity"};
-  return p.contains(w);
+  return step::is_primitive_name(std::string_view(w.constData(), static_cast<std::size_t>(w.size())));
 }
 
 QString StepLexer::description(int style) const {

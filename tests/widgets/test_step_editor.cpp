@@ -109,6 +109,35 @@ TEST(StepApis, CompletesPrimitivesParametersAndStreamsSoFar) {
   EXPECT_TRUE(tips[0].contains(QStringLiteral("1 ≤ k ≤ r")));
 }
 
+TEST(StepApis, PrimitivesAndParametersComeFromThePrimitiveTable) {
+  // The editor's primitive keywords, completions after `step.` and parameter hints: the 15 primitives in the
+  // dialect's order, each with its own keys.
+  const QStringList names{QStringLiteral("Map"),       QStringLiteral("Zip"),       QStringLiteral("Accum"),
+                          QStringLiteral("Scan"),      QStringLiteral("Bufferize"), QStringLiteral("Streamify"),
+                          QStringLiteral("Promote"),   QStringLiteral("Repeat"),    QStringLiteral("RepeatRef"),
+                          QStringLiteral("Flatten"),   QStringLiteral("Reshape"),   QStringLiteral("Copy"),
+                          QStringLiteral("Partition"), QStringLiteral("Merge"),     QStringLiteral("Identity")};
+  EXPECT_EQ(StepApis::primitives(), names);
+  for (const QString& n : names) {
+    EXPECT_TRUE(StepLexer::isPrimitive(n.toLatin1())) << n.toStdString();
+    EXPECT_FALSE(StepLexer::isPrimitive(n.toLower().toLatin1())) << n.toStdString();
+  }
+  for (const char* w : {"step", "apply", "Load", "Store", "", "Maps"}) EXPECT_FALSE(StepLexer::isPrimitive(w)) << w;
+  auto params = [](const char* p) { return StepApis::primitiveParameters(QString::fromLatin1(p)); };
+  EXPECT_EQ(params("Map"), QStringList{QStringLiteral("fn=")});
+  EXPECT_EQ(params("Merge"), QStringList{QStringLiteral("fn=")});
+  EXPECT_EQ(params("Accum"), (QStringList{QStringLiteral("fn="), QStringLiteral("b=")}));
+  EXPECT_EQ(params("Scan"), (QStringList{QStringLiteral("fn="), QStringLiteral("b=")}));
+  EXPECT_EQ(params("Bufferize"), QStringList{QStringLiteral("a=")});
+  EXPECT_EQ(params("Promote"), QStringList{QStringLiteral("b=")});
+  EXPECT_EQ(params("Repeat"), QStringList{QStringLiteral("n=")});
+  EXPECT_EQ(params("Flatten"), QStringList{QStringLiteral("L=")});
+  EXPECT_EQ(params("Reshape"), (QStringList{QStringLiteral("L="), QStringLiteral("S=")}));
+  EXPECT_EQ(params("Partition"), QStringList{QStringLiteral("N=")});
+  for (const char* p : {"Zip", "Streamify", "RepeatRef", "Copy", "Identity", "map", "Nope"})
+    EXPECT_TRUE(params(p).isEmpty()) << p;
+}
+
 TEST(ManualIndex, BundledManualHasChaptersAndEverySignature) {
   auto m = ManualIndex::loadBundled();
   EXPECT_GE(m.chapters().size(), 15);
