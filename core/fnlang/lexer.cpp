@@ -1,5 +1,6 @@
 #include "core/fnlang/lexer.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <string>
@@ -17,6 +18,9 @@ std::vector<Token> Lexer::run() {
   int line = 0;
   std::size_t line_begin = 0;
   int depth = 0;
+  BodyLoc first_open{};  // the outermost bracket still open (depth > 0) and its character
+  char first_open_char = '(';
+  int max_depth = 0;
   std::size_t i = 0;
   const std::size_t n = src_.size();
   auto here = [&](std::size_t pos) { return BodyLoc{line, static_cast<int>(pos - line_begin)}; };
@@ -141,10 +145,20 @@ std::vector<Token> Lexer::run() {
       t.kind = TokKind::Op;
       t.text = std::string(1, c);
       ++i;
-      if (c == '(' || c == '[') ++depth;
+      if ((c == '(' || c == '[') && depth++ == 0) {
+        first_open = t.at;
+        first_open_char = c;
+      }
+      max_depth = std::max(max_depth, depth);
       if ((c == ')' || c == ']') && depth > 0) --depth;
     }
     out.push_back(std::move(t));
+  }
+  if (depth > 0 && max_depth <= kMaxNesting) {
+    // An unclosed bracket swallows the rest of the body (implicit line joining): report the bracket itself,
+    // as the impl lexer does, instead of the end of the body. Brackets nested too deeply are the parser's
+    // P-NESTING, which comes first.
+    throw FnError{"SYNTAX", true, first_open, std::string("'") + first_open_char + "' is never closed"};
   }
   if (!out.empty() && out.back().kind != TokKind::Newline) {
     Token t;

@@ -15,6 +15,17 @@ TEST(FnlangParse, SyntaxErrorLocation) {
   EXPECT_EQ(d.message.rfind("fn fn_t line 1: ", 0), 0u) << d.message;
 }
 
+TEST(FnlangParse, UnclosedBracketIsReportedAtTheBracket) {
+  // The bracket joins every later line, so the end of the body is not where the mistake is.
+  auto d = compile_error("x = in0 * (in0 +\n  1\nreturn x\n", options(kIn0));
+  EXPECT_EQ(d.code, "X-FN-SYNTAX");
+  EXPECT_EQ(d.loc, (sf::Location{1, 11}));
+  EXPECT_NE(d.message.find("'(' is never closed"), std::string::npos) << d.message;
+  auto s = compile_error("return in0[0\n", options(kIn0));
+  EXPECT_EQ(s.loc, (sf::Location{1, 11}));
+  EXPECT_NE(s.message.find("'[' is never closed"), std::string::npos) << s.message;
+}
+
 TEST(FnlangParse, LineStartsMakeLocationsFileRelative) {
   auto o = options(kIn0);
   o.line_starts = {{10, 7}, {11, 7}};
