@@ -112,8 +112,8 @@ bool CampaignFeed::apply(const learn::Event& e, CampaignUpdate& u, qint64 firstR
     for (const auto& ti : cs->tasks) {
       if (ti.id.empty()) continue;
       task(ti.id);
-      tagOf_[ti.id] = ti.tag;
     }
+    applyCurve(e, u);
   } else if (const auto* is = std::get_if<learn::IterationStarted>(&e.body)) {
     iteration_ = is->iteration;
     total_ = static_cast<qint64>(is->tasks.size() * is->temperatures.size()) * is->n;
@@ -125,14 +125,17 @@ bool CampaignFeed::apply(const learn::Event& e, CampaignUpdate& u, qint64 firstR
     done_ = 0;
     iterT0_ = e.t;
     task(es->task);
+    applyCurve(e, u);
   } else if (const auto* c = std::get_if<learn::LlmCall>(&e.body)) {
     return onLlmCall(e.seq, *c, u);
   } else if (const auto* v = std::get_if<learn::Verdict>(&e.body)) {
     onVerdict(*v, u, firstRow);
   } else if (const auto* s = std::get_if<learn::IterationSummary>(&e.body)) {
-    return onIterationSummary(*s, u);
+    if (!applyCurve(e, u)) return false;  // figures of the wrong type: skipped
+    onIterationSummary(*s);
   } else if (const auto* ef = std::get_if<learn::EpisodeFinished>(&e.body)) {
-    onEpisodeFinished(*ef, u);
+    onEpisodeFinished(*ef);
+    applyCurve(e, u);
   } else if (const auto* f = std::get_if<learn::CampaignFinished>(&e.body)) {
     finished_ = true;
     finishReason_ = QString::fromStdString(f->reason);
@@ -221,56 +224,37 @@ void CampaignFeed::onVerdict(const learn::Verdict& v, CampaignUpdate& u, qint64 
   ++done_;
 }
 
-bool CampaignFeed::onIterationSummary(const learn::IterationSummary& s, CampaignUpdate& u) {
-  std::string err;
-  const auto m = learn::summary_figures(s, err);
-  if (!m) return false;
+void CampaignFeed::onIterationSummary(const learn::IterationSummary& s) {
   for (const auto& r : s.results)
     if (r.newly_solved) task(r.task).solved = true;
-  CurvePoint p;
-  p.x = s.iteration;
-  p.tokens = m->tokens;
-  p.cost = m->cost_usd;
-  p.pass1 = m->pass_at_1;
-  p.passN = m->pass_at_n;
-  p.solved = m->solved;
-  p.tasks = m->tasks;
-  for (const auto& [tag, v] : m->by_tag) p.byTag[tag] = v;
-  p.fast1 = m->fast_1;
-  p.fast15 = m->fast_1_5;
-  p.medianSpeedup = m->median_speedup;
-  curve_.push_back(p);
-  u.newPoints.push_back(p);
-  return true;
 }
 
-void CampaignFeed::onEpisodeFinished(const learn::EpisodeFinished& e, CampaignUpdate& u) {
-  const std::string& taskId = e.task;
-  const bool solved = e.solved;
-  TaskStatusRow& ts = task(taskId);
-  if (solved) {
-    ts.solved = true;
-    solvedTasks_.insert(taskId);
+void CampaignFeed::onEpisodeFinished(const learn::EpisodeFinished& e) {
+  if (e.solved) task(e.task).solved = true;
+}
+
+bool CampaignFeed::applyCurve(const learn::Event& e, CampaignUpdate& u) {
+  // learn::CurveView is the report's rule for the curve; the feed gives it its running totals.
+  const auto applied = curve_view_.apply(e, tokens_, cost_);
+  if (applied == learn::CurveView::Applied::MalformedSummary) return false;
+  if (applied == learn::CurveView::Applied::Point) {
+    const learn::CurveFigures& f = curve_view_.points().back();
+    CurvePoint p;
+    p.x = f.x;
+    p.tokens = f.tokens;
+    p.cost = f.cost_usd;
+    p.pass1 = f.pass_at_1;
+    p.passN = f.pass_at_n;
+    p.solved = f.solved;
+    p.tasks = f.tasks;
+    for (const auto& [tag, v] : f.by_tag) p.byTag[tag] = v;
+    p.fast1 = f.fast_1;
+    p.fast15 = f.fast_1_5;
+    p.medianSpeedup = f.median_speedup;
+    curve_.push_back(p);
+    u.newPoints.push_back(p);
   }
-  const std::string tag = tagOf_.count(taskId) ? tagOf_[taskId] : std::string("untagged");
-  for (const std::string& k : {std::string(), tag}) {
-    auto& [eps, ok] = episodes_[k];
-    ++eps;
-    if (solved) ++ok;
-  }
-  CurvePoint p;
-  p.x = e.episode;
-  p.tokens = tokens_;
-  p.cost = cost_;
-  const auto& [eps, ok] = episodes_[std::string()];
-  p.pass1 = eps ? double(ok) / eps : 0.0;  // ER over the episodes so far
-  p.tasks = static_cast<int>(tasks_.size());
-  p.solved = static_cast<int>(solvedTasks_.size());
-  p.passN = p.tasks ? double(p.solved) / p.tasks : 0.0;
-  for (const auto& [k, v] : episodes_)
-    if (!k.empty()) p.byTag[k] = {v.first ? double(v.second) / v.first : 0.0, v.first ? double(v.second) / v.first : 0.0};
-  curve_.push_back(p);
-  u.newPoints.push_back(p);
+  return true;
 }
 
 CampaignSummary CampaignFeed::summary() const {

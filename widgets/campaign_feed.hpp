@@ -11,11 +11,11 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "core/learn/projections.hpp"
 #include "widgets/campaign_types.hpp"
 
 namespace sf::widgets {
@@ -52,8 +52,9 @@ class CampaignFeed {
   bool apply(const learn::Event& e, CampaignUpdate& u, qint64 firstRow);  // false: malformed, skipped
   bool onLlmCall(qint64 seq, const learn::LlmCall& call, CampaignUpdate& u);
   void onVerdict(const learn::Verdict& v, CampaignUpdate& u, qint64 firstRow);
-  bool onIterationSummary(const learn::IterationSummary& s, CampaignUpdate& u);
-  void onEpisodeFinished(const learn::EpisodeFinished& e, CampaignUpdate& u);
+  void onIterationSummary(const learn::IterationSummary& s);
+  void onEpisodeFinished(const learn::EpisodeFinished& e);
+  bool applyCurve(const learn::Event& e, CampaignUpdate& u);  // false: a summary whose figures are malformed
   TaskStatusRow& task(const std::string& id);
   void fillTotals(CampaignUpdate& u) const;
 
@@ -62,7 +63,6 @@ class CampaignFeed {
   QString name_, mode_, model_, finishReason_;
   std::vector<TaskStatusRow> tasks_;
   std::map<std::string, std::size_t> taskIndex_;
-  std::map<std::string, std::string> tagOf_;
   std::map<SampleKey, std::vector<qint64>> pending_;  // rows of calls whose verdict has not arrived
   QVector<CurvePoint> curve_;
   qint64 rows_ = 0, events_ = 0, malformed_ = 0;
@@ -71,9 +71,7 @@ class CampaignFeed {
   int iteration_ = -1;
   qint64 done_ = 0, total_ = 0;
   double iterT0_ = 0, lastT_ = 0;
-  // sage: per tag (and "" overall) episodes and solved episodes
-  std::map<std::string, std::pair<int, int>> episodes_;
-  std::set<std::string> solvedTasks_;
+  learn::CurveView curve_view_;  // the report's rule for the curve
 };
 
 // The detail texts of one agent call (learn::call_view of an llm_call's trace: prompt messages, response,

@@ -74,6 +74,7 @@ struct Apply {
     if (!r || r->start.iteration != e.iteration) return fail("iteration_summary without its iteration");
     r->summary = e;
     s.wall_s += e.wall_s;
+
     for (const auto& tr : e.results) {
       auto& b = s.best_c[tr.task];
       b = std::max(b, tr.c);
@@ -218,6 +219,7 @@ json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::strin
 bool CampaignState::apply(const Event& e, std::string& error) {
   if (!std::visit(Apply{*this, error, e.body}, e.body)) return false;
   next_seq = std::max(next_seq, e.seq + 1);
+  curve_.apply(e, total_tokens(), total_cost());
   return true;
 }
 
@@ -350,6 +352,9 @@ json report_json(const CampaignState& s) {
     its.push_back(e);
   }
   r["iterations"] = its;
+  json curve = json::array();
+  for (const auto& p : s.curve()) curve.push_back(curve_json(p));
+  r["curve"] = curve;
   r["tokens"] = {{"total", s.total_tokens()}};
   r["cost_usd"] = s.total_cost();
   r["usage_by_role"] = usage_to_json(s.usage);

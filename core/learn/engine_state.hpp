@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/learn/events.hpp"
+#include "core/learn/projections.hpp"
 #include "core/learn/sage_state.hpp"
 
 namespace sf::learn {
@@ -99,6 +100,11 @@ class CampaignState {
   std::int64_t total_tokens() const;
   double total_cost() const;
   int n() const;  // samples per task; episodes per task in mode sage
+  // The learning curve so far (CurveView over the applied events, tokens and cost from the totals above).
+  const std::vector<CurveFigures>& curve() const { return curve_.points(); }
+
+ private:
+  CurveView curve_;
 };
 
 // The metrics of algorithms §3 over per-task counts (tasks without a count count as c = 0): pass@1, pass@n,
@@ -107,6 +113,7 @@ class CampaignState {
 nlohmann::json completion_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, int>& c, int n);
 
 // The campaign report (`stepforge-cli campaign report --json`): per-task counts, final metrics, pass@k table,
+// "curve" (CampaignState::curve(), the points the GUI plots),
 // learning curve (one entry per finished iteration), usage; a sage run adds sage_report_json's fields at the top
 // level (er, rounds_to_first_correct, episodes, utility_trajectories, memory, ...). Deterministic fields only, except `wall_s`.
 nlohmann::json report_json(const CampaignState& s);

@@ -26,6 +26,73 @@ std::vector<memory::StateChange> state_changes_of(const std::vector<ItemChange>&
 
 }  // namespace
 
+json curve_json(const CurveFigures& p) {
+  json tags = json::object();
+  for (const auto& [tag, v] : p.by_tag) tags[tag] = {{"pass_at_1", v.first}, {"pass_at_n", v.second}};
+  const auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  return {{"x", p.x},
+          {"tokens", p.tokens},
+          {"cost_usd", p.cost_usd},
+          {"pass_at_1", p.pass_at_1},
+          {"pass_at_n", p.pass_at_n},
+          {"solved", p.solved},
+          {"tasks", p.tasks},
+          {"by_tag", tags},
+          {"fast_1", opt(p.fast_1)},
+          {"fast_1_5", opt(p.fast_1_5)},
+          {"median_speedup", opt(p.median_speedup)}};
+}
+
+// ---- CurveView ----
+
+CurveView::Applied CurveView::apply(const Event& e, std::int64_t tokens, double cost_usd) {
+  if (const auto* cs = std::get_if<CampaignStarted>(&e.body)) {
+    for (const auto& t : cs->tasks) {
+      if (t.id.empty()) continue;
+      tasks_.insert(t.id);
+      tag_of_[t.id] = t.tag;
+    }
+    return Applied::None;
+  }
+  if (const auto* es = std::get_if<EpisodeStarted>(&e.body)) {
+    tasks_.insert(es->task);
+    return Applied::None;
+  }
+  if (const auto* s = std::get_if<IterationSummary>(&e.body)) {
+    std::string error;
+    auto f = summary_figures(*s, error);
+    if (!f) return Applied::MalformedSummary;
+    CurveFigures p;
+    static_cast<SummaryFigures&>(p) = std::move(*f);
+    p.x = s->iteration;
+    points_.push_back(std::move(p));
+    return Applied::Point;
+  }
+  const auto* ep = std::get_if<EpisodeFinished>(&e.body);
+  if (!ep) return Applied::None;
+  tasks_.insert(ep->task);
+  if (ep->solved) solved_.insert(ep->task);
+  const auto tag = tag_of_.find(ep->task);
+  for (const std::string& k : {std::string(), tag == tag_of_.end() ? std::string("untagged") : tag->second}) {
+    auto& [finished, solved] = episodes_[k];
+    ++finished;
+    if (ep->solved) ++solved;
+  }
+  const auto rate = [](const std::pair<int, int>& c) { return c.first ? double(c.second) / c.first : 0.0; };
+  CurveFigures p;
+  p.x = ep->episode;
+  p.tokens = tokens;
+  p.cost_usd = cost_usd;
+  p.pass_at_1 = rate(episodes_[std::string()]);
+  p.tasks = static_cast<int>(tasks_.size());
+  p.solved = static_cast<int>(solved_.size());
+  p.pass_at_n = p.tasks ? double(p.solved) / p.tasks : 0.0;
+  for (const auto& [k, c] : episodes_)
+    if (!k.empty()) p.by_tag.push_back({k, {rate(c), rate(c)}});
+  points_.push_back(std::move(p));
+  return Applied::Point;
+}
+
 // ---- AuditView ----
 
 void AuditView::apply(const Event& e) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <string>
 #include <tuple>
@@ -83,6 +84,35 @@ class MemoryView {
   std::optional<memory::MemoryStore> before_consolidation_;
   int before_hot_tokens_ = -1;
   std::vector<Rollback> rollbacks_;
+};
+
+// One point of the learning curve: adaptive, per finished iteration, its summary's cumulative figures
+// (summary_figures); sage, per finished episode: x = the episode, pass_at_1 = ER so far (solved episodes /
+// finished episodes; per tag the same over the tag's episodes, in both halves of by_tag), pass_at_n = the share
+// of the campaign's tasks solved so far, tokens and cost as the reader counts them when the episode finishes.
+// When every task ran all its episodes, the last point's ER is the report's `er`.
+struct CurveFigures : SummaryFigures {
+  int x = 0;  // iteration or episode
+};
+// {"x", "tokens", "cost_usd", "pass_at_1", "pass_at_n", "solved", "tasks", "by_tag": {tag: {"pass_at_1",
+// "pass_at_n"}}, "fast_1", "fast_1_5", "median_speedup" (null when absent)}
+nlohmann::json curve_json(const CurveFigures& p);
+
+// The learning curve of a log, the one rule behind `campaign report --json`'s "curve" (CampaignState) and the
+// GUI's curves (CampaignFeed). Tolerant: a summary or an episode needs no earlier event.
+class CurveView {
+ public:
+  enum class Applied { None, Point, MalformedSummary };
+  // `tokens`, `cost_usd`: the reader's running totals after the event (a sage point records them; an
+  // adaptive point takes its summary's). Point: points().back() is new.
+  Applied apply(const Event& e, std::int64_t tokens, double cost_usd);
+  const std::vector<CurveFigures>& points() const { return points_; }
+
+ private:
+  std::vector<CurveFigures> points_;
+  std::map<std::string, std::string> tag_of_;  // task -> tag (campaign_started)
+  std::set<std::string> tasks_, solved_;       // tasks seen (listed or run), tasks with a solved episode
+  std::map<std::string, std::pair<int, int>> episodes_;  // tag ("" = all) -> (finished, solved) episodes
 };
 
 // A key moment of a campaign, for telling its story (issue 21 item 4).
