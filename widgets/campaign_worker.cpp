@@ -4,6 +4,7 @@
 #include "core/learn/run_comparison.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
+#include "core/learn/launcher.hpp"
 #include "core/learn/projections.hpp"
 #include "core/store/workspace.hpp"
 #include "core/synth/provider.hpp"
@@ -79,38 +80,23 @@ void CampaignWorker::setState(CampaignRunState s, const QString& message) {
 }
 
 bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error, bool& halted) {
-  halted = false;
-  std::string err;
-  auto cfg = learn::config_from_json(ws->config(), err);
-  if (!cfg) {
-    error = tr("campaign.json: %1").arg(QString::fromStdString(err));
-    return false;
-  }
   synth::register_builtin_provider();
-  auto setup = learn::prepare_campaign(*cfg, ws->dir(), bench::resource_dir(), err);
-  if (!setup) {
-    error = QString::fromStdString(err);
-    return false;
-  }
   sink_ = std::make_unique<Sink>();
-  auto engine = std::make_unique<learn::CampaignEngine>(*cfg, std::move(setup->deps), ws.get(), sink_.get());
-  if (!engine->load(ws->loaded_events(), err)) {
-    error = tr("events.jsonl: %1").arg(QString::fromStdString(err));
-    return false;
-  }
-  if (!engine->state().finished) {
-    // One minimal request before the first sample (this worker's thread, not the GUI's).
-    const std::string why = learn::preflight_campaign(*cfg);
-    if (!why.empty()) {
-      error = tr("%1 — fix it, then Resume").arg(QString::fromStdString(why));
-      halted = true;
-      return false;
-    }
+  // The preflight request runs on this worker's thread, not the GUI's.
+  learn::Launch l = learn::launch_campaign(*ws, bench::resource_dir(), sink_.get());
+  halted = l.outcome == learn::LaunchOutcome::Halted;
+  const QString why = QString::fromStdString(l.error);
+  switch (l.outcome) {
+    case learn::LaunchOutcome::Ok: break;
+    case learn::LaunchOutcome::ConfigError: error = tr("campaign.json: %1").arg(why); return false;
+    case learn::LaunchOutcome::SetupError: error = why; return false;
+    case learn::LaunchOutcome::LogError: error = tr("events.jsonl: %1").arg(why); return false;
+    case learn::LaunchOutcome::Halted: error = tr("%1 — fix it, then Resume").arg(why); return false;
   }
   backlog_ = decode(ws->loaded_events());  // a continued run shows what was logged before
   ws_ = std::move(ws);
-  setup_ = std::move(setup);
-  engine_ = std::move(engine);
+  setup_ = std::move(l.setup);
+  engine_ = std::move(l.engine);
   engine_->start();
   setState(CampaignRunState::Running);
   feed({});

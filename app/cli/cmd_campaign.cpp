@@ -17,6 +17,7 @@
 #include "app/cli/commands.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
+#include "core/learn/launcher.hpp"
 #include "core/learn/run_comparison.hpp"
 #include "core/learn/sweep.hpp"
 #include "core/llm/builtin_backend.hpp"
@@ -92,33 +93,20 @@ void print_table(const learn::CampaignState& st, std::ostream& out) {
 
 // Runs (or continues) the campaign of an open workspace with a progress bar on stderr.
 int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
-  std::string err;
-  auto cfg = learn::config_from_json(ws.config(), err);
-  if (!cfg) {
-    std::cerr << "error: " << (ws.dir() / "campaign.json").string() << ": " << err << "\n";
-    return 2;
-  }
   register_providers();
-  auto setup = learn::prepare_campaign(*cfg, ws.dir(), resources_dir(), err);
-  if (!setup) {
-    std::cerr << "error: " << err << "\n";
-    return 2;
-  }
-  learn::CampaignEngine engine(*cfg, std::move(setup->deps), &ws, nullptr);
-  if (!engine.load(ws.loaded_events(), err)) {
-    std::cerr << "error: " << (ws.dir() / "events.jsonl").string() << ": " << err << "\n";
+  learn::Launch l = learn::launch_campaign(ws, resources_dir());
+  const bool halted = l.outcome == learn::LaunchOutcome::Halted;
+  if (!l.ok() && !halted) {  // config, setup or log error
+    std::cerr << "error: " << (l.file.empty() ? std::string() : l.file.string() + ": ") << l.error << "\n";
     return 2;
   }
   if (ws.had_truncated_tail() && !quiet) std::cerr << "note: ignored a truncated last line in events.jsonl\n";
   const std::string resume_hint = "fix it, then continue with: stepforge-cli campaign resume " + ws.dir().string();
-  if (!engine.state().finished) {
-    // One minimal request before the first sample: a wrong key or model id stops here, not as failed samples.
-    std::string why = learn::preflight_campaign(*cfg);
-    if (!why.empty()) {
-      std::cerr << "paused before the first sample: " << why << "\n" << resume_hint << "\n";
-      return 3;
-    }
+  if (halted) {
+    std::cerr << "paused before the first sample: " << l.error << "\n" << resume_hint << "\n";
+    return 3;
   }
+  learn::CampaignEngine& engine = *l.engine;
   engine.start();
   std::unique_ptr<Progress> bar;
   int bar_iter = -2;
@@ -127,8 +115,9 @@ int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
     if (!quiet && p.iteration >= 0) {
       if (p.iteration != bar_iter) {
         if (bar) bar->finish();
-        bar = std::make_unique<Progress>(cfg->mode == learn::Mode::Sage ? std::string("episodes")
-                                                                         : "iteration " + std::to_string(p.iteration));
+        bar = std::make_unique<Progress>(l.config.mode == learn::Mode::Sage
+                                             ? std::string("episodes")
+                                             : "iteration " + std::to_string(p.iteration));
         bar_iter = p.iteration;
       }
       bar->update(static_cast<int>(p.done), static_cast<int>(p.total),

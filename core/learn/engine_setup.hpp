@@ -1,6 +1,6 @@
 // Everything a campaign needs besides its config, built from the bundled resources: the tasks (resolved and
 // ordered), the manual, the price table and the chat backend (with the response cache in the workspace's
-// cache/ unless the config names another folder). Used by the CLI, the GUI and the tests.
+// cache/ unless the config names another folder). Used by launch_campaign (launcher.hpp) and `campaign bench`.
 #pragma once
 
 #include <filesystem>
