@@ -114,7 +114,9 @@ class CampaignEngine {
     double temperature;
     int sample_index;
   };
-  RunResult loop();
+  RunResult loop();  // checks the deps, then runs classic_loop() or sage_loop()
+  // Modes single / agent / adaptive (engine_classic.cpp): iterations until the stopping rule of Algorithm 1.
+  RunResult classic_loop();
   bool log_event(EventBody body, std::string& error);
   bool run_iteration(IterationRecord& rec, std::string& error);
   // False when the sample was not logged (cancelled, or dropped for an infrastructure failure).
