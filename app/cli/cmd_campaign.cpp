@@ -1,7 +1,7 @@
 // campaign: run / resume / report a self-improvement campaign (adaptive, algorithms §3; sage, §4) in a workspace
 // folder;
 // `campaign prompt` prints a logged call's full prompt; `campaign bench` measures the engine's overhead per sample
-// with an instant backend.
+// with an instant backend. The printed tables and reports are cmd_campaign_report.cpp.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_util.hpp"
+#include "app/cli/cmd_campaign_report.hpp"
 #include "app/cli/commands.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
@@ -35,60 +36,6 @@ using nlohmann::json;
 
 void register_providers() {
   sf::synth::register_builtin_provider();
-}
-
-// Mode sage: one line per episode, then ER, rounds to first correct and the memory's activity.
-void print_sage_table(const json& r, std::ostream& out) {
-  char line[256];
-  std::snprintf(line, sizeof line, "%7s %-40s %6s %6s %7s\n", "episode", "task", "rounds", "first", "solved");
-  out << line;
-  for (const auto& e : r["episodes"]) {
-    std::snprintf(line, sizeof line, "%7d %-40s %6d %6d %7s\n", e["episode"].get<int>(),
-                  e["task"].get<std::string>().c_str(), e["rounds"].get<int>(), e["first_correct_round"].get<int>(),
-                  e["solved"].get<bool>() ? "yes" : "no");
-    out << line;
-  }
-  const json& m = r["memory"];
-  out << "ER " << fmt(r["er"].get<double>()) << "  rounds to first correct "
-      << (r["rounds_to_first_correct"].is_null() ? std::string("-") : fmt(r["rounds_to_first_correct"].get<double>(), 2))
-      << "  episodes " << r["episodes_solved"] << "/" << r["episodes_total"] << " solved";
-  for (const auto& [k, v] : r["pass_at_k_episodes"].items()) out << "  pass@" << k << " " << fmt(v.get<double>());
-  out << "\nmemory: " << m["experiences"] << " experiences, " << m["adopted_records"] << "/" << m["adoption_records"]
-      << " adoption records adopted, " << m["credits"] << " credits, " << m["validated"] << " validated, "
-      << m["promoted"] << " promoted, " << m["demoted"] << " demoted  tokens " << r["tokens"]["total"]
-      << "  stop: " << (r["finished"].is_null() ? "(not finished)" : r["finished"].get<std::string>()) << "\n";
-}
-
-void print_table(const learn::CampaignState& st, std::ostream& out) {
-  json r = learn::report_json(st);
-  if (st.is_sage()) {
-    print_sage_table(r, out);
-    return;
-  }
-  char line[256];
-  std::snprintf(line, sizeof line, "%4s %4s %5s %5s %7s %4s %6s %9s %9s %9s %9s %10s\n", "iter", "step", "demos",
-                "tasks", "samples", "new", "solved", "pass@1", "pass@n", "cum@1", "cum@n", "tokens");
-  out << line;
-  for (const auto& e : r["iterations"]) {
-    const json& it = e["sampled"];
-    const json& cu = e["cumulative"];
-    std::snprintf(line, sizeof line, "%4d %4d %5zu %5d %7d %4d %6d %9s %9s %9s %9s %10lld\n", e["iteration"].get<int>(),
-                  e["step"].get<int>(), e["demos"].size(), e["tasks_sampled"].get<int>(), e["samples"].get<int>(),
-                  e["newly_solved"].get<int>(), cu.value("solved", 0), fmt(it.value("pass_at_1", 0.0)).c_str(),
-                  fmt(it.value("pass_at_n", 0.0)).c_str(), fmt(cu.value("pass_at_1", 0.0)).c_str(),
-                  fmt(cu.value("pass_at_n", 0.0)).c_str(),
-                  static_cast<long long>(e["tokens"].value("total", std::int64_t{0})));
-    out << line;
-  }
-  out << "tasks solved: " << r["tasks_solved"] << "/" << r["tasks_total"] << "  pass@1 " << fmt(r["pass_at_1"].get<double>())
-      << "  pass@n " << fmt(r["pass_at_n"].get<double>());
-  if (r.contains("fast_1") && r["fast_1"].is_number())
-    out << "  Fast_1.0 " << fmt(r["fast_1"].get<double>()) << "  median speedup "
-        << (r.contains("median_speedup") && r["median_speedup"].is_number() ? fmt(r["median_speedup"].get<double>(), 2)
-                                                                            : std::string("-"));
-  out << "  tokens " << r["tokens"]["total"] << "  cost $"
-      << fmt(r["cost_usd"].get<double>(), 4) << "  stop: " << (r["finished"].is_null() ? "(not finished)" : r["finished"].get<std::string>())
-      << "\n";
 }
 
 // Runs (or continues) the campaign of an open workspace with a progress bar on stderr.
@@ -128,7 +75,7 @@ int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
   }
   auto r = engine.wait();
   if (bar) bar->finish();
-  if (print_result) print_table(engine.state(), std::cout);
+  if (print_result) print_campaign_table(engine.state(), std::cout);
   if (r.status == learn::RunStatus::Failed) {
     std::cerr << "error: " << r.error << "\n";
     return 1;
@@ -211,71 +158,6 @@ int cmd_resume(const std::string& dir, bool quiet) {
     return 2;
   }
   return execute(*ws, quiet);
-}
-
-// "programs/failed/passed" of a report's diversity object (core/learn Diversity).
-std::string diversity_text(const json& d) {
-  return std::to_string(d.value("programs", 0)) + "/" + std::to_string(d.value("failed", 0)) + "/" +
-         std::to_string(d.value("passed", 0));
-}
-
-int cmd_report(const std::string& dir, bool csv, bool as_json) {
-  std::string err;
-  auto ws = store::Workspace::open_read_only(dir, err);
-  if (!ws) {
-    std::cerr << "error: " << err << "\n";
-    return 2;
-  }
-  learn::CampaignState st;
-  if (!learn::fold_workspace(*ws, st, err)) {
-    std::cerr << "error: " << err << "\n";
-    return 2;
-  }
-  if (as_json) {
-    std::cout << learn::report_json(st).dump(2) << "\n";
-    return 0;
-  }
-  if (csv) {
-    std::cout << learn::report_csv(st);
-    return 0;
-  }
-  json r = learn::report_json(st);
-  std::cout << "campaign " << r["name"].get<std::string>() << " (" << r["mode"].get<std::string>() << ", "
-            << r["model"].get<std::string>() << ", n=" << r["n"] << ")\n\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "%-40s %-9s %4s %9s %7s %6s %10s %8s  %s\n", "task", "tag", "c", "successes",
-                "samples", "solved", "cycles", "speedup", "distinct all/fail/pass");
-  std::cout << line;
-  for (const auto& t : r["tasks"]) {
-    // The fastest correct feasible program: cycles and speedup ('!' marks a suspicious speedup above 10x).
-    std::string cyc = "-", sp = "-";
-    if (t.contains("fastest")) {
-      const json& f = t["fastest"];
-      cyc = std::to_string(f["cycles"].get<std::int64_t>());
-      if (f["speedup"].is_number()) sp = fmt(f["speedup"].get<double>(), 2) + (f["suspicious"].get<bool>() ? "!" : "");
-    }
-    std::snprintf(line, sizeof line, "%-40s %-9s %4d %9lld %7lld %6s %10s %8s  %s\n", t["id"].get<std::string>().c_str(),
-                  t["tag"].get<std::string>().c_str(), t["c"].get<int>(),
-                  static_cast<long long>(t["successes"].get<std::int64_t>()),
-                  static_cast<long long>(t["samples"].get<std::int64_t>()),
-                  t["solved"].get<bool>() ? ((st.is_sage() ? "ep " : "it ") + std::to_string(t.value("solved_iteration", 0))).c_str() : "-",
-                  cyc.c_str(), sp.c_str(), diversity_text(t["diversity"]).c_str());
-    std::cout << line;
-  }
-  std::cout << "\ndistinct programs (all/fail/pass, summed over tasks): " << diversity_text(r["diversity"]) << "\n";
-  std::cout << "\nspeed: fast_1 " << fmt(r["fast_1"].get<double>()) << "  fast_1.5 " << fmt(r["fast_1_5"].get<double>())
-            << "  median speedup "
-            << (r["median_speedup"].is_number() ? fmt(r["median_speedup"].get<double>(), 2) : std::string("-")) << "\n";
-  if (st.is_sage()) {
-    std::cout << "\n";
-    print_sage_table(r, std::cout);
-    return 0;
-  }
-  std::cout << "\npass@k:";
-  for (const auto& [k, v] : r["pass_at_k"].items()) std::cout << "  @" << k << " " << fmt(v.get<double>());
-  std::cout << "\n\n";
-  print_table(st, std::cout);
-  return 0;
 }
 
 // ---- campaign sweep / sweep-report (docs/learn.md "Sweeps") ----
@@ -423,66 +305,6 @@ int cmd_sweep(const SweepOpts& o) {
   return failures ? 1 : 0;
 }
 
-int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
-  std::string err;
-  auto sweep = learn::read_sweep_folder(dir, err);
-  if (!sweep) {
-    std::cerr << "error: " << err << "\n";
-    return 2;
-  }
-  const auto& variants = sweep->variants;
-  const auto& seeds = sweep->seeds;
-  std::vector<std::map<std::int64_t, learn::CellMetrics>> cells(variants.size());
-  for (std::size_t v = 0; v < variants.size(); ++v) {
-    for (std::int64_t seed : seeds) {
-      const fs::path cd = learn::sweep_cell_dir(dir, variants[v].name, seed);
-      if (!fs::exists(cd / "campaign.json")) continue;
-      auto ws = store::Workspace::open_read_only(cd, err);
-      learn::CampaignState st;
-      if (!ws || !learn::fold_workspace(*ws, st, err)) {
-        std::cerr << "error: " << err << "\n";
-        return 2;
-      }
-      if (!st.finished) continue;  // unfinished cells are not reported
-      const bool cost_on = ws->config().value("objective", "") == "performance";
-      cells[v][seed] = learn::cell_metrics(learn::report_json(st), cost_on);
-    }
-  }
-  json r = learn::sweep_report_json(variants, seeds, cells);
-  if (as_json) {
-    std::cout << r.dump(2) << "\n";
-    return 0;
-  }
-  if (md) {
-    std::cout << learn::sweep_report_markdown(r);
-    return 0;
-  }
-  std::cout << "sweep " << dir << ": seeds";
-  for (auto s : seeds) std::cout << " " << s;
-  std::cout << "; reference " << r["reference"].get<std::string>()
-            << "; differences: mean over paired seeds, 95% bootstrap interval (10000 resamples)\n\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-4s %5s %7s %-30s %8s %8s %8s  %s\n", "var", "seeds", "ER", "dER [95% CI]",
-                "rounds", "samples", "fast_1", "overrides");
-  std::cout << line;
-  for (const auto& row : r["variants"]) {
-    auto num = [](const json& j, int p) { return j.is_number() ? fmt(j.get<double>(), p) : std::string("-"); };
-    std::string d = "-";
-    if (row.contains("vs_reference") && row["vs_reference"].contains("er")) {
-      const json& e = row["vs_reference"]["er"];
-      d = fmt(e["mean_diff"].get<double>()) + " [" + fmt(e["lo"].get<double>()) + ", " + fmt(e["hi"].get<double>()) + "]";
-    }
-    std::string ov;
-    for (const auto& o : row["overrides"]) ov += (ov.empty() ? "" : " ") + o.get<std::string>();
-    std::snprintf(line, sizeof line, "%-4s %5d %7s %-30s %8s %8s %8s  %s\n", row["name"].get<std::string>().c_str(),
-                  row["seeds_done"].get<int>(), num(row["er"], 3).c_str(), d.c_str(),
-                  num(row["rounds_to_first_correct"], 2).c_str(), num(row["samples_to_first_correct"], 2).c_str(),
-                  num(row["fast_1"], 3).c_str(), ov.empty() ? "(reference)" : ov.c_str());
-    std::cout << line;
-  }
-  return 0;
-}
-
 // An instant backend: answers every proposer request with a fixed short program (no model, no network).
 int cmd_bench(int tasks, int n, int threads) {
   learn::CampaignConfig cfg;
@@ -566,7 +388,7 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   auto* f1 = rep->add_flag("--csv", *csv, "learning curve as CSV");
   auto* f2 = rep->add_flag("--json", *js, "the full report as JSON");
   f1->excludes(f2);
-  rep->callback([rdir, csv, js, &exit_code] { exit_code = guarded([&] { return cmd_report(*rdir, *csv, *js); }); });
+  rep->callback([rdir, csv, js, &exit_code] { exit_code = guarded([&] { return cmd_campaign_report(*rdir, *csv, *js); }); });
 
   auto pdir = std::make_shared<std::string>();
   auto pseq = std::make_shared<std::int64_t>(0);
