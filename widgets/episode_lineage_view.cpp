@@ -130,14 +130,11 @@ bool EpisodeLineageView::eventFilter(QObject* watched, QEvent* event) {
   auto* k = static_cast<QKeyEvent*>(event);
   if (k->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
     return QDialog::eventFilter(watched, event);
+  if (handleSharedPaneKeys(*k, [this](int d) { moveStep(d); }, [this] { showCheatSheet(); })) return true;
   switch (k->key()) {
-    case Qt::Key_J: moveStep(1); return true;
-    case Qt::Key_K: moveStep(-1); return true;
     case Qt::Key_C: diff_->setCanonical(!diff_->canonical()); return true;
     case Qt::Key_N: diff_->nextHunk(); return true;
     case Qt::Key_P: diff_->previousHunk(); return true;
-    case Qt::Key_Question:
-    case Qt::Key_F1: showCheatSheet(); return true;
     default: break;
   }
   return QDialog::eventFilter(watched, event);

@@ -1,6 +1,7 @@
 #include "widgets/shortcut_sheet.hpp"
 
 #include <QDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -19,6 +20,20 @@ void showShortcutSheet(QWidget* parent, QPointer<QDialog>& sheet, const QString&
   }
   sheet->show();
   sheet->raise();
+}
+
+bool handleSharedPaneKeys(const QKeyEvent& key, const std::function<void(int)>& move,
+                          const std::function<void()>& showSheet) {
+  switch (key.key()) {
+    case Qt::Key_J: move(1); return true;
+    case Qt::Key_K: move(-1); return true;
+    case Qt::Key_Question:
+    case Qt::Key_F1:
+      if (key.modifiers() & Qt::ControlModifier) return false;
+      showSheet();
+      return true;
+    default: return false;
+  }
 }
 
 }  // namespace sf::widgets
