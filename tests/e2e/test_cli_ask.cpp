@@ -8,7 +8,7 @@
 #include <string>
 
 #include "tests/e2e/cli_test_util.hpp"
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
 
 namespace {
 

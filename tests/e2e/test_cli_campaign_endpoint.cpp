@@ -18,7 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/e2e/cli_test_util.hpp"
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
+#include "tests/support/files.hpp"
 
 namespace {
 
@@ -29,10 +30,7 @@ using sf::llm::testing::Mode;
 
 // A fresh folder for one test's workspaces and config.
 fs::path ep_scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_e2e_endpoint_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_e2e_endpoint_" + name);
 }
 
 // Mode single, 2 tasks x 2 samples, one request at a time, no retries (so failures are quick).
@@ -59,13 +57,6 @@ fs::path ep_write_config(const fs::path& dir, const std::string& base_url, const
   fs::path p = dir / "config.json";
   std::ofstream(p) << c.dump(2);
   return p;
-}
-
-std::string ep_read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 int ep_count(const std::string& hay, const std::string& needle) {
@@ -113,7 +104,7 @@ TEST(CliCampaignEndpoint, WrongKeyStopsBeforeTheFirstSample) {
   EXPECT_NE(r.out.find("check SF_E2E_ENDPOINT_KEY"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("campaign resume"), std::string::npos) << r.out;
   EXPECT_EQ(server.hits(), 1);  // the preflight request only
-  EXPECT_EQ(ep_count(ep_read(dir / "ws" / "events.jsonl"), "\"verdict\""), 0);
+  EXPECT_EQ(ep_count(sf::test_support::read_text(dir / "ws" / "events.jsonl"), "\"verdict\""), 0);
   fs::remove_all(dir);
 }
 
@@ -147,7 +138,7 @@ TEST(CliCampaignEndpoint, NonRetryableErrorsMidCampaignPauseAndResumeExactly) {
     sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + ws.string() + " --quiet");
     EXPECT_EQ(r.code, 3) << r.out;
     EXPECT_NE(r.out.find(c.message), std::string::npos) << r.out;
-    const std::string log = ep_read(ws / "events.jsonl");
+    const std::string log = sf::test_support::read_text(ws / "events.jsonl");
     EXPECT_EQ(ep_count(log, "\"type\":\"verdict\""), 1) << log;
     EXPECT_EQ(ep_count(log, "\"stage\":\"llm\""), 0);
     EXPECT_EQ(ep_count(log, "\"type\":\"campaign_paused\""), 1);
@@ -171,7 +162,7 @@ TEST(CliCampaignEndpoint, ConnectionRefusedMidCampaignThenResumeGivesTheSameRepo
   sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_NE(r.out.find("samples in a row"), std::string::npos) << r.out;
-  EXPECT_EQ(ep_count(ep_read(dir / "ws" / "events.jsonl"), "\"type\":\"verdict\""), 2);
+  EXPECT_EQ(ep_count(sf::test_support::read_text(dir / "ws" / "events.jsonl"), "\"type\":\"verdict\""), 2);
   server.reset();
   LoopbackServer back(port);
   ASSERT_EQ(back.port(), port);
@@ -196,7 +187,7 @@ TEST(CliCampaignEndpoint, AnswersCutAtMaxTokensAreTruncatedVerdicts) {
   sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
   EXPECT_EQ(r.code, 0) << r.out;
   int verdicts = 0, truncated = 0, calls = 0, with_reason = 0;
-  std::istringstream log(ep_read(dir / "ws" / "events.jsonl"));
+  std::istringstream log(sf::test_support::read_text(dir / "ws" / "events.jsonl"));
   for (std::string line; std::getline(log, line);) {
     json e = json::parse(line, nullptr, false);
     if (e.value("type", "") == "verdict") {
@@ -249,6 +240,6 @@ TEST(CliCampaignEndpoint, InteractiveAskReportsAnEndpointFailureWithExitThree) {
   EXPECT_NE(r.out.find("error: model or route not found (HTTP 404) for model 'test-model'"), std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("verdict:"), std::string::npos) << r.out;
-  EXPECT_EQ(ep_count(ep_read(dir / "session" / "events.jsonl"), "\"verdict\""), 0);
+  EXPECT_EQ(ep_count(sf::test_support::read_text(dir / "session" / "events.jsonl"), "\"verdict\""), 0);
   fs::remove_all(dir);
 }

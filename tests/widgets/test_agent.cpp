@@ -18,7 +18,7 @@
 #include <fstream>
 
 #include "core/memory/memory_store.hpp"
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
 #include "widgets/agent_docks.hpp"
 #include "widgets/agent_panel.hpp"
 #include "widgets/agent_runner.hpp"

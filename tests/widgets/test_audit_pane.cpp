@@ -17,6 +17,7 @@
 #include "widgets/audit_model.hpp"
 #include "widgets/audit_pane.hpp"
 #include "test_support.hpp"
+#include "tests/support/events.hpp"
 
 using nlohmann::json;
 using namespace sf::widgets;
@@ -24,11 +25,8 @@ using sf::store::AdoptionKey;
 
 namespace {
 
-json envelope(int seq, const std::string& type, json fields) {
-  json e = {{"v", 1}, {"seq", seq}, {"t", 1.0e9 + seq}, {"type", type}};
-  e.update(fields);
-  return e;
-}
+using sf::test_support::envelope;
+
 json adoption(int seq, int episode, const std::string& task, int round, const std::string& item, int rank,
               bool adopted, const std::string& rationale, const std::string& before,
               const std::string& after) {

@@ -17,7 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
 #include "widgets/campaign_dialog.hpp"
 #include "widgets/campaign_docks.hpp"
 #include "widgets/engine_bridge.hpp"

@@ -13,7 +13,7 @@
 
 #include "core/store/golden.hpp"
 #include "test_support.hpp"
-#include "tests/unit/learn/run_fixture_programs.hpp"
+#include "tests/support/run_fixture_programs.hpp"
 #include "widgets/agent_docks.hpp"
 #include "widgets/agent_runner.hpp"
 #include "widgets/campaign_feed.hpp"
@@ -86,7 +86,7 @@ TEST(GoldenPromote, TraceRowWithCtrlGPromotesAndRefusesWithTheReason) {
   u.dir = ws;
   u.name = QStringLiteral("demo");
   u.model = QStringLiteral("gpt-test");
-  u.traceRows = {promoteTraceRow(lt::kCmpA, sf::synth::testing::solution_impl(lt::kCmpA), 2, 5),
+  u.traceRows = {promoteTraceRow(lt::kCmpA, sf::test_support::solution_impl(lt::kCmpA), 2, 5),
                  promoteTraceRow(lt::kCmpB, lt::kNeoxWrong, 3, 1)};
   u.traceRows[0].cycles = 100;
   u.traceRows[0].speedup = 1.25;
@@ -164,7 +164,7 @@ TEST(GoldenPromote, ComparisonCellAndSampleWithGPromoteAndRefuseWithTheReason) {
   const QString baseGolden = tmp.path() + QStringLiteral("/base/golden.json");
   auto set = readGoldenSet(baseGolden);
   ASSERT_EQ(set.entries.size(), 1u);
-  EXPECT_EQ(set.entries[0].impl, sf::synth::testing::solution_impl(lt::kCmpA));
+  EXPECT_EQ(set.entries[0].impl, sf::test_support::solution_impl(lt::kCmpA));
   const sf::store::GoldenProvenance want{"base", (root / "base").string(), lt::kCmpA, 0, 1, "", "comparison"};
   EXPECT_EQ(set.entries[0].provenance, want);
   EXPECT_EQ(set.entries[0].cycles, 100);
@@ -236,7 +236,7 @@ TEST(GoldenPromote, EditorProgramWithCtrlAltG) {
   EXPECT_FALSE(QFileInfo::exists(a.goldenFile));
   // The reference program: promoted with provenance "editor".
   w.setDocument(fresh);
-  setImpl(sf::synth::testing::solution_impl(lt::kCmpB));
+  setImpl(sf::test_support::solution_impl(lt::kCmpB));
   promote->trigger();
   ASSERT_TRUE(QTest::qWaitFor([&] { return promoted.count() == 2; }, 30000));
   const QString done = promoted.last().at(1).toString();

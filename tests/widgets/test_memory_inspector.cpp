@@ -13,6 +13,7 @@
 
 #include "widgets/memory_inspector.hpp"
 #include "widgets/memory_inspector_model.hpp"
+#include "tests/support/events.hpp"
 
 using nlohmann::json;
 using namespace sf::widgets;
@@ -20,11 +21,8 @@ using sf::memory::ItemState;
 
 namespace {
 
-json envelope(int seq, const std::string& type, json fields) {
-  json e = {{"v", 1}, {"seq", seq}, {"t", 1.0e9 + seq}, {"type", type}};
-  e.update(fields);
-  return e;
-}
+using sf::test_support::envelope;
+
 json experience(int seq, int episode, const std::string& item, const std::string& task, int tokens) {
   return envelope(seq, "experience_added",
                   {{"episode", episode},

@@ -14,7 +14,7 @@
 #include <QTest>
 
 #include "test_support.hpp"
-#include "tests/unit/learn/run_fixture_programs.hpp"
+#include "tests/support/run_fixture_programs.hpp"
 #include "widgets/audit_pane.hpp"
 #include "widgets/episode_lineage_view.hpp"
 #include "widgets/program_diff_view.hpp"
@@ -96,12 +96,12 @@ TEST(RunComparisonGrid, NumbersOnlyDifferingAndBaselineDeltas) {
 
 TEST(RunComparisonGrid, DiffOfRenamedStreamsIsIdenticalInCanonicalForm) {
   sf::widgets::ProgramDiffView view;
-  view.setTexts(QString::fromStdString(sf::synth::testing::solution_impl(lt::kCmpA)),
+  view.setTexts(QString::fromStdString(sf::test_support::solution_impl(lt::kCmpA)),
                 QString::fromStdString(lt::kGptjRenamed));
   EXPECT_FALSE(view.stats().identical());  // P, Z renamed to Pos, Zipped
   view.setCanonical(true);
   EXPECT_TRUE(view.stats().identical()) << view.summaryText().toStdString();
-  view.setTexts(QString::fromStdString(sf::synth::testing::solution_impl(lt::kCmpB)),
+  view.setTexts(QString::fromStdString(sf::test_support::solution_impl(lt::kCmpB)),
                 QString::fromStdString(lt::kNeoxWrong));
   EXPECT_FALSE(view.stats().identical());  // a real change survives the canonical form
 }
@@ -183,7 +183,8 @@ TEST(RunComparisonGrid, DrillDownAndDiffWithKeyEventsOnly) {
 TEST(EpisodeLineageView, ChainFromTheAuditPaneAndTheTracePaneWithKeysOnly) {
   QTemporaryDir tmp;
   const QString dir = tmp.path() + QStringLiteral("/sage");
-  lt::write_sage_fixture(dir.toStdString(), lt::kCmpB, lt::kNeoxWrong, sf::synth::testing::solution_impl(lt::kCmpB));
+  lt::write_sage_fixture(dir.toStdString(), lt::kCmpB, lt::kNeoxWrong,
+                         sf::test_support::solution_impl(lt::kCmpB));
   sf::widgets::test::MouseCounter mouse;
   qApp->installEventFilter(&mouse);
   // Audit pane: L on a record of episode 0 opens its lineage.

@@ -1,6 +1,7 @@
 // The response parser on a corpus of realistic messy answers (tests/data/responses/, expectations in
 // expected.json) plus targeted cases.
 #include "core/agent/response_parser.hpp"
+#include "tests/support/files.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -12,13 +13,6 @@
 using namespace sf::agent;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 const std::string kDir = std::string(SF_TEST_DATA_DIR) + "/responses/";
 
@@ -32,11 +26,11 @@ std::vector<std::string> codes_of(const sf::Diagnostics& ds) {
 }  // namespace
 
 TEST(ResponseCorpus, EveryFileParsesAsExpected) {
-  auto cases = nlohmann::json::parse(read_file(kDir + "expected.json"));
+  auto cases = nlohmann::json::parse(sf::test_support::read_text(kDir + "expected.json"));
   ASSERT_GE(cases.size(), 30u);
   for (const auto& c : cases) {
     SCOPED_TRACE(c["file"].get<std::string>());
-    std::string text = read_file(kDir + c["file"].get<std::string>());
+    std::string text = sf::test_support::read_text(kDir + c["file"].get<std::string>());
     ASSERT_FALSE(text.empty());
     auto retrieved = c["retrieved"].get<std::vector<std::string>>();
     ParsedResponse r = parse_response(text, retrieved);

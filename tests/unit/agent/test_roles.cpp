@@ -7,7 +7,7 @@
 #include "core/llm/backend_factory.hpp"
 #include "core/llm/builtin_backend.hpp"
 #include "core/step/task.hpp"
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

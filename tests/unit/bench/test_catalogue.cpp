@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "core/bench/catalogue.hpp"
+#include "tests/support/files.hpp"
 
 using namespace sf;
 namespace fs = std::filesystem;
@@ -22,8 +23,7 @@ std::string task_text(const std::string& group, const std::string& name) {
 struct TempDir {
   fs::path path;
   TempDir() {
-    path = fs::temp_directory_path() / ("sf_bench_test_" + std::to_string(::getpid()));
-    fs::remove_all(path);
+    path = sf::test_support::scratch_dir("sf_bench_test");
     fs::create_directories(path / "benchmark");
   }
   ~TempDir() { fs::remove_all(path); }

@@ -13,6 +13,7 @@
 #include "core/step/task_compile.hpp"
 #include "core/verify/checker.hpp"
 #include "core/verify/verifier.hpp"
+#include "tests/support/catalogue.hpp"
 
 using namespace sf;
 using namespace sf::step;
@@ -58,11 +59,7 @@ void expect_first(const std::string& text, const std::string& code, int line, in
 }
 
 // ------------------------------------------------------------------------------------------ benchmark
-const bench::Catalogue& cat() {
-  static Diagnostics d;
-  static bench::Catalogue c = bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  return c;
-}
+const bench::Catalogue& cat() { return test_support::catalogue(); }
 
 // The task as the cost model sees it: sizes = perf_binding(), no alternative sizes, the first seed only.
 TaskDoc perf_task(const TaskDoc& t) {

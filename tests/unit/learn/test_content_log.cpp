@@ -15,6 +15,7 @@
 #include "core/store/content_store.hpp"
 #include "core/store/workspace.hpp"
 #include "learn_test_util.hpp"
+#include "tests/support/files.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -27,13 +28,11 @@ using namespace sf::learn;
 // demonstrations only: an adaptive run with a stratification and demonstrations in later prompts.
 sf::llm::ChatResult scripted_model(const sf::llm::ChatRequest& req, const sf::llm::CancelToken&) {
   const std::string& user = req.messages.back().content;
-  std::string id;
-  auto idp = user.find("id: ", user.find("## Task"));
-  if (idp != std::string::npos) id = user.substr(idp + 4, user.find('\n', idp) - idp - 4);
+  const std::string id = sf::learn::testing::prompt_task_id(user);
   const bool demos = user.find("## Demonstrations") != std::string::npos;
   const bool ok = id == sf::learn::testing::kA || (id == sf::learn::testing::kB && req.sample_index % 2 == 0) || (id == "bmm/row_wise" && demos);
   sf::llm::ChatResponse r;
-  r.text = ok ? "```yaml\n" + sf::learn::testing::solution_text(id) + "```\n" : "I cannot solve " + id;
+  r.text = ok ? sf::learn::testing::solution_answer(id) : "I cannot solve " + id;
   r.usage.input_tokens = 100;
   r.usage.output_tokens = 50;
   return sf::llm::ChatResult::success(r);
@@ -107,8 +106,7 @@ std::vector<json> inline_events(const fs::path& dir) {
 using namespace content_log_test;
 
 TEST(ContentLog, PromptsAreStoredOnceAndAnOldWorkspaceOpensAndResumes) {
-  const fs::path base = fs::temp_directory_path() / ("sf_content_log_" + std::to_string(::getpid()));
-  fs::remove_all(base);
+  const fs::path base = sf::test_support::scratch_dir("sf_content_log", false);
   const fs::path now = base / "now", old = base / "old";
   const json report = run_in(now);
   ASSERT_FALSE(report.is_null());

@@ -20,6 +20,7 @@
 #include "core/llm/cached_backend.hpp"
 #include "core/store/workspace.hpp"
 #include "learn_test_util.hpp"
+#include "tests/support/files.hpp"
 
 using namespace sf::learn;
 using nlohmann::json;
@@ -37,14 +38,11 @@ sf::llm::ChatResult fake_model(const sf::llm::ChatRequest& req, const sf::llm::C
   ++g_calls;
   if (g_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(g_delay_ms.load()));
   const std::string& user = req.messages.back().content;
-  auto task_pos = user.find("## Task");
-  std::string id;
-  auto idp = user.find("id: ", task_pos);
-  if (task_pos != std::string::npos && idp != std::string::npos) id = user.substr(idp + 4, user.find('\n', idp) - idp - 4);
+  const std::string id = sf::learn::testing::prompt_task_id(user);
   bool demos = user.find("## Demonstrations") != std::string::npos;
   bool ok = id == kTasks[0] || (id == kTasks[1] && req.sample_index % 2 == 0) || (id == kTasks[2] && demos);
   sf::llm::ChatResponse r;
-  r.text = ok ? "```yaml\n" + sf::learn::testing::solution_text(id) + "```\n" : "I cannot solve " + id;
+  r.text = ok ? sf::learn::testing::solution_answer(id) : "I cannot solve " + id;
   r.usage.input_tokens = 100;
   r.usage.output_tokens = 50;
   return sf::llm::ChatResult::success(r);
@@ -66,9 +64,7 @@ CampaignConfig make_config(Mode mode = Mode::Adaptive, Selection sel = Selection
 using sf::learn::testing::tasks_for;
 
 fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_engine_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_engine_test_" + name, false);
 }
 
 struct Run {
@@ -409,7 +405,7 @@ sf::llm::ChatResult wrong_program_model(const sf::llm::ChatRequest& req, const s
         user.find("fn_gptjrope") != std::string::npos)
       ++g_tried_prompts;
     sf::llm::ChatResponse r;
-    r.text = "```yaml\n" + sf::learn::testing::solution_text(kTasks[0]) + "```\n";
+    r.text = sf::learn::testing::solution_answer(kTasks[0]);
     return sf::llm::ChatResult::success(r);
   }
   return fake_model(req, cancel);

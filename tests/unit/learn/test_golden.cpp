@@ -12,31 +12,16 @@
 #include "core/learn/golden_demos.hpp"
 #include "core/step/task.hpp"
 #include "core/store/golden.hpp"
+#include "tests/support/files.hpp"
+#include "tests/support/catalogue.hpp"
 
 namespace fs = std::filesystem;
 using namespace sf;
 
 namespace {
 
-const bench::Catalogue& golden_catalogue() {
-  static bench::Catalogue c = [] {
-    Diagnostics d;
-    return bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  }();
-  return c;
-}
-
-std::string golden_solution(const std::string& id) {
-  Diagnostics d;
-  auto any = step::load_any_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml", d);
-  return any.solution ? any.solution->impl : std::string();
-}
-
 fs::path golden_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_golden_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_golden_" + name);
 }
 
 learn::PromoteRequest golden_request(const std::string& impl, const std::string& task, std::int64_t it, std::int64_t sample) {
@@ -55,9 +40,9 @@ learn::PromoteRequest golden_request(const std::string& impl, const std::string&
 TEST(Golden, PromoteVerifiesRefusesWithTheReasonAndKeepsOneCopy) {
   auto d = golden_dir("promote");
   const fs::path file = d / "golden.json";
-  const auto* task = golden_catalogue().find("bmm/row_wise");
+  const auto* task = test_support::catalogue().find("bmm/row_wise");
   ASSERT_NE(task, nullptr);
-  const std::string good = golden_solution("bmm/row_wise");
+  const std::string good = test_support::solution_impl("bmm/row_wise");
   ASSERT_FALSE(good.empty());
   verify::Verifier v;
 

@@ -16,7 +16,8 @@
 #include "core/memory/memory_store.hpp"
 #include "core/store/workspace.hpp"
 #include "core/synth/provider.hpp"
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
+#include "tests/support/files.hpp"
 
 // A named namespace: unity builds put this file in one translation unit with other tests.
 namespace interactive_tests {
@@ -80,9 +81,7 @@ struct Fixture {
 };
 
 fs::path temp_dir(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("sf_interactive_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  return p;
+  return sf::test_support::scratch_dir("sf_interactive_" + name, false);
 }
 
 std::vector<nlohmann::json> events_of(const fs::path& dir) {

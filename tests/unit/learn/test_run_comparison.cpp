@@ -8,7 +8,8 @@
 #include "core/learn/episode_lineage.hpp"
 #include "core/learn/run_comparison.hpp"
 #include "core/verify/verifier.hpp"
-#include "tests/unit/learn/run_fixture_programs.hpp"
+#include "tests/support/run_fixture_programs.hpp"
+#include "tests/support/files.hpp"
 
 namespace sf::learn {
 namespace {
@@ -20,9 +21,7 @@ struct RunPair {
   fs::path root;
   RunRecord base, cand;
   RunPair() {
-    root = fs::temp_directory_path() / ("sf_runcmp_" + std::to_string(::getpid()));
-    fs::remove_all(root);
-    fs::create_directories(root);
+    root = test_support::scratch_dir("sf_runcmp");
     write_comparison_fixture(root / "base", root / "cand");
     std::string err;
     auto b = load_run(root / "base", err);
@@ -125,7 +124,7 @@ TEST(RunComparison, SamplesWithTheirCallsAndRepresentativePrograms) {
 }
 
 TEST(RunComparison, OutputsAgainstTheReference) {
-  const auto* task = synth::testing::catalogue().find(kCmpB);
+  const auto* task = test_support::catalogue().find(kCmpB);
   ASSERT_NE(task, nullptr);
   verify::Verifier v;
   const auto wrong = verify::compare_outputs(v.verify(*task, kNeoxWrong));
@@ -137,7 +136,7 @@ TEST(RunComparison, OutputsAgainstTheReference) {
   EXPECT_NEAR(wrong[0].max_abs, 4.66696954, 1e-6);
   EXPECT_EQ(wrong[0].first_mismatch, "[0, 0] element 0 (seed 42, sizes)");
   EXPECT_EQ(wrong[0].first_mismatch_code, "V-MISMATCH");
-  const auto right = verify::compare_outputs(v.verify(*task, synth::testing::solution_impl(kCmpB)));
+  const auto right = verify::compare_outputs(v.verify(*task, test_support::solution_impl(kCmpB)));
   ASSERT_EQ(right.size(), 1u);
   EXPECT_TRUE(right[0].ok());
   EXPECT_GT(right[0].values, 560);  // every input set
@@ -146,9 +145,8 @@ TEST(RunComparison, OutputsAgainstTheReference) {
 }
 
 TEST(EpisodeLineage, RoundsProgramsVerdictsAdoptedItemsAndDiffs) {
-  const fs::path dir = fs::temp_directory_path() / ("sf_lineage_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  write_sage_fixture(dir, kCmpB, kNeoxWrong, synth::testing::solution_impl(kCmpB));
+  const fs::path dir = test_support::scratch_dir("sf_lineage", false);
+  write_sage_fixture(dir, kCmpB, kNeoxWrong, test_support::solution_impl(kCmpB));
   std::string err;
   auto l = load_episode_lineage(dir, 0, err);
   ASSERT_TRUE(l) << err;

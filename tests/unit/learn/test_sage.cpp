@@ -20,6 +20,7 @@
 #include "core/memory/memory_store.hpp"
 #include "core/store/workspace.hpp"
 #include "learn_test_util.hpp"
+#include "tests/support/files.hpp"
 
 using namespace sf::learn;
 using sf::learn::testing::kA;
@@ -60,8 +61,7 @@ sf::llm::ChatResult scripted(const sf::llm::ChatRequest& req, const sf::llm::Can
   }
   const std::string& user = req.messages[1].content;
   Req q;
-  auto idp = user.find("id: ", user.find("## Task"));
-  q.task = user.substr(idp + 4, user.find('\n', idp) - idp - 4);
+  q.task = sf::learn::testing::prompt_task_id(user);
   q.round = req.sample_index;
   q.reask = req.messages.size() > 2;
   {
@@ -191,9 +191,7 @@ Answer two_episode_script(const Req& q) {
 }
 
 fs::path fresh(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_sage_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_sage_test_" + name, false);
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include "core/llm/cached_backend.hpp"
 #include "core/llm/http_chat_backend.hpp"
 #include "core/llm/preflight.hpp"
-#include "loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include "core/llm/http_chat_backend.hpp"
 #include "core/llm/sse.hpp"
 #include "core/llm/backend_factory.hpp"
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
 
 #include <gtest/gtest.h>
 

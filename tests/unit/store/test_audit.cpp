@@ -8,27 +8,22 @@
 
 #include "core/store/audit.hpp"
 #include "core/store/event_log.hpp"
-#include "tests/unit/store/store_test_util.hpp"
+#include "tests/support/files.hpp"
+#include "tests/support/events.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace sf::store;
-using sf::store::test_util::slurp;
-using sf::store::test_util::write;
+using sf::test_support::read_text;
+using sf::test_support::write_text;
 
 namespace {
 fs::path audit_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_audit_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_audit_test_" + name);
 }
 
-json envelope(int seq, const std::string& type, json fields) {
-  json e = {{"v", 1}, {"seq", seq}, {"t", 1.0e9 + seq}, {"type", type}};
-  e.update(fields);
-  return e;
-}
+using sf::test_support::envelope;
+
 json adoption(int seq, int episode, const std::string& task, int round, const std::string& item, int rank,
               bool adopted, const std::string& before = "", const std::string& after = "") {
   return envelope(seq, "adoption_record",
@@ -70,7 +65,7 @@ std::vector<json> fixture_events() {
 void write_events(const fs::path& dir, const std::vector<json>& events) {
   std::string s;
   for (const auto& e : events) s += e.dump() + "\n";
-  write(dir / "events.jsonl", s);
+  write_text(dir / "events.jsonl", s);
 }
 AuditLabelEntry label(int episode, const std::string& task, int round, const std::string& item,
                       const std::string& grade, const std::string& note = "") {
@@ -145,7 +140,7 @@ TEST(Audit, LabelsSurviveReopeningTheWorkspace) {
   EXPECT_EQ(loaded.events[10]["label"], "unrelated");
   EXPECT_EQ(loaded.events[10]["auditor"], "tester");
   // audit.json follows the contract.
-  json f = json::parse(slurp(d / "audit.json"));
+  json f = json::parse(read_text(d / "audit.json"));
   EXPECT_EQ(f["format"], "stepforge-audit");
   EXPECT_EQ(f["version"], 2);
   ASSERT_EQ(f["labels"].size(), 2u);
@@ -194,18 +189,18 @@ TEST(Audit, BadAuditFileIsAClearError) {
   write_events(d, fixture_events());
   std::string err;
   AuditWorkspace ws;
-  write(d / "audit.json",
+  write_text(d / "audit.json",
         "{\"format\":\"stepforge-audit\",\"version\":1,\"labels\":[{\"episode\":0,\"task\":\"t\","
         "\"round\":0,\"item\":\"m\",\"label\":\"fine\",\"note\":\"\",\"auditor\":\"\",\"time\":\"\"}]}");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
   EXPECT_EQ(err, "audit.json: labels[0].label: expected one of full, partial, unrelated");
-  write(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":3,\"labels\":[]}");
+  write_text(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":3,\"labels\":[]}");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
   EXPECT_EQ(err, "audit.json: version 3 is not supported (this build reads 2)");
-  write(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":1,\"labels\":[{\"episode\":-1}]}");
+  write_text(d / "audit.json", "{\"format\":\"stepforge-audit\",\"version\":1,\"labels\":[{\"episode\":-1}]}");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
   EXPECT_EQ(err, "audit.json: labels[0].episode: out of range");
-  write(d / "audit.json", "{not json");
+  write_text(d / "audit.json", "{not json");
   EXPECT_FALSE(load_audit_workspace(d, ws, err));
   EXPECT_EQ(err, "audit.json: not valid JSON");
 }

@@ -10,6 +10,7 @@
 
 #include "core/store/audit.hpp"
 #include "core/store/event_log.hpp"
+#include "tests/support/files.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -18,10 +19,7 @@ using namespace sf::store;
 namespace {
 
 fs::path agreement_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_audit_agree_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_audit_agree_" + name);
 }
 
 // `n` adoption records e0/r0/mem-i (task "t/i") as event envelopes.

@@ -7,7 +7,7 @@
 #include "core/common/sha256.hpp"
 #include "core/store/content_store.hpp"
 #include "core/store/workspace.hpp"
-#include "store_test_util.hpp"
+#include "tests/support/files.hpp"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -16,9 +16,7 @@ using namespace sf::store;
 namespace content_store_test {
 
 fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_content_store_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_content_store_" + name, false);
 }
 
 // A prompt like the proposer's: a long system prompt, demonstrations, the task and the answer format.
@@ -76,7 +74,7 @@ TEST(ContentStore, PutStoresOnceUnderTheHashAndGetChecksIt) {
   EXPECT_FALSE(s.get(other, err));
   EXPECT_NE(err.find((d / "blobs" / other).string()), std::string::npos) << err;
   EXPECT_NE(err.find("missing"), std::string::npos) << err;
-  test_util::write(d / "blobs" / h, "the manual, edited\n");
+  sf::test_support::write_text(d / "blobs" / h, "the manual, edited\n");
   EXPECT_FALSE(s.get(h, err));
   EXPECT_NE(err.find("damaged"), std::string::npos) << err;
   fs::remove_all(d);
@@ -163,7 +161,7 @@ TEST(ContentStore, WorkspaceLogsAnLlmCallsPromptAsPartsAndOldEventsStillRead) {
     // Only llm_call events are rewritten.
     ASSERT_TRUE(ws->append({{"v", 1}, {"seq", 2}, {"t", 1.0}, {"type", "warning"}, {"prompt", "kept"}}, err)) << err;
   }
-  const std::string log = test_util::slurp(d / "events.jsonl");
+  const std::string log = sf::test_support::read_text(d / "events.jsonl");
   EXPECT_EQ(log.find(std::string(900, 'd')), std::string::npos);  // no demonstration text in the log
   EXPECT_LT(log.size(), 2000u);
   // An old line (prompt inline) appended by an older StepForge.

@@ -4,19 +4,17 @@
 #include <sstream>
 
 #include "core/store/workspace.hpp"
-#include "tests/unit/store/store_test_util.hpp"
+#include "tests/support/files.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using sf::store::Workspace;
-using sf::store::test_util::slurp;
-using sf::store::test_util::write;
+using sf::test_support::read_text;
+using sf::test_support::write_text;
 
 namespace {
 fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_store_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
+  return sf::test_support::scratch_dir("sf_store_test_" + name, false);
 }
 json ev(int seq) { return {{"v", 1}, {"seq", seq}, {"type", "x"}}; }
 }  // namespace
@@ -32,7 +30,7 @@ TEST(Workspace, CreateAppendReopen) {
     ASSERT_TRUE(ws->append(ev(1), err));
     ASSERT_TRUE(ws->sync(err));
   }
-  EXPECT_EQ(slurp(d / "events.jsonl"), ev(0).dump() + "\n" + ev(1).dump() + "\n");
+  EXPECT_EQ(read_text(d / "events.jsonl"), ev(0).dump() + "\n" + ev(1).dump() + "\n");
   auto ws = Workspace::open(d, err);
   ASSERT_TRUE(ws) << err;
   EXPECT_EQ(ws->config()["n"], 4);
@@ -49,7 +47,7 @@ TEST(Workspace, TruncatedLastLineIsIgnoredAndCutBeforeAppending) {
   auto d = fresh_dir("trunc");
   std::string err;
   ASSERT_TRUE(Workspace::create(d, json::object(), err));
-  write(d / "events.jsonl", ev(0).dump() + "\n" + "{\"v\":1,\"seq\":1,\"ty");
+  write_text(d / "events.jsonl", ev(0).dump() + "\n" + "{\"v\":1,\"seq\":1,\"ty");
   {
     auto ws = Workspace::open(d, err);
     ASSERT_TRUE(ws) << err;
@@ -57,7 +55,7 @@ TEST(Workspace, TruncatedLastLineIsIgnoredAndCutBeforeAppending) {
     ASSERT_EQ(ws->loaded_events().size(), 1u);
     ASSERT_TRUE(ws->append(ev(1), err));
   }
-  EXPECT_EQ(slurp(d / "events.jsonl"), ev(0).dump() + "\n" + ev(1).dump() + "\n");
+  EXPECT_EQ(read_text(d / "events.jsonl"), ev(0).dump() + "\n" + ev(1).dump() + "\n");
   fs::remove_all(d);
 }
 
@@ -65,10 +63,10 @@ TEST(Workspace, CorruptedMiddleLineIsAnErrorWithItsLine) {
   auto d = fresh_dir("corrupt");
   std::string err;
   ASSERT_TRUE(Workspace::create(d, json::object(), err));
-  write(d / "events.jsonl", ev(0).dump() + "\n" + "garbage{\n" + ev(2).dump() + "\n");
+  write_text(d / "events.jsonl", ev(0).dump() + "\n" + "garbage{\n" + ev(2).dump() + "\n");
   EXPECT_FALSE(Workspace::open(d, err));
   EXPECT_NE(err.find("events.jsonl:2:"), std::string::npos) << err;
-  write(d / "events.jsonl", ev(0).dump() + "\n[1,2]\n");
+  write_text(d / "events.jsonl", ev(0).dump() + "\n[1,2]\n");
   EXPECT_FALSE(Workspace::open(d, err));
   EXPECT_NE(err.find("events.jsonl:2: not an event"), std::string::npos) << err;
   fs::remove_all(d);
@@ -78,17 +76,18 @@ TEST(Workspace, NewerVersionsAreClearErrors) {
   auto d = fresh_dir("newer");
   std::string err;
   ASSERT_TRUE(Workspace::create(d, json::object(), err));
-  write(d / "events.jsonl", json({{"v", 7}, {"type", "x"}}).dump() + "\n");
+  write_text(d / "events.jsonl", json({{"v", 7}, {"type", "x"}}).dump() + "\n");
   EXPECT_FALSE(Workspace::open(d, err));
   EXPECT_NE(err.find("newer StepForge (event format v7"), std::string::npos) << err;
-  write(d / "events.jsonl", "");
-  write(d / "campaign.json", json({{"format", "stepforge-campaign"}, {"version", 3}, {"config", json::object()}}).dump());
+  write_text(d / "events.jsonl", "");
+  write_text(d / "campaign.json",
+             json({{"format", "stepforge-campaign"}, {"version", 3}, {"config", json::object()}}).dump());
   EXPECT_FALSE(Workspace::open(d, err));
   EXPECT_NE(err.find("newer StepForge (workspace format v3"), std::string::npos) << err;
-  write(d / "campaign.json", "{not json");
+  write_text(d / "campaign.json", "{not json");
   EXPECT_FALSE(Workspace::open(d, err));
   EXPECT_NE(err.find("corrupted"), std::string::npos) << err;
-  write(d / "campaign.json", "{\"n\": 3}");
+  write_text(d / "campaign.json", "{\"n\": 3}");
   EXPECT_FALSE(Workspace::open(d, err));
   EXPECT_NE(err.find("not a StepForge campaign file"), std::string::npos) << err;
   EXPECT_FALSE(Workspace::open(d / "nowhere", err));
@@ -103,7 +102,7 @@ TEST(Workspace, MemorySnapshotIsWrittenAtomically) {
   ASSERT_TRUE(ws);
   ASSERT_TRUE(ws->write_memory({{"solved", {1, 2}}}, err)) << err;
   ASSERT_TRUE(ws->write_memory({{"solved", {1, 2, 3}}}, err)) << err;
-  EXPECT_EQ(json::parse(slurp(d / "memory.json"))["solved"].size(), 3u);
+  EXPECT_EQ(json::parse(read_text(d / "memory.json"))["solved"].size(), 3u);
   int files = 0;
   for (const auto& e : fs::directory_iterator(d)) files += e.is_regular_file() ? 1 : 0;
   EXPECT_EQ(files, 3);  // campaign.json, events.jsonl, memory.json: no temp file left

@@ -14,14 +14,14 @@
 #include "core/synth/provider.hpp"
 #include "core/synth/synthesizer.hpp"
 #include "core/verify/verifier.hpp"
-#include "synth_test_util.hpp"
+#include "tests/support/catalogue.hpp"
 
 namespace sf::synth {
 namespace {
 
-using testing::catalogue;
+using test_support::catalogue;
 
-using testing::solution_impl;
+using test_support::solution_impl;
 
 // exclusive_cumsum's reference solution with a Bufferize -> Streamify round trip on its output: correct,
 // and slower (the round trip costs a row of cycles).

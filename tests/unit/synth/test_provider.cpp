@@ -11,12 +11,12 @@
 #include "core/llm/builtin_backend.hpp"
 #include "core/synth/provider.hpp"
 #include "core/verify/verifier.hpp"
-#include "synth_test_util.hpp"
+#include "tests/support/catalogue.hpp"
 
 namespace sf::synth {
 namespace {
 
-using testing::catalogue;
+using test_support::catalogue;
 
 agent::PromptInput prompt_for(const step::TaskDoc& t) {
   agent::PromptInput in;

@@ -9,14 +9,14 @@
 #include "core/step/printer.hpp"
 #include "core/synth/synthesizer.hpp"
 #include "core/verify/checker.hpp"
-#include "synth_test_util.hpp"
+#include "tests/support/catalogue.hpp"
 
 namespace sf::synth {
 namespace {
 
-using testing::catalogue;
+using test_support::catalogue;
 
-using testing::solution_impl;
+using test_support::solution_impl;
 
 TEST(Synthesizer, EveryEmittedProgramParsesAndVerifies) {
   verify::Verifier v;

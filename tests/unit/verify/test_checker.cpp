@@ -6,16 +6,13 @@
 #include "core/bench/catalogue.hpp"
 #include "core/verify/checker.hpp"
 #include "core/verify/verifier.hpp"
+#include "tests/support/catalogue.hpp"
 
 using namespace sf;
 
 namespace {
 
-const bench::Catalogue& cat() {
-  static Diagnostics d;
-  static bench::Catalogue c = bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
-  return c;
-}
+const bench::Catalogue& cat() { return test_support::catalogue(); }
 
 std::vector<std::string> codes(const Diagnostics& ds) {
   std::vector<std::string> out;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,9 +17,9 @@
 
 namespace sf::learn::testing {
 
-// Appends typed events to a workspace's log in order: seq 0, 1, ... and fixed timestamps.
+// A fixture workspace's log: typed events appended in order (seq 0, 1, ... and fixed timestamps).
 struct FixtureLog {
-  store::Workspace& ws;
+  std::unique_ptr<store::Workspace> ws;
   std::int64_t seq = 0;
   void put(EventBody b) {
     Event e;
@@ -26,9 +27,22 @@ struct FixtureLog {
     e.t = 1.0e9 + static_cast<double>(seq);
     e.body = std::move(b);
     std::string err;
-    ASSERT_TRUE(ws.append(to_json(e), err)) << err;
+    ASSERT_TRUE(ws->append(to_json(e), err)) << err;
   }
 };
+
+// Creates the workspace at `dir` with `config` and logs campaign_started: the config and `tasks` (family
+// rope, untagged). On failure `log.ws` stays null (and the test has failed).
+inline void start_fixture_log(FixtureLog& log, const std::filesystem::path& dir, const nlohmann::json& config,
+                              const std::vector<std::string>& tasks) {
+  std::string err;
+  log.ws = store::Workspace::create(dir, config, err);
+  ASSERT_TRUE(log.ws) << err;
+  CampaignStarted cs;
+  cs.config = config;
+  for (const auto& t : tasks) cs.tasks.push_back({t, "rope", "untagged"});
+  log.put(cs);
+}
 
 struct FixtureSample {
   bool pass = false;
@@ -41,20 +55,15 @@ using FixtureRun = std::vector<std::pair<std::string, std::vector<std::vector<Fi
 
 inline void write_fixture_run(const std::filesystem::path& dir, const std::string& name, int n,
                               const FixtureRun& run) {
-  nlohmann::json config = {{"name", name}, {"mode", "adaptive"}, {"n", n}};
-  std::string err;
-  auto ws = store::Workspace::create(dir, config, err);
-  ASSERT_TRUE(ws) << err;
-  FixtureLog log{*ws};
-  auto put = [&](EventBody b) { log.put(std::move(b)); };
-  CampaignStarted cs;
-  cs.config = config;
+  std::vector<std::string> tasks;
   std::size_t iterations = 0;
   for (const auto& [task, its] : run) {
-    cs.tasks.push_back({task, "rope", "untagged"});
+    tasks.push_back(task);
     iterations = std::max(iterations, its.size());
   }
-  put(cs);
+  FixtureLog log;
+  ASSERT_NO_FATAL_FAILURE(start_fixture_log(log, dir, {{"name", name}, {"mode", "adaptive"}, {"n", n}}, tasks));
+  auto put = [&](EventBody b) { log.put(std::move(b)); };
   std::vector<bool> solved(run.size(), false);
   for (std::size_t it = 0; it < iterations; ++it) {
     IterationStarted is;
@@ -128,16 +137,10 @@ inline void write_fixture_run(const std::filesystem::path& dir, const std::strin
 // passes with `last` (mem-2 adopted). Then episode 1 of the same task starts and stays open.
 inline void write_sage_fixture(const std::filesystem::path& dir, const std::string& task, const std::string& first,
                                const std::string& last) {
-  nlohmann::json config = {{"name", "sage-fixture"}, {"mode", "sage"}, {"memory", {{"episodes", 2}}}};
-  std::string err;
-  auto ws = store::Workspace::create(dir, config, err);
-  ASSERT_TRUE(ws) << err;
-  FixtureLog log{*ws};
+  FixtureLog log;
+  ASSERT_NO_FATAL_FAILURE(start_fixture_log(
+      log, dir, {{"name", "sage-fixture"}, {"mode", "sage"}, {"memory", {{"episodes", 2}}}}, {task}));
   auto put = [&](EventBody b) { log.put(std::move(b)); };
-  CampaignStarted cs;
-  cs.config = config;
-  cs.tasks.push_back({task, "rope", "untagged"});
-  put(cs);
   put(EpisodeStarted{0, task, 3, false, ""});
   auto round = [&](int r, bool pass, const std::string& impl, const std::vector<std::pair<std::string, bool>>& items,
                    const std::string& diagnostics) {

@@ -1,5 +1,4 @@
-// Fixtures shared by the synth tests: the bundled catalogue and the reference solutions (tests only: the
-// synthesizer itself never reads solutions).
+// The bundled catalogue (resources/) and its reference solutions, loaded once per test executable.
 #pragma once
 
 #include <string>
@@ -8,20 +7,21 @@
 #include "core/common/diagnostic.hpp"
 #include "core/step/task.hpp"
 
-namespace sf::synth::testing {
+namespace sf::test_support {
 
 inline const bench::Catalogue& catalogue() {
-  static bench::Catalogue c = [] {
+  static const bench::Catalogue c = [] {
     Diagnostics d;
     return bench::Catalogue::load(std::string(SF_SOURCE_DIR) + "/resources", d);
   }();
   return c;
 }
 
+// The program of resources/solutions/<id>.yaml ("" when it has none).
 inline std::string solution_impl(const std::string& id) {
   Diagnostics d;
   auto any = step::load_any_file(std::string(SF_SOURCE_DIR) + "/resources/solutions/" + id + ".yaml", d);
   return any.solution ? any.solution->impl : std::string();
 }
 
-}  // namespace sf::synth::testing
+}  // namespace sf::test_support

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "tests/unit/learn/run_fixture.hpp"
-#include "tests/unit/synth/synth_test_util.hpp"
+#include "tests/support/run_fixture.hpp"
+#include "tests/support/catalogue.hpp"
 
 namespace sf::learn::testing {
 
@@ -26,7 +26,7 @@ inline const std::string kNeoxWrong =
 // Two runs of three tasks (n = 2). base: A solved at its 2nd sample (1.2x), B solved in iteration 1 (1.1x),
 // C solved at once. cand: A solved at once with renamed streams (1.5x), B never solved, C as in base.
 inline void write_comparison_fixture(const std::filesystem::path& base, const std::filesystem::path& cand) {
-  const std::string gptj = synth::testing::solution_impl(kCmpA), neox = synth::testing::solution_impl(kCmpB);
+  const std::string gptj = test_support::solution_impl(kCmpA), neox = test_support::solution_impl(kCmpB);
   const std::string ident = "return E0\n";
   write_fixture_run(base, "base", 2,
                     {{kCmpA, {{{false, ""}, {true, gptj, 100, 1.2}}}},
