@@ -170,7 +170,9 @@ TEST(CampaignEndpoint, AKeyForTheKeyringReachesTheCoreAndNoFile) {
   QSettings settings;
   settings.sync();
   QFile file(settings.fileName());
-  if (file.open(QIODevice::ReadOnly)) EXPECT_FALSE(file.readAll().contains("secret-0042"));
+  if (file.open(QIODevice::ReadOnly)) {
+    EXPECT_FALSE(file.readAll().contains("secret-0042"));
+  }
   for (const QString& k : settings.allKeys()) EXPECT_FALSE(settings.value(k).toString().contains(QStringLiteral("secret-0042")));
   sf::llm::set_session_key(name, "");
 }

@@ -121,9 +121,15 @@ TEST(Datagen, SelectorStructureVariesWithTheSeed) {
     }
     const int lo = *std::min_element(load.begin(), load.end()),
               hi = *std::max_element(load.begin(), load.end());
-    if (mode == StructureMode::Sparse) EXPECT_EQ(lo, 0) << "seed " << seed;               // one empty lane
-    if (mode == StructureMode::Dense) EXPECT_EQ(counts.count(1), 0u) << "seed " << seed;  // min or max only
-    if (mode == StructureMode::Skewed) EXPECT_GT(2 * hi, 3 * lo) << "seed " << seed;      // one favoured lane
+    if (mode == StructureMode::Sparse) {
+      EXPECT_EQ(lo, 0) << "seed " << seed;  // one empty lane
+    }
+    if (mode == StructureMode::Dense) {
+      EXPECT_EQ(counts.count(1), 0u) << "seed " << seed;  // min or max only
+    }
+    if (mode == StructureMode::Skewed) {
+      EXPECT_GT(2 * hi, 3 * lo) << "seed " << seed;  // one favoured lane
+    }
   }
   EXPECT_EQ(seen.size(), 4u);
   // Masks: the density follows the mode.

@@ -283,17 +283,27 @@ SynthOptions campaign_options() {
   return o;
 }
 
+// The campaign options' first find on rope/gptj_interleaved (temperature 0), where the spread and avoid tests
+// start from.
+class SynthesizerFirstFind : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    t = catalogue().find("rope/gptj_interleaved");
+    ASSERT_NE(t, nullptr);
+    first = s.run(*t, {}, o);
+    ASSERT_TRUE(first.found);
+  }
+  const step::TaskDoc* t = nullptr;
+  verify::Verifier v;
+  Synthesizer s{v};
+  SynthOptions o = campaign_options();
+  SynthResult first;
+};
+
 // Temperature spread (issue 19 item 10): not optimising, a sample at temperature > 0 picks among the correct
 // programs the search collects after its first find, deterministically for its seed; the seeds of 8 samples
 // give more than one distinct program where several exist. Temperature 0 returns the first one found.
-TEST(Synthesizer, TemperatureSpreadsThePickDeterministically) {
-  const auto* t = catalogue().find("rope/gptj_interleaved");
-  ASSERT_NE(t, nullptr);
-  verify::Verifier v;
-  Synthesizer s(v);
-  SynthOptions o = campaign_options();
-  auto first = s.run(*t, {}, o);
-  ASSERT_TRUE(first.found);
+TEST_F(SynthesizerFirstFind, TemperatureSpreadsThePickDeterministically) {
   EXPECT_EQ(first.spread_candidates, 0);  // temperature 0: no spread
   std::set<std::string> programs;
   int spread = 0;
@@ -321,14 +331,7 @@ TEST(Synthesizer, TemperatureSpreadsThePickDeterministically) {
 }
 
 // A program whose canonical key is to be avoided (the prompt's "already tried" list) is never returned.
-TEST(Synthesizer, SkipsProgramsToAvoid) {
-  const auto* t = catalogue().find("rope/gptj_interleaved");
-  ASSERT_NE(t, nullptr);
-  verify::Verifier v;
-  Synthesizer s(v);
-  SynthOptions o = campaign_options();
-  auto first = s.run(*t, {}, o);
-  ASSERT_TRUE(first.found);
+TEST_F(SynthesizerFirstFind, SkipsProgramsToAvoid) {
   Diagnostics d;
   auto prog = step::parse_impl(first.impl, {}, d);
   ASSERT_TRUE(prog.has_value());
