@@ -5,7 +5,7 @@
 #include "core/llm/http_chat_backend.hpp"
 #include "core/llm/sse.hpp"
 #include "core/llm/backend_factory.hpp"
-#include "tests/support/loopback_server.hpp"
+#include "tests/unit/llm/http_test_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -132,10 +132,7 @@ TEST(Sse, AnthropicDeltasAndAssembledAnswer) {
 namespace {
 
 std::unique_ptr<ChatBackend> loopback_backend(const sf::llm::testing::LoopbackServer& s, BackendKind kind) {
-  BackendConfig cfg;
-  cfg.kind = kind;
-  cfg.base_url = kind == BackendKind::Anthropic ? s.anthropic_base_url() : s.base_url();
-  cfg.model = "test-model";
+  BackendConfig cfg = sf::llm::testing::loopback_config(kind, s);
   cfg.timeout_s = 20;
   cfg.max_retries = 0;
   return make_backend(cfg).backend;
