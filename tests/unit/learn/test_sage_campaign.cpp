@@ -19,6 +19,17 @@ using namespace sf::learn::sage_test;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
+namespace {
+
+// A run's report without its wall-clock time: what two runs of the same campaign must agree on.
+json timeless_report(const SageRun& r) {
+  json j = r.report;
+  j.erase("wall_s");
+  return j;
+}
+
+}  // namespace
+
 // Interrupted runs: the log is cut (a) in the middle of episode 1's rounds and (b) in the middle of episode
 // 1's memory phase, with memory.json as it was after episode 0 (from a campaign over task A alone), plus an
 // audit label the GUI appended. Resuming gives the same report and memory as the uninterrupted run; in case
@@ -60,10 +71,7 @@ TEST(Sage, ResumeAfterAnInterruptionGivesTheSameResult) {
     }
     SageRun r = run_sage(sage_config(), ws);
     ASSERT_EQ(r.result.status, RunStatus::Finished) << cut_after << ": " << r.result.error;
-    json a = f.report, b = r.report;
-    a.erase("wall_s");
-    b.erase("wall_s");
-    EXPECT_EQ(a, b) << cut_after;
+    EXPECT_EQ(timeless_report(f), timeless_report(r)) << cut_after;
     std::ifstream m1(full / "memory.json"), m2(ws / "memory.json");
     EXPECT_EQ(json::parse(m1), json::parse(m2)) << cut_after;
     if (std::string(cut_after) == "credit") {
@@ -150,10 +158,7 @@ TEST(Sage, CancelThenResumeGivesTheSameResult) {
   }
   SageRun resumed = run_sage(cfg, ws_dir);
   ASSERT_EQ(resumed.result.status, RunStatus::Finished) << resumed.result.error;
-  json a = full.report, b = resumed.report;
-  a.erase("wall_s");
-  b.erase("wall_s");
-  EXPECT_EQ(a, b);
+  EXPECT_EQ(timeless_report(full), timeless_report(resumed));
 }
 
 // An endpoint failure in the middle of episode 1 (HTTP 401 on its first call) is no sample: the campaign
@@ -182,10 +187,7 @@ TEST(Sage, AnEndpointFailurePausesAndResumeGivesTheSameResult) {
   g_script = two_episode_script;
   SageRun resumed = run_sage(cfg, ws_dir);
   ASSERT_EQ(resumed.result.status, RunStatus::Finished) << resumed.result.error;
-  json a = full.report, b = resumed.report;
-  a.erase("wall_s");
-  b.erase("wall_s");
-  EXPECT_EQ(a, b);
+  EXPECT_EQ(timeless_report(full), timeless_report(resumed));
   fs::remove_all(ws_dir);
 }
 
