@@ -12,7 +12,7 @@
 #include "core/learn/launcher.hpp"
 #include "core/store/workspace.hpp"
 #include "learn_test_util.hpp"
-#include "tests/unit/llm/loopback_server.hpp"
+#include "tests/support/loopback_server.hpp"
 
 namespace launcher_test {
 
