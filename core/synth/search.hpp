@@ -8,12 +8,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "core/step/primitives.hpp"
 #include "core/synth/op.hpp"
 #include "core/synth/synthesizer.hpp"
 
@@ -87,7 +89,10 @@ class Search {
   SynthResult run();
 
  private:
-  int weight(int base, const std::string& prim, const std::string& param_key = "") {
+  // `prim`: the primitive the op applies (its name from the primitive table keys the guidance counts);
+  // nullopt for a macro.
+  int weight(int base, std::optional<Prim> p, const std::string& param_key = "") {
+    const std::string prim = p ? std::string(step::prim_name(*p)) : std::string();
     double w = base;
     if (g_.statements > 0) {
       auto it = g_.prim_counts.find(prim);

@@ -69,40 +69,40 @@ void Search::build_ops() {
   for (const auto& [name, v] : task_.sizes) syms.push_back(step::Dim::symbol(name));
   for (int a = 1; a <= 3; ++a) {
     Op op{Prim::Bufferize, nullptr, a, {}, {}};
-    unary_.push_back({op, weight(2 + (a - 1), "Bufferize", op.key())});
+    unary_.push_back({op, weight(2 + (a - 1), Prim::Bufferize, op.key())});
   }
-  unary_.push_back({Op{Prim::Streamify, nullptr, 0, {}, {}}, weight(2, "Streamify")});
+  unary_.push_back({Op{Prim::Streamify, nullptr, 0, {}, {}}, weight(2, Prim::Streamify)});
   for (int b = 0; b <= 3; ++b) {
     Op op{Prim::Promote, nullptr, b, {}, {}};
-    unary_.push_back({op, weight(3 + (b > 1 ? 1 : 0), "Promote", op.key())});
+    unary_.push_back({op, weight(3 + (b > 1 ? 1 : 0), Prim::Promote, op.key())});
   }
-  for (const auto& s : syms) unary_.push_back({Op{Prim::Repeat, nullptr, 0, s, {}}, weight(3, "Repeat")});
+  for (const auto& s : syms) unary_.push_back({Op{Prim::Repeat, nullptr, 0, s, {}}, weight(3, Prim::Repeat)});
   for (int lo = 1; lo <= 3; ++lo) {
     for (int hi = lo; hi <= lo + 1 && hi <= 3; ++hi) {
       std::vector<int> L;
       for (int i = lo; i <= hi; ++i) L.push_back(i);
-      unary_.push_back({Op{Prim::Flatten, nullptr, 0, {}, L}, weight(3 + (hi - lo), "Flatten")});
+      unary_.push_back({Op{Prim::Flatten, nullptr, 0, {}, L}, weight(3 + (hi - lo), Prim::Flatten)});
     }
   }
   for (int j = 0; j <= 1; ++j) {
     for (std::int64_t c : {2, 4}) {
-      unary_.push_back({Op{Prim::Reshape, nullptr, 0, step::Dim::constant(c), {j}}, weight(5, "Reshape")});
+      unary_.push_back({Op{Prim::Reshape, nullptr, 0, step::Dim::constant(c), {j}}, weight(5, Prim::Reshape)});
     }
   }
   for (const auto& f : task_.fns) {
     bool tuple_in = f.input.is_tuple();
     if (!f.stateful()) {
       Op op{Prim::Map, &f, 0, {}, {}};
-      unary_.push_back({op, weight(2, "Map")});
-      if (tuple_in) multi_.push_back({op, weight(3, "Map")});
+      unary_.push_back({op, weight(2, Prim::Map)});
+      if (tuple_in) multi_.push_back({op, weight(3, Prim::Map)});
     } else {
       for (int b = 1; b <= 3; ++b) {
         for (Prim p : {Prim::Accum, Prim::Scan}) {
           Op op{p, &f, b, {}, {}};
           std::string pn(step::prim_name(p));
           int base = (p == Prim::Accum ? 3 : 4) + (b - 1);
-          unary_.push_back({op, weight(base, pn, pn + "(b=" + std::to_string(b) + ")")});
-          if (tuple_in) multi_.push_back({op, weight(base + 1, pn)});
+          unary_.push_back({op, weight(base, p, pn + "(b=" + std::to_string(b) + ")")});
+          if (tuple_in) multi_.push_back({op, weight(base + 1, p)});
         }
       }
     }
@@ -112,8 +112,8 @@ void Search::build_ops() {
   for (const auto& f : g_.fragments) {
     if (++nfrag > kMaxMacros) break;  // the most frequent ones (fragments are sorted)
     int c = std::max(2, static_cast<int>(f.steps.size()) - (f.count > 1 ? 1 : 0));
-    macros_.push_back({&f, false, weight(c, "")});
-    macros_.push_back({&f, true, weight(c, "")});
+    macros_.push_back({&f, false, weight(c, std::nullopt)});
+    macros_.push_back({&f, true, weight(c, std::nullopt)});
   }
   // The budget is spent in that order: the i-th pattern macro costs i more, so the first one is tried first
   // at every cost level (pattern macros go before the ordinary ops) and from the most levels (the largest
@@ -121,7 +121,7 @@ void Search::build_ops() {
   for (auto& p : patterns) {
     if (p.size() < 2) continue;  // a single primitive is steered by its weight bonus only
     int c = std::max(2, static_cast<int>(p.size()) - 1) + static_cast<int>(pmacros_.size());
-    pmacros_.push_back({std::move(p), weight(c, "")});
+    pmacros_.push_back({std::move(p), weight(c, std::nullopt)});
   }
 }
 
@@ -178,7 +178,7 @@ void Search::build_composites() {
           Op op{Prim::Merge, &merge, 0, {}, {}};
           op.experts = lists[k];
           // the declaration order is the most natural expert list; other orders cost one more
-          composite_.push_back({op, weight(k == 0 ? 3 : 4, "Merge")});
+          composite_.push_back({op, weight(k == 0 ? 3 : 4, Prim::Merge)});
         }
       }
     }
