@@ -5,14 +5,14 @@
 #include <QFont>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/memory/memory_config.hpp"
 #include "core/memory/memory_json.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/memory/utility.hpp"
+#include "core/learn/config.hpp"
 #include "core/learn/events.hpp"
+#include "core/store/workspace.hpp"
 
 namespace sf::widgets {
 
@@ -46,10 +46,6 @@ T num(const json& j, const char* k, T def) {
   auto it = j.find(k);
   if (it == j.end() || !it->is_number()) return def;
   return it->get<T>();
-}
-std::string str(const json& j, const char* k) {
-  auto it = j.find(k);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 }  // namespace
@@ -167,19 +163,14 @@ bool MemoryInspectorModel::loadWorkspace(const QString& dir, const WorkspaceEven
   // The memory the campaign started from (its memory.import file, when it is still there).
   std::optional<memory::MemoryStore> initial;
   {
-    std::ifstream in(d / "campaign.json", std::ios::binary);
-    if (in) {
-      std::stringstream ss;
-      ss << in.rdbuf();
-      json c = json::parse(ss.str(), nullptr, false);
-      const json* mem = c.is_object() && c.contains("config") && c["config"].is_object() &&
-                                c["config"].contains("memory") && c["config"]["memory"].is_object()
-                            ? &c["config"]["memory"]
-                            : nullptr;
-      const std::string imp = mem ? str(*mem, "import") : std::string();
-      if (!imp.empty() && fs::exists(imp))
-        if (auto o = memory::load_memory_file(imp); o.ok()) initial = std::move(o.value);
-    }
+    // The workspace's and the config's own readers: campaign.json checked and bounded, memory.import read
+    // as the campaign reads it.
+    json config;
+    std::string err;
+    if (store::Workspace::read_config(d, config, err) && config.contains("memory") && config["memory"].is_object())
+      if (auto mem = learn::sage_memory_from_json(config["memory"], err); mem && !mem->import.empty() &&
+                                                                       fs::exists(mem->import))
+        if (auto o = memory::load_memory_file(mem->import); o.ok()) initial = std::move(o.value);
   }
   beginResetModel();
   initial_ = std::move(initial);

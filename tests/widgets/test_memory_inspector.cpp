@@ -7,6 +7,7 @@
 #include <QLineSeries>
 #include <QProgressBar>
 #include <QSortFilterProxyModel>
+#include <QFile>
 #include <QLabel>
 #include <QTemporaryDir>
 #include <fstream>
@@ -260,6 +261,37 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   QString err;
   EXPECT_FALSE(w.importFrom(tmp.path() + QStringLiteral("/memory.json"), &err));
   EXPECT_TRUE(err.contains(QStringLiteral("version"))) << err.toStdString();
+}
+
+// A campaign that started from an imported memory (config memory.import): items the log names without an
+// `experience_added` take their rule text from that file, found through campaign.json.
+TEST(MemoryInspector, ItemsOfTheImportedMemoryKeepTheirRuleText) {
+  QTemporaryDir tmp;
+  MemoryInspectorModel src;
+  for (const auto& e : fixture()) src.applyEvent(e);
+  const QString imported = tmp.path() + QStringLiteral("/start-memory.json");
+  QString err;
+  ASSERT_TRUE(src.exportFile(imported, &err)) << err.toStdString();
+  const json config = {{"name", "from-import"},
+                       {"mode", "sage"},
+                       {"memory", {{"enabled", true}, {"import", imported.toStdString()}}}};
+  writeText(tmp.path() + QStringLiteral("/campaign.json"),
+            json{{"format", "stepforge-campaign"}, {"version", 1}, {"config", config}}.dump());
+  const std::string log = envelope(0, "campaign_started", {{"config", config}, {"tasks", json::array()}}).dump() +
+                          "\n" + credit(1, 0, "mem-000001", true, 0.5, 1.0, 0.6, 0.55, 3).dump() + "\n";
+  writeText(tmp.path() + QStringLiteral("/events.jsonl"), log);
+
+  MemoryInspectorModel m;
+  ASSERT_TRUE(m.loadWorkspace(tmp.path(), &err)) << err.toStdString();
+  const int row = m.rowOfId(QStringLiteral("mem-000001"));
+  ASSERT_GE(row, 0);
+  EXPECT_EQ(m.item(row).rule, "rule of mem-000001");  // from the imported file, not the id
+  EXPECT_DOUBLE_EQ(m.item(row).utility, 0.55);
+  // Without the file the item still shows, with its id as rule text.
+  QFile::remove(imported);
+  MemoryInspectorModel bare;
+  ASSERT_TRUE(bare.loadWorkspace(tmp.path(), &err)) << err.toStdString();
+  EXPECT_EQ(bare.item(bare.rowOfId(QStringLiteral("mem-000001"))).rule, "mem-000001");
 }
 
 // The consolidation guard (issue 19 item 8): a `consolidation_rollback` undoes the step in the inspector (the
