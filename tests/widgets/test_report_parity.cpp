@@ -78,19 +78,32 @@ void expectSamePoint(const CurvePoint& p, const json& c) {
   }
 }
 
-TEST(ReportParity, AdaptiveCampaignReadsTheSameInTheCliReportAndTheGui) {
+// Runs `config` in a fresh workspace, reads it both ways and checks the totals; `report` is null on failure.
+struct BothReadings {
   QTemporaryDir tmp;
-  const std::filesystem::path dir = tmp.path().toStdString() + "/adaptive";
-  const json report = runAndReport(json::parse(R"({"version":1,"name":"parity","mode":"adaptive",
+  json report;
+  CampaignSummary gui;
+};
+void readBothWays(const char* config, BothReadings& r) {
+  const std::filesystem::path dir = r.tmp.path().toStdString() + "/workspace";
+  r.report = runAndReport(json::parse(config), dir);
+  ASSERT_TRUE(r.report.is_object());
+  r.gui = summarizeWorkspace(QString::fromStdString(dir.string()));
+  ASSERT_TRUE(r.gui.error.isEmpty()) << r.gui.error.toStdString();
+  expectSameTotals(r.gui, r.report);
+}
+
+TEST(ReportParity, AdaptiveCampaignReadsTheSameInTheCliReportAndTheGui) {
+  BothReadings both;
+  readBothWays(R"({"version":1,"name":"parity","mode":"adaptive",
     "backend":{"kind":"builtin","model":"builtin","builtin_provider":"synth"},
     "n":2,"temperature0":0.5,"temperatures":[1.0],"m":2,"selection":"mixed",
     "tasks":["gemm_easy/batched_matvec","rope/neox_halves","norm/rmsnorm_streaming"],
-    "seed":42,"in_flight":2,"verify_threads":1})"),
-                                   dir);
-  ASSERT_TRUE(report.is_object());
-  const CampaignSummary gui = summarizeWorkspace(QString::fromStdString(dir.string()));
-  ASSERT_TRUE(gui.error.isEmpty()) << gui.error.toStdString();
-  expectSameTotals(gui, report);
+    "seed":42,"in_flight":2,"verify_threads":1})",
+               both);
+  if (HasFatalFailure()) return;
+  const json& report = both.report;
+  const CampaignSummary& gui = both.gui;
   // One curve point per finished iteration, each the report's cumulative figures of that iteration.
   const json& curve = report.at("curve");
   ASSERT_GE(curve.size(), 2u);
@@ -108,19 +121,17 @@ TEST(ReportParity, AdaptiveCampaignReadsTheSameInTheCliReportAndTheGui) {
 }
 
 TEST(ReportParity, SageCampaignReadsTheSameInTheCliReportAndTheGui) {
-  QTemporaryDir tmp;
-  const std::filesystem::path dir = tmp.path().toStdString() + "/sage";
-  const json report = runAndReport(json::parse(R"({"version":1,"name":"parity-sage","mode":"sage",
+  BothReadings both;
+  readBothWays(R"({"version":1,"name":"parity-sage","mode":"sage",
     "backend":{"kind":"builtin","model":"builtin","builtin_provider":"synth"},
     "temperature0":0.5,"tasks":["gemm_easy/batched_matvec","rope/neox_halves","norm/rmsnorm_streaming"],
     "order":"given","seed":42,"in_flight":1,"verify_threads":1,
     "memory":{"enabled":true,"episodes":2,"rounds":2,"k":5,"k_ado":2,"k_op":2,"credit":"atu",
-              "ranking":"utility","ugc":"on"}})"),
-                                   dir);
-  ASSERT_TRUE(report.is_object());
-  const CampaignSummary gui = summarizeWorkspace(QString::fromStdString(dir.string()));
-  ASSERT_TRUE(gui.error.isEmpty()) << gui.error.toStdString();
-  expectSameTotals(gui, report);
+              "ranking":"utility","ugc":"on"}})",
+               both);
+  if (HasFatalFailure()) return;
+  const json& report = both.report;
+  const CampaignSummary& gui = both.gui;
   // One curve point per finished episode: ER and the tasks solved so far, by the one rule in core.
   const json& curve = report.at("curve");
   ASSERT_EQ(curve.size(), report.at("episodes").size());
