@@ -6,6 +6,7 @@
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
 #include "core/step/primitives.hpp"
+#include "core/step/printer.hpp"
 
 namespace sf::inspect {
 
@@ -27,29 +28,11 @@ std::string compact_scalar(const step::ScalarType& s) {
   return out + "]";
 }
 
-std::string format_kwval(const step::KwVal& v) {
-  switch (v.kind) {
-    case step::KwVal::Kind::Int:
-      return std::to_string(v.integer);
-    case step::KwVal::Kind::Name:
-      return v.name;
-    case step::KwVal::Kind::IntList: {
-      std::string s = "[";
-      for (std::size_t i = 0; i < v.list.size(); ++i) {
-        if (i) s += ", ";
-        s += std::to_string(v.list[i]);
-      }
-      return s + "]";
-    }
-  }
-  return {};
-}
-
 std::string call_title(const step::PrimCall& c) {
   std::string s = c.prim + "(";
   for (std::size_t i = 0; i < c.kwargs.size(); ++i) {
     if (i) s += ", ";
-    s += c.kwargs[i].key + "=" + format_kwval(c.kwargs[i].value);
+    s += c.kwargs[i].key + "=" + step::kwval_text(c.kwargs[i].value);
   }
   return s + ")";
 }

@@ -72,7 +72,9 @@ int kw_rank(const std::string& k) {
 std::string kwval(const Kwarg& k, const PrintStyle& style, const Renamer& nm) {
   const KwVal& v = k.value;
   switch (v.kind) {
-    case KwVal::Kind::Int: return std::to_string(v.integer);
+    case KwVal::Kind::Int:
+    case KwVal::Kind::IntList:
+      return kwval_text(v);
     case KwVal::Kind::Name:
       if (style.canonical && style.sizes && k.key == "N") {
         const std::string& n = nm(v.name);
@@ -83,14 +85,6 @@ std::string kwval(const Kwarg& k, const PrintStyle& style, const Renamer& nm) {
             return std::to_string(it->second);
       }
       return nm(v.name);
-    case KwVal::Kind::IntList: {
-      std::string s = "[";
-      for (std::size_t i = 0; i < v.list.size(); ++i) {
-        if (i) s += ", ";
-        s += std::to_string(v.list[i]);
-      }
-      return s + "]";
-    }
   }
   return {};
 }
@@ -205,5 +199,21 @@ std::string print_program(const Program& program) {
 }
 
 int program_length(const Program& program) { return static_cast<int>(program.stmts.size()); }
+
+std::string kwval_text(const KwVal& v) {
+  switch (v.kind) {
+    case KwVal::Kind::Int: return std::to_string(v.integer);
+    case KwVal::Kind::Name: return v.name;
+    case KwVal::Kind::IntList: {
+      std::string s = "[";
+      for (std::size_t i = 0; i < v.list.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(v.list[i]);
+      }
+      return s + "]";
+    }
+  }
+  return {};
+}
 
 }  // namespace sf::step

@@ -19,6 +19,8 @@ std::string print_program(const Program& program);
 std::string canonical_text(const Program& program, const SizeBinding* sizes = nullptr);
 // Lowercase hex SHA-256 of canonical_text.
 std::string canonical_key(const Program& program, const SizeBinding* sizes = nullptr);
+// A keyword argument's value as written: `4`, `E`, `[1, 2]`.
+std::string kwval_text(const KwVal& v);
 // Number of statements (assignments, fn-list definitions and the return).
 int program_length(const Program& program);
 
