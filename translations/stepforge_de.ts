@@ -4,7 +4,7 @@
 <context>
     <name>CampaignRunState</name>
     <message>
-        <location filename="../widgets/campaign_feed.cpp" line="+20"/>
+        <location filename="../widgets/campaign/campaign_feed.cpp" line="+20"/>
         <source>idle</source>
         <translation>bereit</translation>
     </message>
@@ -133,7 +133,7 @@
 <context>
     <name>record</name>
     <message>
-        <location filename="../widgets/demo_recorder.cpp" line="+59"/>
+        <location filename="../widgets/campaign/demo_recorder.cpp" line="+59"/>
         <source>--fps must be between 1 and 120</source>
         <translation>--fps muss zwischen 1 und 120 liegen</translation>
     </message>
@@ -167,7 +167,7 @@
 <context>
     <name>sf::widgets</name>
     <message>
-        <location filename="../widgets/engine_jobs.cpp" line="+13"/>
+        <location filename="../widgets/engine/engine_jobs.cpp" line="+13"/>
         <source>Check</source>
         <translation>Prüfen</translation>
     </message>
@@ -195,7 +195,7 @@
 <context>
     <name>sf::widgets::AgentDocks</name>
     <message>
-        <location filename="../widgets/agent_docks.cpp" line="+29"/>
+        <location filename="../widgets/editor/agent_docks.cpp" line="+29"/>
         <location line="+44"/>
         <source>Agent</source>
         <translation>Agent</translation>
@@ -364,7 +364,7 @@
 <context>
     <name>sf::widgets::AgentPanel</name>
     <message>
-        <location filename="../widgets/agent_panel.cpp" line="+28"/>
+        <location filename="../widgets/editor/agent_panel.cpp" line="+28"/>
         <source>accepted</source>
         <translation>übernommen</translation>
     </message>
@@ -667,7 +667,7 @@
 <context>
     <name>sf::widgets::AgentRunner</name>
     <message>
-        <location filename="../widgets/agent_runner.cpp" line="+85"/>
+        <location filename="../widgets/editor/agent_runner.cpp" line="+85"/>
         <source>the OS keyring did not store the key (%1); it is used for this session only</source>
         <translation>der Schlüsselbund des Systems hat den Schlüssel nicht gespeichert (%1); er gilt nur für diese Sitzung</translation>
     </message>
@@ -720,7 +720,7 @@
 <context>
     <name>sf::widgets::AuditDocks</name>
     <message>
-        <location filename="../widgets/audit_docks.cpp" line="+17"/>
+        <location filename="../widgets/audit/audit_docks.cpp" line="+17"/>
         <source>Adoption Audit</source>
         <translation>Übernahme-Audit</translation>
     </message>
@@ -738,7 +738,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+145"/>
+        <location filename="../widgets/audit/audit_model.cpp" line="+145"/>
         <source>No campaign workspace is open.</source>
         <translation>Kein Kampagnen-Arbeitsbereich geöffnet.</translation>
     </message>
@@ -833,7 +833,7 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location filename="../widgets/audit/audit_pane.cpp" line="+42"/>
         <location line="+366"/>
         <source>All tasks</source>
         <translation>Alle Aufgaben</translation>
@@ -1267,7 +1267,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::CampaignDialog</name>
     <message>
-        <location filename="../widgets/campaign_dialog.cpp" line="+37"/>
+        <location filename="../widgets/campaign/campaign_dialog.cpp" line="+37"/>
         <source>the endpoint did not answer</source>
         <translation>der Endpunkt hat nicht geantwortet</translation>
     </message>
@@ -1476,7 +1476,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::CampaignDocks</name>
     <message>
-        <location filename="../widgets/campaign_docks.cpp" line="+93"/>
+        <location filename="../widgets/campaign/campaign_docks.cpp" line="+93"/>
         <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
         <translation>Keine Kampagne geöffnet (Kampagne → Neue Kampagne oder Arbeitsbereich öffnen).</translation>
     </message>
@@ -1730,7 +1730,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+90"/>
+        <location filename="../widgets/campaign/campaign_worker.cpp" line="+90"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json: %1</translation>
     </message>
@@ -1759,7 +1759,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::ComparisonSummaryModel</name>
     <message>
-        <location filename="../widgets/comparison_model.cpp" line="+34"/>
+        <location filename="../widgets/campaign/comparison_model.cpp" line="+34"/>
         <source>error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
@@ -1830,7 +1830,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::EngineWorker</name>
     <message>
-        <location filename="../widgets/engine_worker.cpp" line="+55"/>
+        <location filename="../widgets/engine/engine_worker.cpp" line="+55"/>
         <source>Chip profile %1: %2</source>
         <translation>Chip-Profil %1: %2</translation>
     </message>
@@ -1900,7 +1900,7 @@ Tasten mit Ctrl funktionieren auch, während das Notizfeld den Fokus hat.</trans
 <context>
     <name>sf::widgets::EpisodeLineageView</name>
     <message>
-        <location filename="../widgets/episode_lineage_view.cpp" line="+26"/>
+        <location filename="../widgets/campaign/episode_lineage_view.cpp" line="+26"/>
         <source>no verdict (interrupted)</source>
         <translation>kein Befund (unterbrochen)</translation>
     </message>
@@ -2033,7 +2033,7 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
 <context>
     <name>sf::widgets::GoldenPromotion</name>
     <message>
-        <location filename="../widgets/golden_promote.cpp" line="+41"/>
+        <location filename="../widgets/editor/golden_promote.cpp" line="+41"/>
         <source>Not promoted: no golden set file (Preferences → Agent)</source>
         <translation>Nicht aufgenommen: keine Datei für die goldene Menge (Einstellungen → Agent)</translation>
     </message>
@@ -2061,7 +2061,7 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
 <context>
     <name>sf::widgets::GraphView</name>
     <message>
-        <location filename="../widgets/graph_view.cpp" line="+131"/>
+        <location filename="../widgets/inspect/graph_view.cpp" line="+131"/>
         <source>Dataflow graph</source>
         <translation>Datenflussgraph</translation>
     </message>
@@ -2087,7 +2087,7 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
 <context>
     <name>sf::widgets::IssuesModel</name>
     <message>
-        <location filename="../widgets/issues_model.cpp" line="+42"/>
+        <location filename="../widgets/editor/issues_model.cpp" line="+42"/>
         <source>error</source>
         <translation>Fehler</translation>
     </message>
@@ -2125,7 +2125,7 @@ Geöffnet mit Ctrl+L im Aufzeichnungsbereich, L / Ctrl+L im Audit-Bereich</trans
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+37"/>
+        <location filename="../widgets/campaign/learning_curves.cpp" line="+37"/>
         <source>per iteration</source>
         <translation>je Iteration</translation>
     </message>
@@ -2721,7 +2721,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::ManualBrowser</name>
     <message>
-        <location filename="../widgets/manual_browser.cpp" line="+14"/>
+        <location filename="../widgets/editor/manual_browser.cpp" line="+14"/>
         <source>STeP Manual</source>
         <translation>STeP-Handbuch</translation>
     </message>
@@ -2734,7 +2734,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+38"/>
+        <location filename="../widgets/audit/memory_inspector.cpp" line="+38"/>
         <source>All states</source>
         <translation>Alle Zustände</translation>
     </message>
@@ -2945,7 +2945,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+356"/>
+        <location filename="../widgets/audit/memory_inspector_model.cpp" line="+356"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>residente Token (abstrahierte Form); %1 in der Abrufansicht</translation>
     </message>
@@ -3003,7 +3003,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::OutputCompareModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="+301"/>
+        <location filename="../widgets/inspect/stream_inspector_models.cpp" line="+301"/>
         <source>ok</source>
         <translation>ok</translation>
     </message>
@@ -3092,7 +3092,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::PerfTimeline</name>
     <message>
-        <location filename="../widgets/performance_pane.cpp" line="+98"/>
+        <location filename="../widgets/editor/performance_pane.cpp" line="+98"/>
         <source>Unit timeline</source>
         <translation>Zeitleiste der Einheiten</translation>
     </message>
@@ -3274,7 +3274,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::ProgramDiffView</name>
     <message>
-        <location filename="../widgets/program_diff_view.cpp" line="+48"/>
+        <location filename="../widgets/editor/program_diff_view.cpp" line="+48"/>
         <source>Canonical form</source>
         <translation>Kanonische Form</translation>
     </message>
@@ -3337,7 +3337,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::ReplayControls</name>
     <message>
-        <location filename="../widgets/replay_controls.cpp" line="+35"/>
+        <location filename="../widgets/campaign/replay_controls.cpp" line="+35"/>
         <source>Key moments of the campaign: activate one to jump to it</source>
         <translation>Schlüsselmomente der Kampagne: einen aktivieren, um dorthin zu springen</translation>
     </message>
@@ -3395,7 +3395,7 @@ Eine Werkbank, in der LLM-Agenten aus ihrer eigenen verifizierten Arbeit lernen,
 <context>
     <name>sf::widgets::RunComparisonView</name>
     <message>
-        <location filename="../widgets/run_comparison_view.cpp" line="+108"/>
+        <location filename="../widgets/campaign/run_comparison_view.cpp" line="+108"/>
         <source>(no agent calls logged for this sample)</source>
         <translation>(für diese Stichprobe wurden keine Agentenaufrufe protokolliert)</translation>
     </message>
@@ -3908,7 +3908,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::StepApis</name>
     <message>
-        <location filename="../widgets/step_apis.cpp" line="+92"/>
+        <location filename="../widgets/editor/step_apis.cpp" line="+92"/>
         <source>dims: %1</source>
         <translation>Dimensionen: %1</translation>
     </message>
@@ -3916,7 +3916,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::StepEditor</name>
     <message>
-        <location filename="../widgets/step_editor.cpp" line="+103"/>
+        <location filename="../widgets/editor/step_editor.cpp" line="+103"/>
         <source>Stream type</source>
         <translation>Stream-Typ</translation>
     </message>
@@ -3924,7 +3924,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::StepLexer</name>
     <message>
-        <location filename="../widgets/step_lexer.cpp" line="+43"/>
+        <location filename="../widgets/editor/step_lexer.cpp" line="+43"/>
         <source>Default</source>
         <translation>Standard</translation>
     </message>
@@ -3987,7 +3987,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::StreamInspector</name>
     <message>
-        <location filename="../widgets/stream_inspector.cpp" line="+56"/>
+        <location filename="../widgets/inspect/stream_inspector.cpp" line="+56"/>
         <source>Select a stream to see its tokens</source>
         <translation>Wählen Sie einen Stream, um seine Token zu sehen</translation>
     </message>
@@ -4015,7 +4015,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::StreamListModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="-151"/>
+        <location filename="../widgets/inspect/stream_inspector_models.cpp" line="-151"/>
         <source>Stream</source>
         <translation>Stream</translation>
     </message>
@@ -4038,7 +4038,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::TaskBrowser</name>
     <message>
-        <location filename="../widgets/task_browser.cpp" line="+51"/>
+        <location filename="../widgets/editor/task_browser.cpp" line="+51"/>
         <source>Filter tasks (id, title, tag)</source>
         <translation>Aufgaben filtern (ID, Titel, Tag)</translation>
     </message>
@@ -4051,7 +4051,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::TaskBrowserModel</name>
     <message numerus="yes">
-        <location filename="../widgets/task_browser_model.cpp" line="+161"/>
+        <location filename="../widgets/editor/task_browser_model.cpp" line="+161"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n Aufgabe</numerusform>
@@ -4107,7 +4107,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::TokenTableModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="+88"/>
+        <location filename="../widgets/inspect/stream_inspector_models.cpp" line="+88"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -4130,7 +4130,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::TraceModel</name>
     <message>
-        <location filename="../widgets/trace_model.cpp" line="+76"/>
+        <location filename="../widgets/campaign/trace_model.cpp" line="+76"/>
         <source>error: %1</source>
         <translation>Fehler: %1</translation>
     </message>
@@ -4203,7 +4203,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::TracePane</name>
     <message>
-        <location filename="../widgets/trace_pane.cpp" line="+40"/>
+        <location filename="../widgets/campaign/trace_pane.cpp" line="+40"/>
         <source>All roles</source>
         <translation>Alle Rollen</translation>
     </message>
@@ -4365,7 +4365,7 @@ Esc — zurück zum Raster
 <context>
     <name>sf::widgets::VerifySetsModel</name>
     <message>
-        <location filename="../widgets/issues_model.cpp" line="+24"/>
+        <location filename="../widgets/editor/issues_model.cpp" line="+24"/>
         <source>%1 (alternative sizes)</source>
         <translation>%1 (alternative Größen)</translation>
     </message>

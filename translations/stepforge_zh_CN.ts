@@ -4,7 +4,7 @@
 <context>
     <name>CampaignRunState</name>
     <message>
-        <location filename="../widgets/campaign_feed.cpp" line="+20"/>
+        <location filename="../widgets/campaign/campaign_feed.cpp" line="+20"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -133,7 +133,7 @@
 <context>
     <name>record</name>
     <message>
-        <location filename="../widgets/demo_recorder.cpp" line="+59"/>
+        <location filename="../widgets/campaign/demo_recorder.cpp" line="+59"/>
         <source>--fps must be between 1 and 120</source>
         <translation>--fps 必须在 1 到 120 之间</translation>
     </message>
@@ -167,7 +167,7 @@
 <context>
     <name>sf::widgets</name>
     <message>
-        <location filename="../widgets/engine_jobs.cpp" line="+13"/>
+        <location filename="../widgets/engine/engine_jobs.cpp" line="+13"/>
         <source>Check</source>
         <translation>检查</translation>
     </message>
@@ -195,7 +195,7 @@
 <context>
     <name>sf::widgets::AgentDocks</name>
     <message>
-        <location filename="../widgets/agent_docks.cpp" line="+29"/>
+        <location filename="../widgets/editor/agent_docks.cpp" line="+29"/>
         <location line="+44"/>
         <source>Agent</source>
         <translation>智能体</translation>
@@ -364,7 +364,7 @@
 <context>
     <name>sf::widgets::AgentPanel</name>
     <message>
-        <location filename="../widgets/agent_panel.cpp" line="+28"/>
+        <location filename="../widgets/editor/agent_panel.cpp" line="+28"/>
         <source>accepted</source>
         <translation>已接受</translation>
     </message>
@@ -667,7 +667,7 @@
 <context>
     <name>sf::widgets::AgentRunner</name>
     <message>
-        <location filename="../widgets/agent_runner.cpp" line="+85"/>
+        <location filename="../widgets/editor/agent_runner.cpp" line="+85"/>
         <source>the OS keyring did not store the key (%1); it is used for this session only</source>
         <translation>系统密钥环未能保存该密钥（%1）；它仅在本次会话中使用</translation>
     </message>
@@ -720,7 +720,7 @@
 <context>
     <name>sf::widgets::AuditDocks</name>
     <message>
-        <location filename="../widgets/audit_docks.cpp" line="+17"/>
+        <location filename="../widgets/audit/audit_docks.cpp" line="+17"/>
         <source>Adoption Audit</source>
         <translation>采纳审计</translation>
     </message>
@@ -738,7 +738,7 @@
 <context>
     <name>sf::widgets::AuditModel</name>
     <message>
-        <location filename="../widgets/audit_model.cpp" line="+145"/>
+        <location filename="../widgets/audit/audit_model.cpp" line="+145"/>
         <source>No campaign workspace is open.</source>
         <translation>没有打开的活动工作区。</translation>
     </message>
@@ -833,7 +833,7 @@
 <context>
     <name>sf::widgets::AuditPane</name>
     <message>
-        <location filename="../widgets/audit_pane.cpp" line="+42"/>
+        <location filename="../widgets/audit/audit_pane.cpp" line="+42"/>
         <location line="+366"/>
         <source>All tasks</source>
         <translation>所有任务</translation>
@@ -1265,7 +1265,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::CampaignDialog</name>
     <message>
-        <location filename="../widgets/campaign_dialog.cpp" line="+37"/>
+        <location filename="../widgets/campaign/campaign_dialog.cpp" line="+37"/>
         <source>the endpoint did not answer</source>
         <translation>端点没有应答</translation>
     </message>
@@ -1473,7 +1473,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::CampaignDocks</name>
     <message>
-        <location filename="../widgets/campaign_docks.cpp" line="+93"/>
+        <location filename="../widgets/campaign/campaign_docks.cpp" line="+93"/>
         <source>No campaign open (Campaign → New Campaign or Open Workspace).</source>
         <translation>没有打开的活动（活动 → 新建活动 或 打开工作区）。</translation>
     </message>
@@ -1727,7 +1727,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::CampaignWorker</name>
     <message>
-        <location filename="../widgets/campaign_worker.cpp" line="+90"/>
+        <location filename="../widgets/campaign/campaign_worker.cpp" line="+90"/>
         <source>campaign.json: %1</source>
         <translation>campaign.json：%1</translation>
     </message>
@@ -1756,7 +1756,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::ComparisonSummaryModel</name>
     <message>
-        <location filename="../widgets/comparison_model.cpp" line="+34"/>
+        <location filename="../widgets/campaign/comparison_model.cpp" line="+34"/>
         <source>error: %1</source>
         <translation>错误：%1</translation>
     </message>
@@ -1827,7 +1827,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::EngineWorker</name>
     <message>
-        <location filename="../widgets/engine_worker.cpp" line="+55"/>
+        <location filename="../widgets/engine/engine_worker.cpp" line="+55"/>
         <source>Chip profile %1: %2</source>
         <translation>芯片配置 %1：%2</translation>
     </message>
@@ -1897,7 +1897,7 @@ L / Ctrl+L — 该记录所在回合的谱系（轮次、程序、判定、采�
 <context>
     <name>sf::widgets::EpisodeLineageView</name>
     <message>
-        <location filename="../widgets/episode_lineage_view.cpp" line="+26"/>
+        <location filename="../widgets/campaign/episode_lineage_view.cpp" line="+26"/>
         <source>no verdict (interrupted)</source>
         <translation>无判定（已中断）</translation>
     </message>
@@ -2030,7 +2030,7 @@ Esc — 关闭
 <context>
     <name>sf::widgets::GoldenPromotion</name>
     <message>
-        <location filename="../widgets/golden_promote.cpp" line="+41"/>
+        <location filename="../widgets/editor/golden_promote.cpp" line="+41"/>
         <source>Not promoted: no golden set file (Preferences → Agent)</source>
         <translation>未加入：没有黄金示例集文件（首选项 → 智能体）</translation>
     </message>
@@ -2058,7 +2058,7 @@ Esc — 关闭
 <context>
     <name>sf::widgets::GraphView</name>
     <message>
-        <location filename="../widgets/graph_view.cpp" line="+131"/>
+        <location filename="../widgets/inspect/graph_view.cpp" line="+131"/>
         <source>Dataflow graph</source>
         <translation>数据流图</translation>
     </message>
@@ -2083,7 +2083,7 @@ Esc — 关闭
 <context>
     <name>sf::widgets::IssuesModel</name>
     <message>
-        <location filename="../widgets/issues_model.cpp" line="+42"/>
+        <location filename="../widgets/editor/issues_model.cpp" line="+42"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
@@ -2121,7 +2121,7 @@ Esc — 关闭
 <context>
     <name>sf::widgets::LearningCurves</name>
     <message>
-        <location filename="../widgets/learning_curves.cpp" line="+37"/>
+        <location filename="../widgets/campaign/learning_curves.cpp" line="+37"/>
         <source>per iteration</source>
         <translation>按迭代</translation>
     </message>
@@ -2713,7 +2713,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::ManualBrowser</name>
     <message>
-        <location filename="../widgets/manual_browser.cpp" line="+14"/>
+        <location filename="../widgets/editor/manual_browser.cpp" line="+14"/>
         <source>STeP Manual</source>
         <translation>STeP 手册</translation>
     </message>
@@ -2726,7 +2726,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspector</name>
     <message>
-        <location filename="../widgets/memory_inspector.cpp" line="+38"/>
+        <location filename="../widgets/audit/memory_inspector.cpp" line="+38"/>
         <source>All states</source>
         <translation>所有状态</translation>
     </message>
@@ -2933,7 +2933,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::MemoryInspectorModel</name>
     <message>
-        <location filename="../widgets/memory_inspector_model.cpp" line="+356"/>
+        <location filename="../widgets/audit/memory_inspector_model.cpp" line="+356"/>
         <source>resident tokens (abstracted form); %1 in the retrieval view</source>
         <translation>常驻令牌数（抽象形式）；检索视图中为 %1</translation>
     </message>
@@ -2991,7 +2991,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::OutputCompareModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="+301"/>
+        <location filename="../widgets/inspect/stream_inspector_models.cpp" line="+301"/>
         <source>ok</source>
         <translation>正常</translation>
     </message>
@@ -3079,7 +3079,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::PerfTimeline</name>
     <message>
-        <location filename="../widgets/performance_pane.cpp" line="+98"/>
+        <location filename="../widgets/editor/performance_pane.cpp" line="+98"/>
         <source>Unit timeline</source>
         <translation>单元时间线</translation>
     </message>
@@ -3260,7 +3260,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::ProgramDiffView</name>
     <message>
-        <location filename="../widgets/program_diff_view.cpp" line="+48"/>
+        <location filename="../widgets/editor/program_diff_view.cpp" line="+48"/>
         <source>Canonical form</source>
         <translation>规范形式</translation>
     </message>
@@ -3323,7 +3323,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::ReplayControls</name>
     <message>
-        <location filename="../widgets/replay_controls.cpp" line="+35"/>
+        <location filename="../widgets/campaign/replay_controls.cpp" line="+35"/>
         <source>Key moments of the campaign: activate one to jump to it</source>
         <translation>活动的关键时刻：激活其中一个即可跳转过去</translation>
     </message>
@@ -3381,7 +3381,7 @@ A workbench where LLM agents learn to write STeP from their own verified work.</
 <context>
     <name>sf::widgets::RunComparisonView</name>
     <message>
-        <location filename="../widgets/run_comparison_view.cpp" line="+108"/>
+        <location filename="../widgets/campaign/run_comparison_view.cpp" line="+108"/>
         <source>(no agent calls logged for this sample)</source>
         <translation>（该样本没有记录智能体调用）</translation>
     </message>
@@ -3894,7 +3894,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::StepApis</name>
     <message>
-        <location filename="../widgets/step_apis.cpp" line="+92"/>
+        <location filename="../widgets/editor/step_apis.cpp" line="+92"/>
         <source>dims: %1</source>
         <translation>维度：%1</translation>
     </message>
@@ -3902,7 +3902,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::StepEditor</name>
     <message>
-        <location filename="../widgets/step_editor.cpp" line="+103"/>
+        <location filename="../widgets/editor/step_editor.cpp" line="+103"/>
         <source>Stream type</source>
         <translation>流类型</translation>
     </message>
@@ -3910,7 +3910,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::StepLexer</name>
     <message>
-        <location filename="../widgets/step_lexer.cpp" line="+43"/>
+        <location filename="../widgets/editor/step_lexer.cpp" line="+43"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
@@ -3973,7 +3973,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::StreamInspector</name>
     <message>
-        <location filename="../widgets/stream_inspector.cpp" line="+56"/>
+        <location filename="../widgets/inspect/stream_inspector.cpp" line="+56"/>
         <source>Select a stream to see its tokens</source>
         <translation>选择一个流以查看其令牌</translation>
     </message>
@@ -4001,7 +4001,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::StreamListModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="-151"/>
+        <location filename="../widgets/inspect/stream_inspector_models.cpp" line="-151"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
@@ -4024,7 +4024,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::TaskBrowser</name>
     <message>
-        <location filename="../widgets/task_browser.cpp" line="+51"/>
+        <location filename="../widgets/editor/task_browser.cpp" line="+51"/>
         <source>Filter tasks (id, title, tag)</source>
         <translation>筛选任务（ID、标题、标签）</translation>
     </message>
@@ -4037,7 +4037,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::TaskBrowserModel</name>
     <message numerus="yes">
-        <location filename="../widgets/task_browser_model.cpp" line="+161"/>
+        <location filename="../widgets/editor/task_browser_model.cpp" line="+161"/>
         <source>%n task(s)</source>
         <translation>
             <numerusform>%n 个任务</numerusform>
@@ -4092,7 +4092,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::TokenTableModel</name>
     <message>
-        <location filename="../widgets/stream_inspector_models.cpp" line="+88"/>
+        <location filename="../widgets/inspect/stream_inspector_models.cpp" line="+88"/>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -4115,7 +4115,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::TraceModel</name>
     <message>
-        <location filename="../widgets/trace_model.cpp" line="+76"/>
+        <location filename="../widgets/campaign/trace_model.cpp" line="+76"/>
         <source>error: %1</source>
         <translation>错误：%1</translation>
     </message>
@@ -4188,7 +4188,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::TracePane</name>
     <message>
-        <location filename="../widgets/trace_pane.cpp" line="+40"/>
+        <location filename="../widgets/campaign/trace_pane.cpp" line="+40"/>
         <source>All roles</source>
         <translation>所有角色</translation>
     </message>
@@ -4350,7 +4350,7 @@ Esc — 返回网格
 <context>
     <name>sf::widgets::VerifySetsModel</name>
     <message>
-        <location filename="../widgets/issues_model.cpp" line="+24"/>
+        <location filename="../widgets/editor/issues_model.cpp" line="+24"/>
         <source>%1 (alternative sizes)</source>
         <translation>%1（替代尺寸）</translation>
     </message>

@@ -25,20 +25,20 @@
 #include <QVBoxLayout>
 
 #include "core/bench/catalogue.hpp"
-#include "widgets/agent_docks.hpp"
-#include "widgets/audit_docks.hpp"
-#include "widgets/campaign_docks.hpp"
-#include "widgets/engine_bridge.hpp"
-#include "widgets/graph_view.hpp"
-#include "widgets/issues_model.hpp"
-#include "widgets/manual_browser.hpp"
-#include "widgets/manual_index.hpp"
-#include "widgets/performance_pane.hpp"
+#include "widgets/editor/agent_docks.hpp"
+#include "widgets/audit/audit_docks.hpp"
+#include "widgets/campaign/campaign_docks.hpp"
+#include "widgets/engine/engine_bridge.hpp"
+#include "widgets/inspect/graph_view.hpp"
+#include "widgets/editor/issues_model.hpp"
+#include "widgets/editor/manual_browser.hpp"
+#include "widgets/editor/manual_index.hpp"
+#include "widgets/editor/performance_pane.hpp"
 #include "widgets/settings_dialog.hpp"
-#include "widgets/step_editor.hpp"
-#include "widgets/stream_inspector.hpp"
-#include "widgets/task_browser.hpp"
-#include "widgets/task_browser_model.hpp"
+#include "widgets/editor/step_editor.hpp"
+#include "widgets/inspect/stream_inspector.hpp"
+#include "widgets/editor/task_browser.hpp"
+#include "widgets/editor/task_browser_model.hpp"
 
 namespace sf::widgets {
 

@@ -7,7 +7,7 @@
 #include <QMainWindow>
 #include <QPointer>
 
-#include "widgets/engine_types.hpp"
+#include "widgets/engine/engine_types.hpp"
 
 class QLabel;
 class QProgressBar;

@@ -18,8 +18,8 @@
 
 #include "core/bench/catalogue.hpp"
 #include "core/llm/backend_config.hpp"
-#include "widgets/agent_runner.hpp"
-#include "widgets/campaign_dialog.hpp"
+#include "widgets/editor/agent_runner.hpp"
+#include "widgets/campaign/campaign_dialog.hpp"
 
 namespace sf::widgets {
 

@@ -10,15 +10,15 @@
 
 #include <QDockWidget>
 
-#include "widgets/agent_runner.hpp"
-#include "widgets/campaign_docks.hpp"
-#include "widgets/demo_recorder.hpp"
-#include "widgets/engine_bridge.hpp"
+#include "widgets/editor/agent_runner.hpp"
+#include "widgets/campaign/campaign_docks.hpp"
+#include "widgets/campaign/demo_recorder.hpp"
+#include "widgets/engine/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/settings_dialog.hpp"
-#include "widgets/step_editor.hpp"
-#include "widgets/trace_pane.hpp"
-#include "widgets/trace_model.hpp"
+#include "widgets/editor/step_editor.hpp"
+#include "widgets/campaign/trace_pane.hpp"
+#include "widgets/campaign/trace_model.hpp"
 
 int main(int argc, char** argv) {
   // Recording needs no display: the offscreen platform unless the caller chose one.

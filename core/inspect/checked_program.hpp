@@ -1,7 +1,7 @@
 // A program as the workbench inspects it (issue 14 item 4), Qt-free: the editor's document (or a program
 // file) loaded and statically checked, the type of every stream it defines, and one simulation of it against
 // the reference with every named stream kept (the stream inspector's data). The GUI's engine thread
-// (widgets/engine_jobs.cpp, engine_worker.cpp) and the CLI call these; nothing here knows about threads.
+// (widgets/engine/engine_jobs.cpp, engine_worker.cpp) and the CLI call these; nothing here knows about threads.
 #pragma once
 
 #include <cstdint>

@@ -19,15 +19,15 @@
 
 #include "core/memory/memory_store.hpp"
 #include "tests/support/loopback_server.hpp"
-#include "widgets/agent_docks.hpp"
-#include "widgets/agent_panel.hpp"
-#include "widgets/agent_runner.hpp"
-#include "widgets/campaign_docks.hpp"
+#include "widgets/editor/agent_docks.hpp"
+#include "widgets/editor/agent_panel.hpp"
+#include "widgets/editor/agent_runner.hpp"
+#include "widgets/campaign/campaign_docks.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/program_diff_view.hpp"
-#include "widgets/step_editor.hpp"
-#include "widgets/trace_model.hpp"
-#include "widgets/trace_pane.hpp"
+#include "widgets/editor/program_diff_view.hpp"
+#include "widgets/editor/step_editor.hpp"
+#include "widgets/campaign/trace_model.hpp"
+#include "widgets/campaign/trace_pane.hpp"
 
 namespace agent_widget_tests {
 

@@ -7,12 +7,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "widgets/audit_docks.hpp"
-#include "widgets/audit_model.hpp"
-#include "widgets/audit_pane.hpp"
+#include "widgets/audit/audit_docks.hpp"
+#include "widgets/audit/audit_model.hpp"
+#include "widgets/audit/audit_pane.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/memory_inspector.hpp"
-#include "widgets/memory_inspector_model.hpp"
+#include "widgets/audit/memory_inspector.hpp"
+#include "widgets/audit/memory_inspector_model.hpp"
 
 using nlohmann::json;
 using namespace sf::widgets;

@@ -13,9 +13,9 @@
 
 #include "core/store/audit.hpp"
 #include "core/store/event_log.hpp"
-#include "widgets/audit_code_view.hpp"
-#include "widgets/audit_model.hpp"
-#include "widgets/audit_pane.hpp"
+#include "widgets/audit/audit_code_view.hpp"
+#include "widgets/audit/audit_model.hpp"
+#include "widgets/audit/audit_pane.hpp"
 #include "test_support.hpp"
 #include "tests/support/events.hpp"
 

@@ -18,11 +18,11 @@
 #include <QTest>
 
 #include "tests/support/loopback_server.hpp"
-#include "widgets/campaign_dialog.hpp"
-#include "widgets/campaign_docks.hpp"
-#include "widgets/engine_bridge.hpp"
+#include "widgets/campaign/campaign_dialog.hpp"
+#include "widgets/campaign/campaign_docks.hpp"
+#include "widgets/engine/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/agent_runner.hpp"
+#include "widgets/editor/agent_runner.hpp"
 #include "widgets/settings_dialog.hpp"
 #include "core/llm/backend_factory.hpp"
 

@@ -12,12 +12,12 @@
 #include <QTemporaryDir>
 
 #include "core/store/content_store.hpp"
-#include "widgets/campaign_dialog.hpp"
-#include "widgets/campaign_feed.hpp"
-#include "widgets/comparison_model.hpp"
-#include "widgets/learning_curves.hpp"
-#include "widgets/trace_model.hpp"
-#include "widgets/trace_pane.hpp"
+#include "widgets/campaign/campaign_dialog.hpp"
+#include "widgets/campaign/campaign_feed.hpp"
+#include "widgets/campaign/comparison_model.hpp"
+#include "widgets/campaign/learning_curves.hpp"
+#include "widgets/campaign/trace_model.hpp"
+#include "widgets/campaign/trace_pane.hpp"
 
 using namespace sf::widgets;
 using nlohmann::json;

@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "widgets/audit_model.hpp"
-#include "widgets/campaign_feed.hpp"
-#include "widgets/comparison_model.hpp"
-#include "widgets/learning_curves.hpp"
-#include "widgets/trace_model.hpp"
+#include "widgets/audit/audit_model.hpp"
+#include "widgets/campaign/campaign_feed.hpp"
+#include "widgets/campaign/comparison_model.hpp"
+#include "widgets/campaign/learning_curves.hpp"
+#include "widgets/campaign/trace_model.hpp"
 #include "core/learn/config.hpp"
 #include "core/store/workspace.hpp"
 #include <QAreaSeries>

@@ -11,15 +11,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "widgets/campaign_docks.hpp"
-#include "widgets/run_comparison_view.hpp"
-#include "widgets/campaign_feed.hpp"
-#include "widgets/engine_bridge.hpp"
-#include "widgets/learning_curves.hpp"
+#include "widgets/campaign/campaign_docks.hpp"
+#include "widgets/campaign/run_comparison_view.hpp"
+#include "widgets/campaign/campaign_feed.hpp"
+#include "widgets/engine/engine_bridge.hpp"
+#include "widgets/campaign/learning_curves.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/task_browser.hpp"
-#include "widgets/trace_model.hpp"
-#include "widgets/trace_pane.hpp"
+#include "widgets/editor/task_browser.hpp"
+#include "widgets/campaign/trace_model.hpp"
+#include "widgets/campaign/trace_pane.hpp"
 
 using namespace sf::widgets;
 

@@ -6,9 +6,9 @@
 #include <QThread>
 
 #include "test_support.hpp"
-#include "widgets/engine_bridge.hpp"
-#include "widgets/engine_jobs.hpp"
-#include "widgets/progress_throttle.hpp"
+#include "widgets/engine/engine_bridge.hpp"
+#include "widgets/engine/engine_jobs.hpp"
+#include "widgets/engine/progress_throttle.hpp"
 
 using namespace sf::widgets;
 using sf::widgets::test::columnOf;

@@ -14,13 +14,13 @@
 #include "core/store/golden.hpp"
 #include "test_support.hpp"
 #include "tests/support/run_fixture_programs.hpp"
-#include "widgets/agent_docks.hpp"
-#include "widgets/agent_runner.hpp"
-#include "widgets/campaign_feed.hpp"
+#include "widgets/editor/agent_docks.hpp"
+#include "widgets/editor/agent_runner.hpp"
+#include "widgets/campaign/campaign_feed.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/run_comparison_view.hpp"
-#include "widgets/step_editor.hpp"
-#include "widgets/trace_pane.hpp"
+#include "widgets/campaign/run_comparison_view.hpp"
+#include "widgets/editor/step_editor.hpp"
+#include "widgets/campaign/trace_pane.hpp"
 
 namespace golden_promote_tests {
 

@@ -10,7 +10,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/verify/program_file.hpp"
 #include "core/inspect/graph_layout.hpp"
-#include "widgets/graph_view.hpp"
+#include "widgets/inspect/graph_view.hpp"
 #include "core/inspect/dataflow_graph.hpp"
 
 using namespace sf;

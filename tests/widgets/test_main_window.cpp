@@ -10,13 +10,13 @@
 #include <QTreeView>
 
 #include "test_support.hpp"
-#include "widgets/engine_bridge.hpp"
-#include "widgets/issues_model.hpp"
+#include "widgets/engine/engine_bridge.hpp"
+#include "widgets/editor/issues_model.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/step_editor.hpp"
-#include "widgets/stream_inspector.hpp"
-#include "widgets/task_browser.hpp"
-#include "widgets/task_browser_model.hpp"
+#include "widgets/editor/step_editor.hpp"
+#include "widgets/inspect/stream_inspector.hpp"
+#include "widgets/editor/task_browser.hpp"
+#include "widgets/editor/task_browser_model.hpp"
 
 using namespace sf::widgets;
 

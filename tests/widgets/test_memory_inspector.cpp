@@ -12,8 +12,8 @@
 #include <QTemporaryDir>
 #include <fstream>
 
-#include "widgets/memory_inspector.hpp"
-#include "widgets/memory_inspector_model.hpp"
+#include "widgets/audit/memory_inspector.hpp"
+#include "widgets/audit/memory_inspector_model.hpp"
 #include "tests/support/events.hpp"
 
 using nlohmann::json;

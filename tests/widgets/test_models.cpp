@@ -3,7 +3,7 @@
 
 #include <QAbstractItemModelTester>
 
-#include "widgets/issues_model.hpp"
+#include "widgets/editor/issues_model.hpp"
 
 using namespace sf::widgets;
 

@@ -20,13 +20,13 @@
 #include "core/cost/cost_model.hpp"
 #include "core/cost/engine.hpp"
 #include "test_support.hpp"
-#include "widgets/engine_bridge.hpp"
-#include "widgets/engine_jobs.hpp"
-#include "widgets/graph_view.hpp"
+#include "widgets/engine/engine_bridge.hpp"
+#include "widgets/engine/engine_jobs.hpp"
+#include "widgets/inspect/graph_view.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/performance_pane.hpp"
+#include "widgets/editor/performance_pane.hpp"
 #include "widgets/settings_dialog.hpp"
-#include "widgets/step_editor.hpp"
+#include "widgets/editor/step_editor.hpp"
 
 using namespace sf;
 using namespace sf::widgets;

@@ -1,6 +1,6 @@
 // ProgramDiffView: alignment, markers, real line numbers in the margins, hunk navigation, canonical form,
 // STeP colours from the first line, and a rendering that is not blank.
-#include "widgets/program_diff_view.hpp"
+#include "widgets/editor/program_diff_view.hpp"
 
 #include <gtest/gtest.h>
 

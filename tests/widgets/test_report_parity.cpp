@@ -14,7 +14,7 @@
 #include "core/learn/run_comparison.hpp"
 #include "core/store/workspace.hpp"
 #include "core/synth/provider.hpp"
-#include "widgets/campaign_feed.hpp"
+#include "widgets/campaign/campaign_feed.hpp"
 
 using namespace sf;
 using namespace sf::widgets;

@@ -15,11 +15,11 @@
 
 #include "test_support.hpp"
 #include "tests/support/run_fixture_programs.hpp"
-#include "widgets/audit_pane.hpp"
-#include "widgets/episode_lineage_view.hpp"
-#include "widgets/program_diff_view.hpp"
-#include "widgets/trace_pane.hpp"
-#include "widgets/run_comparison_view.hpp"
+#include "widgets/audit/audit_pane.hpp"
+#include "widgets/campaign/episode_lineage_view.hpp"
+#include "widgets/editor/program_diff_view.hpp"
+#include "widgets/campaign/trace_pane.hpp"
+#include "widgets/campaign/run_comparison_view.hpp"
 
 namespace {
 

@@ -4,12 +4,12 @@
 #include <QSignalSpy>
 
 #include "test_support.hpp"
-#include "widgets/engine_bridge.hpp"
-#include "widgets/manual_browser.hpp"
-#include "widgets/manual_index.hpp"
-#include "widgets/step_apis.hpp"
-#include "widgets/step_editor.hpp"
-#include "widgets/step_lexer.hpp"
+#include "widgets/engine/engine_bridge.hpp"
+#include "widgets/editor/manual_browser.hpp"
+#include "widgets/editor/manual_index.hpp"
+#include "widgets/editor/step_apis.hpp"
+#include "widgets/editor/step_editor.hpp"
+#include "widgets/editor/step_lexer.hpp"
 
 using namespace sf::widgets;
 using sf::widgets::test::columnOf;

@@ -8,8 +8,8 @@
 #include "core/verify/checker.hpp"
 #include "core/verify/program_file.hpp"
 #include "core/verify/verifier.hpp"
-#include "widgets/stream_inspector.hpp"
-#include "widgets/stream_inspector_models.hpp"
+#include "widgets/inspect/stream_inspector.hpp"
+#include "widgets/inspect/stream_inspector_models.hpp"
 
 using namespace sf;
 using namespace sf::widgets;

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/bench/catalogue.hpp"
-#include "widgets/task_browser.hpp"
+#include "widgets/editor/task_browser.hpp"
 
 using namespace sf;
 using namespace sf::widgets;

@@ -1,0 +1,535 @@
+#include "widgets/campaign/learning_curves.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QCoreApplication>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QAreaSeries>
+#include <QLineSeries>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPushButton>
+#include <QFileDialog>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QValueAxis>
+#include <QLegendMarker>
+#include <QVBoxLayout>
+#include <cmath>
+#include <set>
+
+#include "core/learn/sweep.hpp"
+#include "widgets/campaign/campaign_feed.hpp"
+
+namespace sf::widgets {
+
+// The chart goes to the view's constructor: QChartView(QWidget*) makes a default chart that setChart() would
+// release without deleting (a leak LeakSanitizer reports).
+LearningCurves::LearningCurves(QWidget* parent)
+    : QWidget(parent), chart_(new QChart), view_(new QChartView(chart_, this)) {
+  setObjectName(QStringLiteral("LearningCurves"));
+  xCombo_ = new QComboBox(this);
+  xCombo_->addItem(tr("per iteration"));
+  xCombo_->addItem(tr("per cumulative tokens"));
+  metricCombo_ = new QComboBox(this);
+  metricCombo_->addItem(tr("pass@1 and pass@n"));
+  metricCombo_->addItem(tr("pass@1"));
+  metricCombo_->addItem(tr("pass@n"));
+  tagCombo_ = new QComboBox(this);
+  tagCombo_->addItem(tr("All tasks"), QString());
+  perfCheck_ = new QCheckBox(tr("Speedups"), this);
+  perfCheck_->setChecked(true);
+  perfCheck_->setToolTip(tr("Fast_1.0, Fast_1.5 and the median speedup, when the campaign's log has them"));
+  auto* sweepButton = new QPushButton(tr("Open sweep…"), this);
+  sweepButton->setToolTip(tr("A folder written by 'campaign sweep': each variant's mean over its seeds with a "
+                             "min–max band"));
+  auto* png = new QPushButton(tr("PNG…"), this);
+  auto* svg = new QPushButton(tr("SVG…"), this);
+  auto* top = new QHBoxLayout;
+  top->addWidget(xCombo_);
+  top->addWidget(metricCombo_);
+  top->addWidget(tagCombo_);
+  top->addWidget(perfCheck_);
+  top->addStretch(1);
+  top->addWidget(sweepButton);
+  top->addWidget(new QLabel(tr("Export:"), this));
+  top->addWidget(png);
+  top->addWidget(svg);
+  view_->setRenderHint(QPainter::Antialiasing);
+  chart_->legend()->setAlignment(Qt::AlignBottom);
+  chart_->setMargins(QMargins(4, 4, 4, 4));
+  auto* l = new QVBoxLayout(this);
+  l->setContentsMargins(2, 2, 2, 2);
+  l->addLayout(top);
+  l->addWidget(view_, 1);
+  view_->installEventFilter(this);
+  connect(xCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    x_ = i == 1 ? XAxis::Tokens : XAxis::Iteration;
+    rebuild();
+  });
+  connect(metricCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    metric_ = i == 1 ? Metric::Pass1 : i == 2 ? Metric::PassN : Metric::Both;
+    rebuild();
+  });
+  connect(tagCombo_, &QComboBox::currentIndexChanged, this, [this] {
+    tag_ = tagCombo_->currentData().toString();
+    rebuild();
+  });
+  connect(perfCheck_, &QCheckBox::toggled, this, [this](bool on) {
+    showPerf_ = on;
+    rebuild();
+  });
+  connect(sweepButton, &QPushButton::clicked, this, [this] {
+    const QString d = QFileDialog::getExistingDirectory(this, tr("Open a sweep folder"));
+    if (d.isEmpty()) return;
+    QString err;
+    if (!openSweep(d, &err)) QMessageBox::warning(this, tr("Open sweep"), err);
+  });
+  connect(png, &QPushButton::clicked, this, [this] {
+    QString p = QFileDialog::getSaveFileName(this, tr("Export learning curves"), QStringLiteral("curves.png"),
+                                             tr("PNG images (*.png)"));
+    if (!p.isEmpty()) exportPng(p);
+  });
+  connect(svg, &QPushButton::clicked, this, [this] {
+    QString p = QFileDialog::getSaveFileName(this, tr("Export learning curves"), QStringLiteral("curves.svg"),
+                                             tr("SVG images (*.svg)"));
+    if (!p.isEmpty()) exportSvg(p);
+  });
+  rebuild();
+}
+
+void LearningCurves::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::FontChange) {
+    applyFonts();
+    fitToSize();
+  }
+}
+
+bool LearningCurves::eventFilter(QObject* o, QEvent* e) {
+  if (o == view_ && e->type() == QEvent::Resize) fitToSize();
+  return QWidget::eventFilter(o, e);
+}
+
+void LearningCurves::applyFonts() {
+  // QtCharts does not inherit the widget font: labels, titles and the legend follow it explicitly, so they
+  // scale with the presentation layout. The chart keeps room for ~13 lines of text.
+  const QFont base = font();
+  QFont title = base;
+  title.setBold(true);
+  title.setPointSizeF(base.pointSizeF() * 1.15);
+  chart_->setTitleFont(title);
+  chart_->legend()->setFont(base);
+  for (QAbstractAxis* a : chart_->axes()) {
+    a->setLabelsFont(base);
+    a->setTitleFont(base);
+  }
+  view_->setMinimumHeight(QFontMetrics(base).height() * 13);
+}
+
+namespace {
+
+// The smallest "nice" step (1, 2, 5 × 10^k, at least `minStep`) that keeps at most `maxTicks` ticks on
+// [0, range].
+double niceStep(double range, int maxTicks, double minStep) {
+  maxTicks = std::max(2, maxTicks);
+  double step = minStep;
+  for (int k = 0; k < 40; ++k) {
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double s = m * std::pow(10.0, std::floor(std::log10(minStep)) + k);
+      if (s + 1e-12 < minStep) continue;
+      if (range / s + 1 <= maxTicks + 1e-9) return s;
+      step = s;
+    }
+  }
+  return step;
+}
+
+}  // namespace
+
+void LearningCurves::fitToSize() {
+  const QFontMetricsF fm(chart_->legend()->font());
+  const QSizeF size = view_->size();
+  if (size.width() <= 0 || size.height() <= 0) return;
+  // The legend: below the plot when its entries fit in one row, else beside it (one entry per line).
+  double legendWidth = 0;
+  for (QLegendMarker* m : chart_->legend()->markers())
+    if (m->isVisible()) legendWidth += fm.horizontalAdvance(m->label()) + fm.height() * 2.5;
+  const bool bottom = legendWidth <= size.width() - 16;
+  chart_->legend()->setAlignment(bottom ? Qt::AlignBottom : Qt::AlignRight);
+  // The plot: the chart less the axes' labels and titles, less the legend.
+  double legendSide = 0;
+  if (!bottom)
+    for (QLegendMarker* m : chart_->legend()->markers())
+      legendSide = std::max(legendSide, fm.horizontalAdvance(m->label()) + fm.height() * 2.5);
+  const double plotW = std::max(50.0, size.width() - legendSide - fm.height() * 6);
+  const double plotH = std::max(50.0, size.height() - fm.height() * (bottom ? 8 : 6));
+  for (QAbstractAxis* a : chart_->axes()) {
+    auto* v = qobject_cast<QValueAxis*>(a);
+    if (!v) continue;
+    const bool horizontal = v->orientation() == Qt::Horizontal;
+    const double range = v->max() - v->min();
+    if (range <= 0) continue;
+    double step;
+    if (horizontal) {
+      const bool integer = x_ == XAxis::Iteration || !sweep_.isEmpty();
+      const QString widest = QString::number(v->max(), 'f', 0);
+      const double need = fm.horizontalAdvance(widest) + fm.horizontalAdvance(QStringLiteral("MMM"));
+      step = niceStep(range, int(plotW / need), integer ? 1.0 : std::max(1.0, range / 1000.0));
+    } else {
+      step = niceStep(range, int(plotH / (fm.height() * 1.8)), range <= 1.0 ? 0.1 : 0.5);
+      v->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    }
+    // An axis title longer than its axis would be elided: the chart title and legend say it already.
+    const double axisLength = horizontal ? plotW : plotH;
+    v->setTitleVisible(QFontMetricsF(v->titleFont()).horizontalAdvance(v->titleText()) + fm.height() <= axisLength);
+    v->setTickType(QValueAxis::TicksDynamic);
+    v->setTickAnchor(0);
+    v->setTickInterval(step);
+  }
+}
+
+void LearningCurves::setMoments(const QVector<ReplayMoment>& moments) {
+  moments_ = moments;
+  rebuild();
+}
+
+QList<QPointF> LearningCurves::momentPoints() const {
+  QList<QPointF> out;
+  if (!showCurrent_ || current_.points.isEmpty()) return out;
+  const QList<QPointF> curve = points(current_, metric_ == Metric::PassN);
+  for (const auto& m : moments_) {
+    // The curve's point for the moment's iteration / episode, else the last one before it.
+    const CurvePoint* at = nullptr;
+    int i = -1;
+    for (int k = 0; k < current_.points.size() && k < curve.size(); ++k)
+      if (current_.points[k].x <= m.x) {
+        at = &current_.points[k];
+        i = k;
+      }
+    if (!at) continue;
+    out << QPointF(curve[i].x(), curve[i].y());
+  }
+  return out;
+}
+
+void LearningCurves::apply(const CampaignUpdate& u) {
+  showCurrent_ = true;
+  if (u.reset) current_ = Series{};
+  current_.label = u.name.isEmpty() ? tr("campaign") : u.name;
+  current_.sage = u.sage;
+  current_.points += u.newPoints;
+  if (u.reset || !u.newPoints.isEmpty()) {
+    updateTagCombo();
+    rebuild();
+  }
+}
+
+void LearningCurves::clearCurrent() {
+  current_ = Series{};
+  rebuild();
+}
+
+void LearningCurves::setOverlays(const QVector<CampaignSummary>& campaigns) {
+  overlays_.clear();
+  for (const auto& c : campaigns) {
+    if (!c.error.isEmpty()) continue;
+    overlays_.push_back({c.name.isEmpty() ? c.dir : c.name, c.sage, c.curve});
+  }
+  updateTagCombo();
+  rebuild();
+}
+
+void LearningCurves::setCampaigns(const QVector<CampaignSummary>& campaigns) {
+  showCurrent_ = false;
+  current_ = Series{};
+  setOverlays(campaigns);
+}
+
+bool LearningCurves::openSweep(const QString& dir, QString* error) {
+  std::string err;
+  const std::filesystem::path root = dir.toStdString();
+  auto folder = learn::read_sweep_folder(root, err);
+  if (!folder) {
+    if (error) *error = QString::fromStdString(err);
+    return false;
+  }
+  QVector<SweepBand> bands;
+  for (const auto& v : folder->variants) {
+    SweepBand b;
+    b.label = QString::fromStdString(v.name);
+    for (const auto& o : v.overrides) b.label += QLatin1Char(' ') + QString::fromStdString(o);
+    std::vector<QVector<CurvePoint>> curves;
+    for (std::int64_t seed : folder->seeds) {
+      const auto cell = learn::sweep_cell_dir(root, v.name, seed);
+      if (!std::filesystem::exists(cell / "campaign.json")) continue;  // not run yet
+      CampaignSummary cs = summarizeWorkspace(QString::fromStdString(cell.string()));
+      if (!cs.error.isEmpty() || cs.curve.isEmpty()) continue;
+      b.sage = b.sage || cs.sage;
+      curves.push_back(cs.curve);
+    }
+    if (curves.empty()) continue;
+    b.seeds = static_cast<int>(curves.size());
+    std::set<int> xs;
+    for (const auto& c : curves)
+      for (const auto& p : c) xs.insert(p.x);
+    for (int x : xs) {
+      // each seed's value at x: its last point at or before x (a campaign that stopped keeps its last value)
+      std::vector<double> ys;
+      for (const auto& c : curves) {
+        const CurvePoint* at = nullptr;
+        for (const auto& p : c)
+          if (p.x <= x) at = &p;
+        if (at) ys.push_back(at->pass1);
+      }
+      if (ys.empty()) continue;
+      double sum = 0;
+      for (double y : ys) sum += y;
+      const auto [lo, hi] = std::minmax_element(ys.begin(), ys.end());
+      b.mean << QPointF(x, sum / static_cast<double>(ys.size()));
+      b.lo << QPointF(x, *lo);
+      b.hi << QPointF(x, *hi);
+    }
+    bands.push_back(std::move(b));
+  }
+  if (bands.empty()) {
+    if (error) *error = tr("%1: no cell of the sweep has a curve yet").arg(dir);
+    return false;
+  }
+  sweep_ = std::move(bands);
+  rebuild();
+  return true;
+}
+
+void LearningCurves::clearSweep() {
+  sweep_.clear();
+  rebuild();
+}
+
+void LearningCurves::setXAxis(XAxis x) { xCombo_->setCurrentIndex(x == XAxis::Tokens ? 1 : 0); }
+void LearningCurves::setMetric(Metric m) { metricCombo_->setCurrentIndex(m == Metric::Pass1 ? 1 : m == Metric::PassN ? 2 : 0); }
+void LearningCurves::setShowPerformance(bool on) { perfCheck_->setChecked(on); }
+
+QList<QPointF> LearningCurves::perfPoints(const Series& s, PerfMetric m) const {
+  QList<QPointF> out;
+  for (const auto& p : s.points) {
+    const std::optional<double>& v = m == PerfMetric::Fast1 ? p.fast1 : m == PerfMetric::Fast15 ? p.fast15 : p.medianSpeedup;
+    if (!v) continue;
+    out << QPointF(x_ == XAxis::Tokens ? double(p.tokens) : double(p.x), *v);
+  }
+  return out;
+}
+
+void LearningCurves::setTag(const QString& tag) {
+  const int i = tagCombo_->findData(tag);
+  if (i >= 0) tagCombo_->setCurrentIndex(i);
+}
+
+QStringList LearningCurves::tags() const {
+  std::set<std::string> all;
+  auto scan = [&](const Series& s) {
+    for (const auto& p : s.points)
+      for (const auto& [t, v] : p.byTag) all.insert(t);
+  };
+  scan(current_);
+  for (const auto& s : overlays_) scan(s);
+  QStringList out;
+  for (const auto& t : all) out << QString::fromStdString(t);
+  return out;
+}
+
+void LearningCurves::updateTagCombo() {
+  const QStringList t = tags();
+  if (tagCombo_->count() == t.size() + 1) return;
+  const QString cur = tag_;
+  tagCombo_->blockSignals(true);
+  while (tagCombo_->count() > 1) tagCombo_->removeItem(1);
+  for (const auto& s : t) tagCombo_->addItem(s, s);
+  tagCombo_->setCurrentIndex(std::max(0, tagCombo_->findData(cur)));
+  tag_ = tagCombo_->currentData().toString();
+  tagCombo_->blockSignals(false);
+}
+
+QList<QPointF> LearningCurves::points(const Series& s, bool passN) const {
+  QList<QPointF> out;
+  const std::string tag = tag_.toStdString();
+  for (const auto& p : s.points) {
+    double y;
+    if (tag.empty()) {
+      y = passN ? p.passN : p.pass1;
+    } else {
+      auto it = p.byTag.find(tag);
+      if (it == p.byTag.end()) continue;
+      y = passN ? it->second.second : it->second.first;
+    }
+    out << QPointF(x_ == XAxis::Tokens ? double(p.tokens) : double(p.x), y);
+  }
+  return out;
+}
+
+QVector<QPair<QString, QList<QPointF>>> LearningCurves::plotted() const {
+  QVector<QPair<QString, QList<QPointF>>> out;
+  if (!sweep_.isEmpty()) {  // a sweep replaces the campaigns: each variant's mean (the bands go with them)
+    for (const auto& b : sweep_)
+      out.push_back({b.label + QStringLiteral(" — ") + tr("mean %1 (%n seed(s))", nullptr, b.seeds)
+                                                          .arg(b.sage ? tr("ER") : tr("pass@1")),
+                     b.mean});
+    return out;
+  }
+  QVector<const Series*> all;
+  if (showCurrent_ && (!current_.points.isEmpty() || !current_.label.isEmpty())) all << &current_;
+  for (const auto& s : overlays_) all << &s;
+  for (const Series* s : all) {
+    const QString m1 = s->sage ? tr("ER") : tr("pass@1");
+    const QString mn = s->sage ? tr("solved") : tr("pass@n");
+    if (metric_ != Metric::PassN) out.push_back({s->label + QStringLiteral(" — ") + m1, points(*s, false)});
+    if (metric_ != Metric::Pass1) out.push_back({s->label + QStringLiteral(" — ") + mn, points(*s, true)});
+    if (showPerf_ && tag_.isEmpty() && !s->sage) {
+      const std::pair<PerfMetric, QString> perf[] = {{PerfMetric::Fast1, QStringLiteral("Fast_1.0")},
+                                                     {PerfMetric::Fast15, QStringLiteral("Fast_1.5")},
+                                                     {PerfMetric::Median, tr("median speedup")}};
+      for (const auto& [m, name] : perf) {
+        QList<QPointF> pts = perfPoints(*s, m);
+        if (!pts.isEmpty()) out.push_back({s->label + QStringLiteral(" — ") + name, pts});
+      }
+    }
+  }
+  return out;
+}
+
+void LearningCurves::rebuild() {
+  chart_->removeAllSeries();
+  for (QAbstractAxis* a : chart_->axes()) {
+    chart_->removeAxis(a);
+    delete a;
+  }
+  const bool sage = sweep_.isEmpty() ? showCurrent_ && current_.sage
+                                     : std::any_of(sweep_.begin(), sweep_.end(), [](const auto& b) { return b.sage; });
+  auto* ax = new QValueAxis;
+  const bool tokens = x_ == XAxis::Tokens && sweep_.isEmpty();  // a sweep is drawn per iteration / episode
+  ax->setTitleText(tokens ? tr("cumulative tokens") : sage ? tr("episode") : tr("iteration"));
+  ax->setLabelFormat(tokens ? QStringLiteral("%.0f") : QStringLiteral("%d"));
+  auto* ay = new QValueAxis;
+  ay->setRange(0, 1);
+  ay->setTitleText(tag_.isEmpty() ? tr("fraction of tasks") : tr("fraction of %1 tasks").arg(tag_));
+  chart_->addAxis(ax, Qt::AlignBottom);
+  chart_->addAxis(ay, Qt::AlignLeft);
+  double xmax = 1;
+  const auto all = plotted();
+  const QString medianName = tr("median speedup");
+  QValueAxis* ay2 = nullptr;
+  double ymax2 = 2;
+  for (const auto& [name, pts] : all)
+    if (name.endsWith(medianName))
+      for (const auto& p : pts) ymax2 = std::max(ymax2, p.y() * 1.1);
+  for (const auto& [name, pts] : all) {
+    auto* s = new QLineSeries;
+    s->setName(name);
+    s->append(pts);
+    s->setPointsVisible(true);
+    const bool median = name.endsWith(medianName);
+    if (name.endsWith(tr("pass@n")) || name.endsWith(tr("solved"))) {
+      QPen p = s->pen();
+      p.setStyle(Qt::DashLine);
+      p.setWidthF(2);
+      s->setPen(p);
+    } else if (median || name.endsWith(QLatin1String("Fast_1.0")) || name.endsWith(QLatin1String("Fast_1.5"))) {
+      QPen p = s->pen();
+      p.setStyle(median ? Qt::DashDotLine : Qt::DotLine);
+      p.setWidthF(2);
+      s->setPen(p);
+    }
+    chart_->addSeries(s);
+    s->attachAxis(ax);
+    if (median) {
+      if (!ay2) {
+        ay2 = new QValueAxis;
+        ay2->setRange(0, ymax2);
+        ay2->setTitleText(tr("median speedup (×)"));
+        chart_->addAxis(ay2, Qt::AlignRight);
+      }
+      s->attachAxis(ay2);
+    } else {
+      s->attachAxis(ay);
+    }
+    for (const auto& p : pts) xmax = std::max(xmax, p.x());
+  }
+  // A sweep: each variant's band (min–max over seeds) in its mean's colour, translucent.
+  const auto lines = chart_->series();
+  for (int i = 0; i < sweep_.size() && i < lines.size(); ++i) {
+    const auto& b = sweep_[i];
+    auto* area = new QAreaSeries;
+    auto* upper = new QLineSeries(area);
+    auto* lower = new QLineSeries(area);
+    upper->append(b.hi);
+    lower->append(b.lo);
+    area->setUpperSeries(upper);
+    area->setLowerSeries(lower);
+    area->setName(b.label + QStringLiteral(" — ") + tr("min–max over %n seed(s)", nullptr, b.seeds));
+    QColor c = static_cast<QLineSeries*>(lines[i])->color();
+    area->setPen(Qt::NoPen);
+    c.setAlpha(55);
+    area->setBrush(c);
+    chart_->addSeries(area);
+    area->attachAxis(ax);
+    area->attachAxis(ay);
+    for (QLegendMarker* m : chart_->legend()->markers(area)) m->setVisible(false);  // the title names the band
+  }
+  ax->setRange(0, tokens ? xmax * 1.05 : xmax);
+  if (const QList<QPointF> marks = sweep_.isEmpty() ? momentPoints() : QList<QPointF>(); !marks.isEmpty()) {
+    auto* m = new QScatterSeries;
+    m->setName(tr("key moments"));
+    m->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    m->setMarkerSize(QFontMetrics(font()).height() * 1.2);
+    m->setColor(QColor(0xd9, 0x7a, 0x00));
+    m->append(marks);
+    chart_->addSeries(m);
+    m->attachAxis(ax);
+    m->attachAxis(ay);
+  }
+  chart_->setTitle(!sweep_.isEmpty() ? tr("Sweep: mean over seeds, band = min–max")
+                   : sage           ? tr("Execution rate over episodes")
+                                    : tr("Learning curves"));
+  applyFonts();
+  fitToSize();
+}
+
+void LearningCurves::render(QPainter& p, QSize size) const {
+  // Lay the chart out at the export size (also when the pane is hidden), render its scene, restore.
+  const QSizeF old = chart_->size();
+  chart_->resize(size);
+  if (chart_->layout()) chart_->layout()->activate();
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+  chart_->scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), chart_->mapRectToScene(chart_->boundingRect()));
+  chart_->resize(old);
+  if (chart_->layout()) chart_->layout()->activate();
+}
+
+bool LearningCurves::exportPng(const QString& path, QSize size) const {
+  QImage img(size, QImage::Format_ARGB32);
+  img.fill(Qt::white);
+  QPainter p(&img);
+  p.setRenderHint(QPainter::Antialiasing);
+  render(p, size);
+  p.end();
+  return img.save(path, "PNG");
+}
+
+bool LearningCurves::exportSvg(const QString& path, QSize size) const {
+  QSvgGenerator gen;
+  gen.setFileName(path);
+  gen.setSize(size);
+  gen.setViewBox(QRect(QPoint(0, 0), size));
+  gen.setTitle(tr("StepForge learning curves"));
+  QPainter p;
+  if (!p.begin(&gen)) return false;
+  render(p, size);
+  return p.end();
+}
+
+}  // namespace sf::widgets
