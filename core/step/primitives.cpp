@@ -65,6 +65,15 @@ std::string_view prim_name(Prim p) { return prim_info(p).name; }
 
 bool is_primitive_name(std::string_view s) { return prim_from_name(s).has_value(); }
 
+std::string primitive_names_text() {
+  std::string s;
+  for (const PrimInfo& i : primitives()) {
+    if (!s.empty()) s += ", ";
+    s += i.name;
+  }
+  return s;
+}
+
 bool is_chain_prim(Prim p) { return prim_info(p).chain; }
 
 std::span<const std::string_view> param_keys() { return kParamKeys; }

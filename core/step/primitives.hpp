@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace sf::step {
@@ -36,6 +37,8 @@ const PrimInfo& prim_info(Prim p);
 std::optional<Prim> prim_from_name(std::string_view name);
 std::string_view prim_name(Prim p);
 bool is_primitive_name(std::string_view s);
+// Every primitive's name in table order, comma-separated ("Map, Zip, ..., Identity"), for messages.
+std::string primitive_names_text();
 // True when `name` (a call's primitive as written, or a cost unit's) is the primitive p.
 inline bool is_prim(std::string_view name, Prim p) { return name == prim_name(p); }
 bool is_chain_prim(Prim p);

@@ -170,6 +170,7 @@ class Checker {
   static std::string binding_str(const SizeBinding& b);
   void define(const std::string& name, const StreamType& t, const Location& loc);
   void poison(const Statement& s);
+  void unknown_prim(const PrimCall& call, const Statement& s);  // P-PRIM at the name, then poison(s)
   void assign(const Statement& s, TypedStatement& ts);
   void comprehension(const Statement& s, TypedStatement& ts);
   void returns(const Statement& s, TypedProgram& tp);

@@ -58,14 +58,16 @@ void Checker::poison(const Statement& s) {
   for (const auto& t : s.targets) bind(t, Value{});
 }
 
+void Checker::unknown_prim(const PrimCall& call, const Statement& s) {
+  error("P-PRIM", call.prim_loc,
+        "unknown primitive 'step." + call.prim + "' (known: " + primitive_names_text() + ")");
+  poison(s);
+}
+
 void Checker::assign(const Statement& s, TypedStatement& ts) {
   auto p = prim_from_name(s.call.prim);
   if (!p) {
-    error("P-PRIM", s.call.prim_loc,
-          "unknown primitive 'step." + s.call.prim +
-              "' (known: Map, Zip, Accum, Scan, Bufferize, Streamify, Promote, Repeat, RepeatRef, Flatten, "
-              "Reshape, Copy, Partition, Merge, Identity)");
-    poison(s);
+    unknown_prim(s.call, s);
     return;
   }
   ts.call.prim = *p;
@@ -120,11 +122,7 @@ void Checker::comprehension(const Statement& s, TypedStatement& ts) {
   const Comprehension& c = s.comp;
   auto p = prim_from_name(c.body.prim);
   if (!p) {
-    error("P-PRIM", c.body.prim_loc,
-          "unknown primitive 'step." + c.body.prim +
-              "' (known: Map, Zip, Accum, Scan, Bufferize, Streamify, Promote, Repeat, RepeatRef, Flatten, "
-              "Reshape, Copy, Partition, Merge, Identity)");
-    poison(s);
+    unknown_prim(c.body, s);
     return;
   }
   static const std::set<Prim> allowed = {Prim::Map,     Prim::Accum,  Prim::Scan,    Prim::Bufferize,

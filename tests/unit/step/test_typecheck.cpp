@@ -185,6 +185,28 @@ TEST_F(TypecheckTest, ZipDimsHints) {
   EXPECT_EQ(c.diags[0].loc.line, 2);
 }
 
+TEST_F(TypecheckTest, UnknownPrimitiveListsTheKnownOnesInTableOrder) {
+  const std::string known =
+      "(known: Map, Zip, Accum, Scan, Bufferize, Streamify, Promote, Repeat, RepeatRef, Flatten, Reshape, Copy, "
+      "Partition, Merge, Identity)";
+  auto c = check("a = step.Frob(n=2).apply(X)\nreturn a\n");
+  ASSERT_FALSE(c.diags.empty());
+  EXPECT_EQ(first_code(c), "P-PRIM");
+  EXPECT_NE(c.diags[0].message.find("unknown primitive 'step.Frob' " + known), std::string::npos)
+      << c.diags[0].message;
+  EXPECT_EQ(c.diags[0].loc.line, 1);
+  auto d = check(
+      "C0, C1 = step.Copy().apply(C)\n"
+      "P = step.Partition(N=E_value).apply((B, C0))\n"
+      "F = [step.Mapp(fn=fn_id).apply(s) for s in P]\n"
+      "return F\n");
+  ASSERT_FALSE(d.diags.empty());
+  EXPECT_EQ(first_code(d), "P-PRIM");
+  const auto e = std::find_if(d.diags.begin(), d.diags.end(), [](const auto& x) { return x.code == "P-PRIM"; });
+  EXPECT_NE(e->message.find("unknown primitive 'step.Mapp' " + known), std::string::npos) << e->message;
+  EXPECT_EQ(e->loc.line, 3);
+}
+
 TEST_F(TypecheckTest, PartitionAndMerge) {
   auto c = check(
       "P = step.Partition(N=E).apply((B, C))\n"
