@@ -305,9 +305,9 @@ void StoryView::apply(const Event& e) {
         "Experience " + a->item + " learned on " + src->second + " adopted on " + a->task + " (episode " +
             std::to_string(episode) + ")");
   } else if (const auto* co = std::get_if<Consolidation>(&e.body)) {
-    auto ids = [](const std::vector<ItemChange>& v) {
+    auto ids = [](const std::vector<ItemChange>& changes) {
       std::string out;
-      for (const auto& c : v) out += (out.empty() ? "" : ", ") + (c.item.empty() ? std::string("?") : c.item);
+      for (const auto& c : changes) out += (out.empty() ? "" : ", ") + (c.item.empty() ? std::string("?") : c.item);
       return out;
     };
     if (!co->promoted.empty()) {
