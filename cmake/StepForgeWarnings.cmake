@@ -10,6 +10,14 @@ function(sf_target_defaults target)
   target_compile_features(${target} PUBLIC cxx_std_20)
 endfunction()
 
+# sf_fast_allocator(TARGET): the executable TARGET allocates through mimalloc when the build uses it
+# (SF_USE_MIMALLOC). Linked even though no code names it (--no-as-needed): its malloc/free take over the process.
+function(sf_fast_allocator target)
+  if(SF_USE_MIMALLOC)
+    target_link_libraries(${target} PRIVATE "-Wl,--push-state,--no-as-needed" mimalloc "-Wl,--pop-state")
+  endif()
+endfunction()
+
 # sf_core_module(NAME SOURCES... DEPS ...): a static library sf_NAME in core/NAME.
 function(sf_core_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
@@ -27,6 +35,7 @@ function(sf_unit_test name)
   target_compile_definitions(${name} PRIVATE
     SF_SOURCE_DIR="${PROJECT_SOURCE_DIR}" SF_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
   sf_target_defaults(${name})
+  sf_fast_allocator(${name})
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
   sf_register_test(${name})
 endfunction()

@@ -35,7 +35,7 @@ for f in ./usr/bin/stepforge ./usr/bin/stepforge-cli \
 done
 depends="$(dpkg-deb -f "$deb" Depends)"
 echo "check-package: Depends: $depends"
-for p in libqt6widgets6 libqt6core6 libyaml-cpp0.7 libcurl4 libc6; do
+for p in libqt6widgets6 libqt6core6 libyaml-cpp0.7 libcurl4 libmimalloc2.0 libc6; do
   grep -q "\\b$p\\b" <<<"$depends" || { echo "check-package: Depends lacks $p"; fail=1; }
 done
 [ "$fail" -eq 0 ] || exit 1

@@ -1,5 +1,7 @@
 #include "app/cli/cli_util.hpp"
 
+#include <dlfcn.h>
+
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -117,6 +119,14 @@ std::uint64_t InstructionCounter::read() const {
   std::uint64_t v = 0;
   if (::read(fd_, &v, sizeof v) != static_cast<ssize_t>(sizeof v)) return 0;
   return v;
+}
+
+std::string allocator_name() {
+  using VersionFn = int (*)();
+  auto mi_version = reinterpret_cast<VersionFn>(dlsym(RTLD_DEFAULT, "mi_version"));
+  if (!mi_version) return "glibc malloc";
+  const int v = mi_version();  // 209 for 2.0.9
+  return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." + std::to_string(v % 10);
 }
 
 const bench::Catalogue& cli_catalogue() {

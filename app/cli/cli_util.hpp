@@ -67,6 +67,10 @@ class InstructionCounter {
   int fd_ = -1;
 };
 
+// The malloc this process runs on, for benchmark output: "mimalloc 2.0.9" when the executable is linked with
+// it (see sf_fast_allocator in cmake/), else "glibc malloc".
+std::string allocator_name();
+
 // The bundled task catalogue (loaded once).
 const bench::Catalogue& cli_catalogue();
 // The source tree (for tests/data defaults), empty when not available.

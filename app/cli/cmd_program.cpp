@@ -246,9 +246,9 @@ int cmd_bench_verify(const ProgramOpts& o) {
                                   " instructions"
                             : "instructions n/a (no hardware counter here; tests/perf/bench_verify under "
                               "callgrind counts them)";
-    std::printf("median over files: %.1f us per verification (%s); target 50 us (ratio %.2f); "
+    std::printf("median over files: %.1f us per verification (%s; %s); target 50 us (ratio %.2f); "
                 "reference Python simulator ~10000 us (speed-up %.0fx)\n",
-                med, instr.c_str(), med / 50.0, 10000.0 / med);
+                med, instr.c_str(), allocator_name().c_str(), med / 50.0, 10000.0 / med);
   }
   if (failed) std::printf("%d file(s) do not verify and are left out of the median\n", failed);
   return failed ? 1 : 0;

@@ -277,6 +277,8 @@ TEST(Cli, BenchVerifyTimesOnlyProgramsThatVerify) {
   CliRun ok = cli("bench verify --reps 3 " + good);
   EXPECT_EQ(ok.code, 0) << ok.out;
   EXPECT_NE(ok.out.find("instr"), std::string::npos) << ok.out;
+  // The allocator the CLI was linked with (mimalloc unless a sanitizer build) is named next to the numbers.
+  EXPECT_NE(ok.out.find("; " SF_CLI_ALLOCATOR), std::string::npos) << ok.out;
   fs::remove(tmp);
 }
 
