@@ -1,6 +1,7 @@
 // Utility-Gated Consolidation (algorithms §4.5): MemoryStore::consolidate.
 #include <algorithm>
 
+#include "core/common/hash.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/memory/utility.hpp"
 #include "core/sim/datagen.hpp"
@@ -63,7 +64,7 @@ ConsolidationReport MemoryStore::consolidate(const Abstractor& abstractor) {
   std::sort(pool.begin(), pool.end(), [](const MemoryItem* a, const MemoryItem* b) { return a->id < b->id; });
   if (config_.ugc == UgcMode::Random) {
     // Seeded Fisher–Yates; the stream depends on the seed and the consolidation count only.
-    sim::Rng rng(config_.seed + static_cast<std::uint64_t>(consolidations_) * 0x9E3779B97F4A7C15ull, "ugc");
+    sim::Rng rng(config_.seed + static_cast<std::uint64_t>(consolidations_) * kGolden64, "ugc");
     for (std::size_t i = pool.size(); i > 1; --i) {
       std::swap(pool[i - 1], pool[static_cast<std::size_t>(rng.bounded(i))]);
     }

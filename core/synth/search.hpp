@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/common/hash.hpp"
 #include "core/step/primitives.hpp"
 #include "core/synth/op.hpp"
 #include "core/synth/synthesizer.hpp"
@@ -80,7 +81,7 @@ class Search {
         task_(task),
         g_(g),
         opt_(opt),
-        rng_(opt.seed * 0x9E3779B97F4A7C15ULL + 1),
+        rng_(opt.seed * kGolden64 + 1),
         spread_(!opt.optimise && opt.temperature > 0),
         avoid_(opt.avoid_keys.begin(), opt.avoid_keys.end()) {}
   PerfKey best_key() const { return best_key_; }

@@ -43,15 +43,12 @@ step::SizeBinding search_sizes(const step::SizeBinding& sizes) {
 }
 
 std::uint64_t hash_value(const StreamType& t, const sim::StreamValue& v) {
-  std::uint64_t h = 0xCBF29CE484222325ULL;
-  auto mix = [&h](const void* p, std::size_t n) {
-    const auto* b = static_cast<const unsigned char*>(p);
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001B3ULL;
-  };
+  Fnv1a64 h;  // the type's text, then every field's float bytes (no length separators)
   std::string ts = t.dtype.str() + step::dims_str(t.dims);
-  mix(ts.data(), ts.size());
-  for (const auto& f : v.fields) mix(f.data.data(), f.data.size() * sizeof(float));
-  return h;
+  h.bytes(reinterpret_cast<const unsigned char*>(ts.data()), ts.size());
+  for (const auto& f : v.fields)
+    h.bytes(reinterpret_cast<const unsigned char*>(f.data.data()), f.data.size() * sizeof(float));
+  return h.value();
 }
 
 void Search::build_ops() {
