@@ -12,7 +12,7 @@ PKGS=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libcpp-httplib-dev libssl-dev
   clang libclang-rt-dev
   desktop-file-utils appstream dpkg-dev file qt6-translations-l10n
-  ccache libmimalloc-dev
+  ccache libmimalloc-dev valgrind
 )
 
 SUDO=""
