@@ -18,6 +18,8 @@
 #include "core/llm/backend_factory.hpp"
 #include "core/llm/builtin_backend.hpp"
 #include "core/llm/price_table.hpp"
+#include "core/step/parser.hpp"
+#include "core/step/printer.hpp"
 
 namespace sf::cli {
 
@@ -91,6 +93,15 @@ void print_event(const agent::TraceEvent& e) {
     std::cout << ", latency " << e.latency_s << " s" << (e.from_cache ? " (cache)" : "") << "\n";
   }
   for (const auto& d : e.diagnostics) std::cout << "  " << format_diagnostic(d, "impl") << " [" << d.code << "]\n";
+}
+
+// True when both impl texts parse to the same statements (names, keywords and order as written): the texts
+// differ only in comments and layout. A diff of such a pair says nothing about the program.
+bool same_statements(std::string_view a, std::string_view b) {
+  Diagnostics ignored;
+  auto pa = step::parse_impl(a, {}, ignored);
+  auto pb = pa ? step::parse_impl(b, {}, ignored) : std::nullopt;
+  return pa && pb && step::print_program(*pa) == step::print_program(*pb);
 }
 
 // The program of --from FILE: the impl of a task document or solution file (a top-level `impl:` key), else
@@ -224,7 +235,11 @@ int cmd_ask_interactive(const AskOpts& o, const llm::BackendConfig& cfg, llm::Ch
   if (!r.impl.empty()) {
     if (!req.program.empty()) {
       const std::string d = text::unified_diff(req.program, r.impl, "program", "proposal");
-      std::cout << "== diff against " << o.from << "\n" << (d.empty() ? "(identical)\n" : d);
+      std::cout << "== diff against " << o.from << "\n"
+                << (d.empty()                               ? std::string("(identical)\n")
+                    : same_statements(req.program, r.impl) ? std::string("(the same statements: only comments and "
+                                                                          "layout differ)\n")
+                                                            : d);
     }
     std::cout << "== proposal (" << (r.pass ? "verified" : "does NOT verify") << ")\n" << r.impl;
     if (r.impl.back() != '\n') std::cout << "\n";

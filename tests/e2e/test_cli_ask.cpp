@@ -90,6 +90,34 @@ TEST(CliAsk, RepairFromAFilePrintsTheVerifiedProposalAndLogsTheSession) {
   std::filesystem::remove_all(dir);
 }
 
+// A proposal that differs from --from only in comments and layout: no diff, a plain "same statements" line.
+TEST(CliAsk, OptimiseSaysWhenOnlyCommentsDiffer) {
+  sf::llm::testing::LoopbackServer server;
+  server.answer_text =
+      "```yaml\nimpl: |\n"
+      "  T1, T2 = step.Copy().apply(E0)\n"
+      "  T3 = step.Scan(fn=fn_add, b=1).apply(T1)\n"
+      "  T4 = step.Map(fn=fn_minus).apply((T3, T2))\n"
+      "  return T4\n```\n";
+  // The same program, with comments.
+  const std::string from = std::string(SF_SOURCE_DIR) + "/resources/solutions/extra/exclusive_cumsum.yaml";
+  const std::string base = std::string(SF_CLI) + " ask --backend openai --base-url " + server.base_url() +
+                           " --model m --task extra/exclusive_cumsum --from " + from;
+  AskRun same = run(base + " --optimise");
+  EXPECT_EQ(same.code, 0) << same.out;
+  EXPECT_NE(same.out.find("(the same statements: only comments and layout differ)"), std::string::npos) << same.out;
+  EXPECT_EQ(same.out.find("+++ proposal"), std::string::npos) << same.out;
+  // Another statement order is a change: the diff is shown.
+  server.answer_text =
+      "```yaml\nimpl: |\n"
+      "  T2, T1 = step.Copy().apply(E0)\n"
+      "  T3 = step.Scan(fn=fn_add, b=1).apply(T1)\n"
+      "  T4 = step.Map(fn=fn_minus).apply((T3, T2))\n"
+      "  return T4\n```\n";
+  AskRun changed = run(base + " --optimise");
+  EXPECT_NE(changed.out.find("+++ proposal"), std::string::npos) << changed.out;
+}
+
 TEST(CliAsk, StreamShowsTheAnswerAsItArrivesThenTheVerdict) {
   sf::llm::testing::LoopbackServer server;
   server.answer_text =
