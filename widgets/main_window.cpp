@@ -259,7 +259,9 @@ void MainWindow::createActions() {
 void MainWindow::restoreSettings() {
   QSettings s;
   if (s.value(QStringLiteral("settings/version")).toInt() != kSettingsVersion) {
-    s.clear();  // an unknown layout: start from the defaults
+    // An unknown window layout: start it from the defaults. Only the layout: the user's preferences (agent,
+    // chip, language, auditor name, last file) survive.
+    s.remove(QStringLiteral("window"));
     s.setValue(QStringLiteral("settings/version"), kSettingsVersion);
   }
   restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());

@@ -85,6 +85,24 @@ TEST(MainWindow, NewFromTaskSaveAndSettings) {
   EXPECT_FALSE(s.value(QStringLiteral("window/state")).toByteArray().isEmpty());
 }
 
+// A layout saved by another settings version is dropped; the user's preferences are not.
+TEST(MainWindow, AnOldLayoutVersionResetsOnlyTheLayout) {
+  {
+    QSettings s;
+    s.setValue(QStringLiteral("settings/version"), MainWindow::kSettingsVersion + 1);
+    s.setValue(QStringLiteral("window/state"), QByteArray("not a layout"));
+    s.setValue(QStringLiteral("audit/auditor"), QStringLiteral("ada"));
+  }
+  {
+    MainWindow w;
+    QSettings s;
+    EXPECT_EQ(s.value(QStringLiteral("settings/version")).toInt(), MainWindow::kSettingsVersion);
+    EXPECT_FALSE(s.contains(QStringLiteral("window/state")));
+    EXPECT_EQ(s.value(QStringLiteral("audit/auditor")).toString(), QStringLiteral("ada"));
+  }
+  QSettings().remove(QStringLiteral("audit/auditor"));
+}
+
 TEST(MainWindow, InsertCopiesRewritesTheBuffer) {
   MainWindow w;
   w.setDocument(test::demoWith(QStringLiteral("apply((E0, E4))"),
