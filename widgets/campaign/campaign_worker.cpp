@@ -79,7 +79,8 @@ void CampaignWorker::setState(CampaignRunState s, const QString& message) {
   emit stateChanged(session_, s, message);
 }
 
-bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error, bool& halted) {
+bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, std::vector<learn::Event> logged, QString& error,
+                            bool& halted) {
   synth::register_builtin_provider();
   sink_ = std::make_unique<Sink>();
   // The preflight request runs on this worker's thread, not the GUI's.
@@ -93,7 +94,7 @@ bool CampaignWorker::launch(std::unique_ptr<store::Workspace> ws, QString& error
     case learn::LaunchOutcome::LogError: error = tr("events.jsonl: %1").arg(why); return false;
     case learn::LaunchOutcome::Halted: error = tr("%1 — fix it, then Resume").arg(why); return false;
   }
-  backlog_ = decode(ws->loaded_events());  // a continued run shows what was logged before
+  backlog_ = std::move(logged);  // a continued run shows what was logged before
   ws_ = std::move(ws);
   setup_ = std::move(l.setup);
   engine_ = std::move(l.engine);
@@ -121,9 +122,11 @@ void CampaignWorker::start(quint64 session, const QByteArray& configJson, const 
     setState(CampaignRunState::Failed, QString::fromStdString(err));
     return;
   }
+  sendSnapshot({});  // a new workspace: nothing logged, no audit.json or memory.json yet
   QString error;
   bool halted = false;
-  if (!launch(std::move(ws), error, halted)) setState(halted ? CampaignRunState::Halted : CampaignRunState::Failed, error);
+  if (!launch(std::move(ws), {}, error, halted))
+    setState(halted ? CampaignRunState::Halted : CampaignRunState::Failed, error);
 }
 
 void CampaignWorker::continueWorkspace(quint64 session, const QString& dir) {
@@ -131,15 +134,19 @@ void CampaignWorker::continueWorkspace(quint64 session, const QString& dir) {
   std::string err;
   auto ws = store::Workspace::open(dir.toStdString(), err);
   if (!ws) {
+    sendSnapshot({}, QString::fromStdString(err));
     setState(CampaignRunState::Failed, QString::fromStdString(err));
     return;
   }
+  std::vector<learn::Event> logged = decode(ws->loaded_events());  // decoded once: the snapshot and the feed
+  sendSnapshot(logged);
   QString error;
   bool halted = false;
-  if (!launch(std::move(ws), error, halted)) setState(halted ? CampaignRunState::Halted : CampaignRunState::Failed, error);
+  if (!launch(std::move(ws), std::move(logged), error, halted))
+    setState(halted ? CampaignRunState::Halted : CampaignRunState::Failed, error);
 }
 
-bool CampaignWorker::openLog(const QString& dir, std::vector<learn::Event>& events) {
+bool CampaignWorker::openLog(const QString& dir, std::vector<learn::Event>& events, QString* why) {
   const std::filesystem::path d = dir.toStdString();
   std::string err;
   nlohmann::json config;
@@ -147,8 +154,14 @@ bool CampaignWorker::openLog(const QString& dir, std::vector<learn::Event>& even
   // campaign.json and the log are checked (newer versions, corruption) before anything is shown.
   if (store::Workspace::read_config(d, config, err)) {
     log_ = std::make_unique<store::EventLogReader>(d / "events.jsonl");
-    if (!log_->read(lines, err)) err = (d / err).string();
-    else err.clear();
+    if (!log_->read(lines, err)) {
+      if (why) *why = QString::fromStdString(err);  // "events.jsonl:LINE: ..."
+      err = (d / err).string();
+    } else {
+      err.clear();
+    }
+  } else if (why) {
+    *why = QString::fromStdString(err);
   }
   if (!err.empty()) {
     setState(CampaignRunState::Failed, QString::fromStdString(err));
@@ -167,9 +180,18 @@ std::vector<learn::Event> CampaignWorker::decode(const std::vector<json>& lines)
   return events;
 }
 
+void CampaignWorker::sendSnapshot(const std::vector<learn::Event>& events, const QString& logError) {
+  emit auditMemorySnapshot(session_, buildAuditMemorySnapshot(dir_, events, feed_.malformed(), logError));
+}
+
 void CampaignWorker::open(quint64 session, const QString& dir) {
   begin(session, dir, Source::Follow);
-  if (!openLog(dir, backlog_)) return;
+  QString why;
+  if (!openLog(dir, backlog_, &why)) {
+    sendSnapshot({}, why);  // both panes say why, as the state does
+    return;
+  }
+  sendSnapshot(backlog_);  // the events read at opening; the growth reaches the panes as event batches
   setState(CampaignRunState::Following);
   tick();
   if (source_ == Source::Follow) timer_->start();

@@ -3,7 +3,10 @@
 // its typed events come through an EventSink), a followed workspace (events.jsonl read as it grows, e.g. written
 // by `stepforge-cli campaign run`), or a demo replay of a recorded workspace at an adjustable speed. Following
 // and replaying read the log with the same store::EventLogReader and decode each line once, here. Every 100 ms
-// a tick turns the new events into one CampaignUpdate (CampaignFeed): at most 10 updates per second.
+// a tick turns the new events into one CampaignUpdate (CampaignFeed): at most 10 updates per second. A session
+// on a workspace (opened, continued or started; not a replay) first sends the audit pane's and the memory
+// inspector's AuditMemorySnapshot, folded here from the events already logged (the same decoded events the
+// session then feeds), with the workspace's audit.json and memory.json read here too.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "widgets/audit/audit_snapshot.hpp"
 #include "widgets/campaign/campaign_feed.hpp"
 #include "widgets/campaign/replay_types.hpp"
 
@@ -69,6 +73,8 @@ class CampaignWorker : public QObject {
   void eventsFed(quint64 session, const sf::widgets::EventBatch& events);
   void stateChanged(quint64 session, sf::widgets::CampaignRunState state, const QString& message);
   void replayStory(quint64 session, const sf::widgets::ReplayStory& story);
+  // Once per workspace session, before its first update: the audit and memory of the events logged so far.
+  void auditMemorySnapshot(quint64 session, const sf::widgets::AuditMemorySnapshotPtr& snapshot);
   void comparisonReady(quint64 seq, const QVector<sf::widgets::CampaignSummary>& summaries);
 
  private:
@@ -78,12 +84,15 @@ class CampaignWorker : public QObject {
   void begin(quint64 session, const QString& dir, Source src);
   // False with `error` when the run could not start; `halted` then says the endpoint failed its preflight
   // request (a state to resume from, not a failure of the workspace).
-  bool launch(std::unique_ptr<store::Workspace> ws, QString& error, bool& halted);
+  // `logged`: the workspace's events decoded when it was opened (fed first).
+  bool launch(std::unique_ptr<store::Workspace> ws, std::vector<learn::Event> logged, QString& error, bool& halted);
   void tick();
   void feed(std::vector<learn::Event> events);
   // Opens `dir` for following or replaying: checks campaign.json, reads the log's complete lines with log_ and
-  // decodes them into `events`; false (state Failed) when either cannot be read.
-  bool openLog(const QString& dir, std::vector<learn::Event>& events);
+  // decodes them into `events`; false (state Failed) when either cannot be read, with the reason in `why`.
+  bool openLog(const QString& dir, std::vector<learn::Event>& events, QString* why = nullptr);
+  // Sends the session's AuditMemorySnapshot of `events` (the workspace's logged events), or of `logError`.
+  void sendSnapshot(const std::vector<learn::Event>& events, const QString& logError = {});
   std::vector<learn::Event> decode(const std::vector<nlohmann::json>& lines);  // malformed ones counted by feed_
   void readGrowth();  // the lines log_ finds appended since, into backlog_
   void setState(CampaignRunState s, const QString& message = {});

@@ -21,6 +21,7 @@ void registerTypes() {
     qRegisterMetaType<sf::widgets::CampaignSummary>("sf::widgets::CampaignSummary");
     qRegisterMetaType<sf::widgets::CampaignRunState>("sf::widgets::CampaignRunState");
     qRegisterMetaType<sf::widgets::ReplayStory>("sf::widgets::ReplayStory");
+    qRegisterMetaType<sf::widgets::AuditMemorySnapshotPtr>("sf::widgets::AuditMemorySnapshotPtr");
     qRegisterMetaType<QVector<sf::widgets::CampaignSummary>>("QVector<sf::widgets::CampaignSummary>");
     return true;
   }();
@@ -76,6 +77,10 @@ EngineBridge::EngineBridge(QObject* parent) : QObject(parent), control_(std::mak
   connect(campaign_, &CampaignWorker::replayStory, this, [this](quint64 session, const ReplayStory& st) {
     if (session == session_) emit replayStory(st);
   });
+  connect(campaign_, &CampaignWorker::auditMemorySnapshot, this,
+          [this](quint64 session, const AuditMemorySnapshotPtr& s) {
+            if (session == session_) emit auditMemorySnapshot(s);
+          });
   connect(campaign_, &CampaignWorker::stateChanged, this,
           [this](quint64 session, CampaignRunState st, const QString& msg) {
             if (session != session_) return;

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QThread>
 
+#include "widgets/audit/audit_snapshot.hpp"
 #include "widgets/campaign/campaign_types.hpp"
 #include "widgets/engine/engine_types.hpp"
 #include "widgets/campaign/replay_types.hpp"
@@ -73,6 +74,10 @@ class EngineBridge : public QObject {
   void campaignUpdated(const sf::widgets::CampaignUpdate& u);
   // Every event fed to the models, in log order (live, followed or replayed): for panes that follow events.
   void campaignEvents(const sf::widgets::EventBatch& events);
+  // A workspace session (opened, continued or started; not a replay), once before its first update and event
+  // batch: the audit pane's and the memory inspector's snapshot of the events logged so far (and of audit.json
+  // and memory.json), built on the campaign thread. Its first `events` events are also in the event batches.
+  void auditMemorySnapshot(const sf::widgets::AuditMemorySnapshotPtr& snapshot);
   void campaignStateChanged(sf::widgets::CampaignRunState state, const QString& message);
   // A replay's story (episode starts, key moments), once per replay session before its first update.
   void replayStory(const sf::widgets::ReplayStory& story);
