@@ -85,7 +85,8 @@ MainWindow::MainWindow(QWidget* parent)
   });
   createDocks();
   audit_ = new AuditDocks(this);
-  connect(this, &MainWindow::workspaceOpened, audit_, &AuditDocks::openWorkspace);
+  // The audit docks read no file: an opened workspace reaches them as the campaign thread's snapshot.
+  connect(bridge_, &EngineBridge::auditMemorySnapshot, audit_, &AuditDocks::applySnapshot);
   connect(bridge_, &EngineBridge::campaignEvents, audit_, [this](const EventBatch& events) {
     if (events) audit_->applyEvents(*events);
   });

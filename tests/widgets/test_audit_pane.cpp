@@ -91,7 +91,7 @@ TEST(AuditModel, RowsFiltersAndLabelsSurviveReopening) {
     AuditModel m;
     QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
     QString err;
-    ASSERT_TRUE(m.openWorkspace(dir, &err)) << err.toStdString();
+    ASSERT_TRUE(m.openSnapshot(*sf::widgets::test::snapshotOf(dir), &err)) << err.toStdString();
     ASSERT_EQ(m.rowCount(), 5);
     EXPECT_EQ(m.index(1, AuditModel::TaskColumn).data().toString(), QStringLiteral("elementwise/add"));
     EXPECT_EQ(m.index(1, AuditModel::AdoptedColumn).data().toString(), QStringLiteral("adopted"));
@@ -128,7 +128,7 @@ TEST(AuditModel, RowsFiltersAndLabelsSurviveReopening) {
   // Close and reopen: the labels come back from audit.json.
   AuditModel again;
   QString err;
-  ASSERT_TRUE(again.openWorkspace(dir, &err)) << err.toStdString();
+  ASSERT_TRUE(again.openSnapshot(*sf::widgets::test::snapshotOf(dir), &err)) << err.toStdString();
   ASSERT_NE(again.labelOf(1), nullptr);
   EXPECT_EQ(again.labelOf(1)->label, "full");
   EXPECT_EQ(again.labelOf(1)->note, "Zip as described");
@@ -180,7 +180,7 @@ TEST(AuditPane, KeyboardLabelsAndMoves) {
   const QString dir = writeWorkspace(tmp, fixture());
   AuditPane pane;
   pane.resize(1000, 700);
-  ASSERT_TRUE(pane.openWorkspace(dir));
+  ASSERT_TRUE(pane.openSnapshot(*sf::widgets::test::snapshotOf(dir)));
   EXPECT_EQ(pane.currentSourceRow(), 0);
   QTest::keyClick(pane.table(), Qt::Key_J);
   EXPECT_EQ(pane.currentSourceRow(), 1);
@@ -235,7 +235,7 @@ TEST(AuditPane, KeyboardLabelsAndMoves) {
 
   // Reopen in a new pane: labels are there.
   AuditPane other;
-  ASSERT_TRUE(other.openWorkspace(dir));
+  ASSERT_TRUE(other.openSnapshot(*sf::widgets::test::snapshotOf(dir)));
   EXPECT_EQ(other.model()->labelOf(1)->label, "partial");
   EXPECT_EQ(other.summary().labelled, 4u);
 }
@@ -261,7 +261,7 @@ TEST(AuditPane, FiftyBlindLabelsWithKeyEventsOnly) {
   }
   AuditPane pane;
   pane.resize(1000, 700);
-  ASSERT_TRUE(pane.openWorkspace(dir));
+  ASSERT_TRUE(pane.openSnapshot(*sf::widgets::test::snapshotOf(dir)));
   pane.setAuditor(QStringLiteral("ann"));
   pane.setSeed(777);
   sf::widgets::test::MouseCounter mouse;
@@ -300,7 +300,7 @@ TEST(AuditPane, SamplingIsReproducibleAndBlind) {
   QTemporaryDir tmp;
   const QString dir = writeWorkspace(tmp, fixture());
   AuditPane pane;
-  ASSERT_TRUE(pane.openWorkspace(dir));
+  ASSERT_TRUE(pane.openSnapshot(*sf::widgets::test::snapshotOf(dir)));
   pane.sample(3, 12345);
   EXPECT_EQ(pane.seed(), 12345u);
   const auto expected = sf::store::sample_records(pane.model()->workspace().log.records, 3, 12345);
@@ -320,7 +320,7 @@ TEST(AuditPane, SamplingIsReproducibleAndBlind) {
 
   // Another pane with the same seed draws the same records.
   AuditPane second;
-  ASSERT_TRUE(second.openWorkspace(dir));
+  ASSERT_TRUE(second.openSnapshot(*sf::widgets::test::snapshotOf(dir)));
   second.sample(3, 12345);
   std::vector<AdoptionKey> keys2;
   for (int r = 0; r < second.filterModel()->rowCount(); ++r)
@@ -344,7 +344,7 @@ TEST(AuditPane, SummaryExportCsvAndMarkdown) {
   QTemporaryDir tmp;
   const QString dir = writeWorkspace(tmp, fixture());
   AuditPane pane;
-  ASSERT_TRUE(pane.openWorkspace(dir));
+  ASSERT_TRUE(pane.openSnapshot(*sf::widgets::test::snapshotOf(dir)));
   QString err;
   ASSERT_TRUE(pane.model()->setLabel(0, QStringLiteral("full"), {}, &err));
   ASSERT_TRUE(pane.model()->setLabel(1, QStringLiteral("full"), {}, &err));

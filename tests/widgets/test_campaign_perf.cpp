@@ -16,6 +16,7 @@
 #include "widgets/campaign/comparison_model.hpp"
 #include "widgets/campaign/learning_curves.hpp"
 #include "widgets/campaign/trace_model.hpp"
+#include "test_support.hpp"
 #include "core/learn/config.hpp"
 #include "core/store/workspace.hpp"
 #include <QAreaSeries>
@@ -235,7 +236,7 @@ TEST(CampaignPerf, AuditMarksSuspiciousSpeedups) {
   }
   AuditModel opened;
   QString err;
-  ASSERT_TRUE(opened.openWorkspace(dir.path(), &err)) << err.toStdString();
+  ASSERT_TRUE(opened.openSnapshot(*sf::widgets::test::snapshotOf(dir.path()), &err)) << err.toStdString();
   ASSERT_EQ(opened.rowCount(), 3);
   check(opened);
 }

@@ -14,6 +14,7 @@
 
 #include "widgets/audit/memory_inspector.hpp"
 #include "widgets/audit/memory_inspector_model.hpp"
+#include "test_support.hpp"
 #include "tests/support/events.hpp"
 
 using nlohmann::json;
@@ -228,7 +229,7 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   writeText(tmp.path() + QStringLiteral("/events.jsonl"), events);
 
   MemoryInspector w;
-  ASSERT_TRUE(w.loadWorkspace(tmp.path()));
+  ASSERT_TRUE(w.openSnapshot(*sf::widgets::test::snapshotOf(tmp.path())));
   auto* m = w.model();
   ASSERT_EQ(m->rowCount(), 2);
   EXPECT_EQ(m->item(0).eligible_episodes, 7);
@@ -256,7 +257,7 @@ TEST(MemoryInspector, LoadsAWorkspaceWithGaugeChartAndProvenance) {
   // A bad memory.json is a clear error and leaves the inspector as it was.
   writeText(tmp.path() + QStringLiteral("/memory.json"),
             "{\"format\":\"stepforge-memory\",\"version\":9,\"items\":[]}");
-  EXPECT_FALSE(w.loadWorkspace(tmp.path()));
+  EXPECT_FALSE(w.openSnapshot(*sf::widgets::test::snapshotOf(tmp.path())));
   EXPECT_EQ(m->rowCount(), 2);
   QString err;
   EXPECT_FALSE(w.importFrom(tmp.path() + QStringLiteral("/memory.json"), &err));
@@ -282,7 +283,7 @@ TEST(MemoryInspector, ItemsOfTheImportedMemoryKeepTheirRuleText) {
   writeText(tmp.path() + QStringLiteral("/events.jsonl"), log);
 
   MemoryInspectorModel m;
-  ASSERT_TRUE(m.loadWorkspace(tmp.path(), &err)) << err.toStdString();
+  ASSERT_TRUE(m.openSnapshot(*sf::widgets::test::snapshotOf(tmp.path()), &err)) << err.toStdString();
   const int row = m.rowOfId(QStringLiteral("mem-000001"));
   ASSERT_GE(row, 0);
   EXPECT_EQ(m.item(row).rule, "rule of mem-000001");  // from the imported file, not the id
@@ -290,7 +291,7 @@ TEST(MemoryInspector, ItemsOfTheImportedMemoryKeepTheirRuleText) {
   // Without the file the item still shows, with its id as rule text.
   QFile::remove(imported);
   MemoryInspectorModel bare;
-  ASSERT_TRUE(bare.loadWorkspace(tmp.path(), &err)) << err.toStdString();
+  ASSERT_TRUE(bare.openSnapshot(*sf::widgets::test::snapshotOf(tmp.path()), &err)) << err.toStdString();
   EXPECT_EQ(bare.item(bare.rowOfId(QStringLiteral("mem-000001"))).rule, "mem-000001");
 }
 

@@ -190,7 +190,7 @@ TEST(EpisodeLineageView, ChainFromTheAuditPaneAndTheTracePaneWithKeysOnly) {
   // Audit pane: L on a record of episode 0 opens its lineage.
   sf::widgets::AuditPane pane;
   pane.resize(900, 600);
-  ASSERT_TRUE(pane.openWorkspace(dir));
+  ASSERT_TRUE(pane.openSnapshot(*sf::widgets::test::snapshotOf(dir)));
   pane.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&pane));
   QTest::keyClick(pane.table(), Qt::Key_L);

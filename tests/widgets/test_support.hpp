@@ -6,6 +6,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/learn/events.hpp"
+#include "widgets/audit/audit_snapshot.hpp"
 #include "widgets/main_window.hpp"
 
 namespace sf::widgets::test {
@@ -49,5 +56,16 @@ struct MouseCounter : QObject {
     return false;
   }
 };
+
+// The snapshot of workspace `dir` the campaign thread sends when it is opened (its log read and decoded once,
+// then buildAuditMemorySnapshot), for tests that fill the audit pane or the memory inspector without a bridge.
+inline AuditMemorySnapshotPtr snapshotOf(const QString& dir) {
+  std::vector<learn::Event> events;
+  std::int64_t malformed = 0;
+  std::string err;
+  if (!learn::read_events(std::filesystem::path(dir.toStdString()) / "events.jsonl", events, malformed, err))
+    return buildAuditMemorySnapshot(dir, {}, 0, QString::fromStdString(err));
+  return buildAuditMemorySnapshot(dir, events, malformed);
+}
 
 }  // namespace sf::widgets::test

@@ -1,9 +1,9 @@
 #include "widgets/audit/audit_docks.hpp"
 
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QMainWindow>
 #include <QStatusBar>
+#include <algorithm>
 
 #include "widgets/audit/audit_model.hpp"
 #include "widgets/audit/audit_pane.hpp"
@@ -37,23 +37,25 @@ void AuditDocks::applyEvents(const std::vector<nlohmann::json>& envelopes) {
 }
 
 void AuditDocks::applyEvents(const std::vector<learn::Event>& events) {
-  for (const auto& e : events) {
-    audit_->applyEvent(e);
-    memory_->applyEvent(e);
+  // The first events of an opened workspace's session are in its snapshot already.
+  const std::size_t skip = std::min(events.size(), static_cast<std::size_t>(std::max<qint64>(folded_, 0)));
+  folded_ -= static_cast<qint64>(skip);
+  for (std::size_t i = skip; i < events.size(); ++i) {
+    audit_->applyEvent(events[i]);
+    memory_->applyEvent(events[i]);
   }
   if (replaying_) return;  // a demo replay keeps the presentation layout; View shows them
   if (auditDock_->isHidden() && audit_->model()->rowCount() > 0) auditDock_->show();
   if (memoryDock_->isHidden() && memory_->model()->rowCount() > 0) memoryDock_->show();
 }
 
-void AuditDocks::openWorkspace(const QString& dir) {
-  if (replaying_ && dir == replayDir_) return;  // the replay's events build both panes
+void AuditDocks::applySnapshot(const AuditMemorySnapshotPtr& s) {
+  if (!s) return;
   replaying_ = false;
-  const WorkspaceEvents log = WorkspaceEvents::read(dir);  // read once, for both panes
-  audit_->openWorkspace(dir, log);
-  memory_->loadWorkspace(dir, log);
-  const bool sage = audit_->model()->rowCount() > 0 || memory_->model()->rowCount() > 0 ||
-                    QFileInfo::exists(dir + QStringLiteral("/memory.json"));
+  folded_ = s->events;
+  audit_->openSnapshot(*s);
+  memory_->openSnapshot(*s);
+  const bool sage = audit_->model()->rowCount() > 0 || memory_->model()->rowCount() > 0 || s->memoryFileExists;
   if (sage) {
     memoryDock_->show();
     auditDock_->show();
@@ -63,7 +65,7 @@ void AuditDocks::openWorkspace(const QString& dir) {
 
 void AuditDocks::startReplay(const QString& dir) {
   replaying_ = true;
-  replayDir_ = dir;
+  folded_ = 0;
   audit_->model()->startReplay(dir);
   emit audit_->statusMessage(tr("Replay: the records follow the replayed events"));
   memory_->model()->clear();  // the memory.json snapshot goes too: hot items show their rule text

@@ -15,29 +15,16 @@ AuditModel::AuditModel(QObject* parent) : QAbstractTableModel(parent) {
   if (auditor_.isEmpty()) auditor_ = QStringLiteral("auditor");
 }
 
-bool AuditModel::openWorkspace(const QString& dir, QString* error) {
-  return openWorkspace(dir, WorkspaceEvents::read(dir), error);
-}
-
-bool AuditModel::openWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error) {
-  if (!log.error.isEmpty()) {
-    if (error) *error = log.error;
-    return false;
-  }
-  // The audit fold and the verdicts' speedups: the core projection over the typed events.
-  learn::AuditView view;
-  for (const auto& e : log.events) view.apply(e);
-  store::AuditWorkspace ws;
-  std::string err;
-  if (!store::load_audit_workspace(dir.toStdString(), view.log(), ws, err)) {
-    if (error) *error = qs(err);
+bool AuditModel::openSnapshot(const AuditMemorySnapshot& s, QString* error) {
+  if (!s.auditError.isEmpty()) {
+    if (error) *error = s.auditError;
     return false;
   }
   beginResetModel();
   replay_ = false;
-  ws_ = std::move(ws);
-  verdicts_ = std::move(view);
-  skipped_ = log.malformed;
+  ws_ = s.audit;
+  verdicts_ = s.verdicts;
+  skipped_ = s.malformed;
   endResetModel();
   emit labelsChanged();
   return true;

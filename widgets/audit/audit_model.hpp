@@ -8,11 +8,12 @@
 #include <QHash>
 #include <QSortFilterProxyModel>
 #include <QString>
+#include <QStringList>
 #include <nlohmann/json.hpp>
 
 #include "core/learn/projections.hpp"
 #include "core/store/audit.hpp"
-#include "widgets/campaign/campaign_types.hpp"
+#include "widgets/audit/audit_snapshot.hpp"
 
 namespace sf::widgets {
 
@@ -45,10 +46,9 @@ class AuditModel : public QAbstractTableModel {
 
   explicit AuditModel(QObject* parent = nullptr);
 
-  // Loads a workspace (events.jsonl + audit.json). False with a message (the model is left unchanged).
-  bool openWorkspace(const QString& dir, QString* error = nullptr);
-  // The same with the workspace's events already read (the log read once for every pane).
-  bool openWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error = nullptr);
+  // Shows an opened workspace: the audit the campaign thread folded from its log and audit.json
+  // (audit_snapshot.hpp; nothing is read here). False with its error (the model is left unchanged).
+  bool openSnapshot(const AuditMemorySnapshot& s, QString* error = nullptr);
   qint64 skippedEvents() const { return skipped_; }  // events of the opened log that did not decode
   // A replay of `dir` (demo mode): empty, nothing read from disk; every row comes from the replayed events,
   // and a `campaign_started` with seq 0 (the replay starting over, e.g. scrubbed back) empties it again.

@@ -20,9 +20,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <filesystem>
 
-#include "core/memory/memory_store.hpp"
 #include "widgets/audit/audit_code_view.hpp"
 #include "widgets/campaign/episode_lineage_view.hpp"
 #include "widgets/audit/audit_model.hpp"
@@ -228,22 +226,16 @@ AuditPane::AuditPane(QWidget* parent)
   updateDetail();
 }
 
-bool AuditPane::openWorkspace(const QString& dir) { return openWorkspace(dir, WorkspaceEvents::read(dir)); }
-
-bool AuditPane::openWorkspace(const QString& dir, const WorkspaceEvents& log) {
+bool AuditPane::openSnapshot(const AuditMemorySnapshot& s) {
   QString error;
   memoryItems_.clear();
-  const std::string mem = (std::filesystem::path(dir.toStdString()) / "memory.json").string();
-  if (std::filesystem::exists(mem)) {
-    auto store = memory::load_memory_file(mem);
-    if (store.ok())
-      for (const auto& it : store.value->items())
-        memoryItems_.insert(qs(it.id), {qs(it.rule), qs(it.evidence), qs(it.source_task), it.source_episode});
-  }
+  if (s.memory)
+    for (const auto& it : s.memory->items())
+      memoryItems_.insert(qs(it.id), {qs(it.rule), qs(it.evidence), qs(it.source_task), it.source_episode});
   filter_->clearSample();
   sampleInfo_->clear();
-  if (!model_->openWorkspace(dir, log, &error)) {
-    emit statusMessage(tr("Cannot open the audit of %1: %2").arg(dir, error));
+  if (!model_->openSnapshot(s, &error)) {
+    emit statusMessage(tr("Cannot open the audit of %1: %2").arg(s.dir, error));
     return false;
   }
   updateBlind();

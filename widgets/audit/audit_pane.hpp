@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/store/audit.hpp"
-#include "widgets/campaign/campaign_types.hpp"
+#include "widgets/audit/audit_snapshot.hpp"
 
 class QCheckBox;
 class QComboBox;
@@ -60,9 +60,9 @@ class AuditPane : public QWidget {
   bool exportSummary(const QString& path, bool markdown, QString* error = nullptr) const;
 
  public slots:
-  // Opens a campaign workspace (events.jsonl, audit.json, memory.json for experiences without an event).
-  bool openWorkspace(const QString& dir);
-  bool openWorkspace(const QString& dir, const WorkspaceEvents& log);  // the log already read
+  // Shows an opened campaign workspace from its snapshot (audit_snapshot.hpp: the log, audit.json and
+  // memory.json, for experiences without an event, as the campaign thread read them; nothing is read here).
+  bool openSnapshot(const AuditMemorySnapshot& s);
   // A live event (see AuditModel::applyEvent).
   void applyEvent(const learn::Event& event);
   // Labels the current record with kAuditLabels[index] and the note field, then advances to the next record
@@ -121,7 +121,8 @@ class AuditPane : public QWidget {
     QString rule, evidence, sourceTask;
     qint64 sourceEpisode = 0;
   };
-  QHash<QString, MemoryText> memoryItems_;  // from memory.json, for items without an experience_added event
+  QHash<QString, MemoryText> memoryItems_;  // from memory.json (the snapshot), for items without an
+                                            // experience_added event
 };
 
 }  // namespace sf::widgets

@@ -142,12 +142,10 @@ void MemoryInspector::setStateFilter(const QString& state) {
           : QRegularExpression(QLatin1Char('^') + QRegularExpression::escape(state) + QLatin1Char('$')));
 }
 
-bool MemoryInspector::loadWorkspace(const QString& dir) { return loadWorkspace(dir, WorkspaceEvents::read(dir)); }
-
-bool MemoryInspector::loadWorkspace(const QString& dir, const WorkspaceEvents& log) {
+bool MemoryInspector::openSnapshot(const AuditMemorySnapshot& s) {
   QString error;
-  if (!model_->loadWorkspace(dir, log, &error)) {
-    emit statusMessage(tr("Cannot load the memory of %1: %2").arg(dir, error));
+  if (!model_->openSnapshot(s, &error)) {
+    emit statusMessage(tr("Cannot load the memory of %1: %2").arg(s.dir, error));
     return false;
   }
   emit statusMessage(tr("%n memory item(s)", nullptr, model_->rowCount()));

@@ -2,13 +2,14 @@
 // (MemoryInspectorModel) with a state filter; a gauge of the hot budget (resident hot tokens / budget); a
 // QtCharts line chart of the selected item's utility over episodes (credit events); its provenance (source
 // episode and task, rule, evidence, resident form); export and import of stepforge-memory files (a bad file
-// gets a clear error dialog). Follows live events (applyEvent) and loads workspaces. See docs/audit.md.
+// gets a clear error dialog). Follows live events (applyEvent) and shows opened workspaces (openSnapshot).
+// See docs/audit.md.
 #pragma once
 
 #include <QWidget>
 #include <nlohmann/json.hpp>
 
-#include "widgets/campaign/campaign_types.hpp"
+#include "widgets/audit/audit_snapshot.hpp"
 
 class QChartView;
 class QComboBox;
@@ -48,8 +49,8 @@ class MemoryInspector : public QWidget {
   bool exportTo(const QString& path, QString* error = nullptr);
 
  public slots:
-  bool loadWorkspace(const QString& dir);
-  bool loadWorkspace(const QString& dir, const WorkspaceEvents& log);  // the log already read
+  // An opened workspace, as the campaign thread read it (audit_snapshot.hpp; nothing is read here).
+  bool openSnapshot(const AuditMemorySnapshot& s);
   void applyEvent(const learn::Event& event);
   void applyEvent(const nlohmann::json& envelope);  // a hand-written list (see MemoryInspectorModel)
   void importDialog();

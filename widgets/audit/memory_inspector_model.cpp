@@ -4,27 +4,18 @@
 #include <QColor>
 #include <QFont>
 #include <algorithm>
-#include <filesystem>
 
 #include "core/memory/memory_config.hpp"
 #include "core/memory/memory_json.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/memory/utility.hpp"
-#include "core/learn/config.hpp"
 #include "core/learn/events.hpp"
-#include "core/store/workspace.hpp"
 
 namespace sf::widgets {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-
-QString diagText(const Diagnostic& d) {
-  return qs(d.message) + QStringLiteral(" [") + qs(d.code) + QLatin1Char(']');
-}
 
 // Trajectory from a credit history: U starts at 0 and follows the ATU update with the default η floor.
 QVector<QPointF> trajectoryFromHistory(const memory::MemoryItem& it) {
@@ -140,54 +131,26 @@ void MemoryInspectorModel::syncTrajectories(QSet<QString>* changed) {
   }
 }
 
-bool MemoryInspectorModel::loadWorkspace(const QString& dir, QString* error) {
-  return loadWorkspace(dir, WorkspaceEvents::read(dir), error);
-}
-
-bool MemoryInspectorModel::loadWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error) {
-  const fs::path d = dir.toStdString();
-  // Everything is read first; the model changes only when all of it is fine.
-  std::optional<memory::MemoryStore> store;
-  if (fs::exists(d / "memory.json")) {
-    auto o = memory::load_memory_file((d / "memory.json").string());
-    if (!o.ok()) {
-      if (error) *error = diagText(*o.error);
-      return false;
-    }
-    store = std::move(o.value);
-  }
-  if (!log.error.isEmpty()) {
-    if (error) *error = log.error;
+bool MemoryInspectorModel::openSnapshot(const AuditMemorySnapshot& s, QString* error) {
+  if (!s.memoryError.isEmpty()) {
+    if (error) *error = s.memoryError;
     return false;
   }
-  // The memory the campaign started from (its memory.import file, when it is still there).
-  std::optional<memory::MemoryStore> initial;
-  {
-    // The workspace's and the config's own readers: campaign.json checked and bounded, memory.import read
-    // as the campaign reads it.
-    json config;
-    std::string err;
-    if (store::Workspace::read_config(d, config, err) && config.contains("memory") && config["memory"].is_object())
-      if (auto mem = learn::sage_memory_from_json(config["memory"], err); mem && !mem->import.empty() &&
-                                                                       fs::exists(mem->import))
-        if (auto o = memory::load_memory_file(mem->import); o.ok()) initial = std::move(o.value);
-  }
   beginResetModel();
-  initial_ = std::move(initial);
-  view_ = learn::MemoryView(initial_);
+  initial_ = s.initial;
+  view_ = s.memoryView;  // the events folded on the campaign thread
   items_.clear();
   index_.clear();
   trajectories_.clear();
   snapshot_.clear();
   importedHotTokens_ = false;
-  lastSeq_ = -1;
-  for (const auto& e : log.events) foldEvent(e);
+  lastSeq_ = s.lastSeq;
   syncTrajectories(nullptr);
-  if (store) {
+  if (s.memory) {
     // memory.json holds the items (with their abstracted forms); the events give trajectories and budget,
     // and the items from the next event on (a followed live run).
-    json j = store->to_json();
-    setItems(store->items(), j);
+    json j = s.memory->to_json();
+    setItems(s.memory->items(), j);
     for (const auto& it : items_) snapshot_[it.id] = it;
     if (trajectories_.isEmpty())
       for (const auto& it : items_)
@@ -206,7 +169,7 @@ bool MemoryInspectorModel::loadWorkspace(const QString& dir, const WorkspaceEven
 bool MemoryInspectorModel::importFile(const QString& path, QString* error) {
   auto o = memory::load_memory_file(path.toStdString());
   if (!o.ok()) {
-    if (error) *error = diagText(*o.error);
+    if (error) *error = memoryDiagnosticText(*o.error);
     return false;
   }
   beginResetModel();
@@ -236,11 +199,11 @@ json MemoryInspectorModel::toJson() const {
 bool MemoryInspectorModel::exportFile(const QString& path, QString* error) const {
   auto o = memory::MemoryStore::from_json(toJson());
   if (!o.ok()) {
-    if (error) *error = diagText(*o.error);
+    if (error) *error = memoryDiagnosticText(*o.error);
     return false;
   }
   if (auto d = memory::save_memory_file(*o.value, path.toStdString())) {
-    if (error) *error = diagText(*d);
+    if (error) *error = memoryDiagnosticText(*d);
     return false;
   }
   return true;

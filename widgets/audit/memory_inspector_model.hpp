@@ -1,8 +1,9 @@
 // MemoryInspectorModel: the items of a sage campaign's adoption-aware memory (algorithms §4.1) — state,
 // utility, counts (retrievals, adoptions, updates), distinct adopting operators, access estimate, tokens —
 // with each item's utility trajectory over episodes (from `credit` events) and the hot budget (from
-// `consolidation` events or campaign.json). Built from a workspace (memory.json + events.jsonl), from an
-// imported memory file, and from live events (the live feed or the demo replay). See docs/audit.md.
+// `consolidation` events or campaign.json). Built from an opened workspace (the snapshot of memory.json and
+// events.jsonl the campaign thread folds), from an imported memory file, and from live events (the live feed or
+// the demo replay). See docs/audit.md.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -18,7 +19,7 @@
 
 #include "core/learn/projections.hpp"
 #include "core/memory/memory_item.hpp"
-#include "widgets/campaign/campaign_types.hpp"
+#include "widgets/audit/audit_snapshot.hpp"
 
 namespace sf::widgets {
 
@@ -42,11 +43,10 @@ class MemoryInspectorModel : public QAbstractTableModel {
 
   explicit MemoryInspectorModel(QObject* parent = nullptr);
 
-  // memory.json (when present: items and counts) + events.jsonl (trajectories, budget; the items when there
-  // is no memory.json) + campaign.json (budget). False with a message; the model is unchanged then.
-  bool loadWorkspace(const QString& dir, QString* error = nullptr);
-  // The same with the workspace's events already read (the log read once for every pane).
-  bool loadWorkspace(const QString& dir, const WorkspaceEvents& log, QString* error = nullptr);
+  // Shows an opened workspace as the campaign thread read it (audit_snapshot.hpp; nothing is read here):
+  // memory.json's items and counts when it is there, the events' trajectories and budget (and their items
+  // when there is no memory.json). False with the snapshot's error; the model is unchanged then.
+  bool openSnapshot(const AuditMemorySnapshot& s, QString* error = nullptr);
   // Replaces the items with a stepforge-memory file (strictly validated; M-IMPORT / M-IO message on error,
   // the model unchanged). Trajectories are rebuilt from the items' credit histories.
   bool importFile(const QString& path, QString* error = nullptr);
@@ -96,7 +96,7 @@ class MemoryInspectorModel : public QAbstractTableModel {
   QHash<QString, int> index_;
   QHash<QString, QVector<QPointF>> trajectories_;
   learn::MemoryView view_;  // the memory at the last event applied (core projection: the memory's own rules)
-  std::optional<memory::MemoryStore> initial_;  // the campaign's imported memory, when loadWorkspace found it
+  std::optional<memory::MemoryStore> initial_;  // the campaign's imported memory, when the snapshot had it
   bool importedHotTokens_ = false;  // an imported file: hot tokens = the sum over its hot items
   nlohmann::json header_ = nlohmann::json::object();  // next_id, episodes, consolidations (export)
   qint64 lastSeq_ = -1;

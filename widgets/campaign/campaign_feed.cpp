@@ -291,16 +291,6 @@ QString tracePromptText(const TraceDetail& d) {
   return parts.join(QStringLiteral("\n\n"));
 }
 
-WorkspaceEvents WorkspaceEvents::read(const QString& dir) {
-  WorkspaceEvents w;
-  std::string err;
-  std::int64_t malformed = 0;
-  if (!learn::read_events(std::filesystem::path(dir.toStdString()) / "events.jsonl", w.events, malformed, err))
-    w.error = QString::fromStdString(err);
-  w.malformed = malformed;
-  return w;
-}
-
 CampaignSummary summarizeWorkspace(const QString& dir) {
   CampaignSummary s;
   std::string err;

@@ -32,14 +32,6 @@ namespace sf::widgets {
 // hands them over typed; a followed, opened or replayed events.jsonl is decoded by the campaign thread).
 using EventBatch = std::shared_ptr<const std::vector<learn::Event>>;
 
-// A workspace's events.jsonl read once and decoded (learn::read_events), for every pane that folds it.
-struct WorkspaceEvents {
-  std::vector<learn::Event> events;
-  qint64 malformed = 0;  // lines that did not decode (skipped)
-  QString error;         // non-empty: the log could not be read
-  static WorkspaceEvents read(const QString& dir);
-};
-
 // The texts behind one trace row (shown in the detail view); shared, never copied.
 struct TraceDetail {
   // The call's prompt messages as logged: [{role, content}] or, from a workspace's events.jsonl, parts naming
