@@ -128,6 +128,38 @@ TEST(AuditDocks, TheDocksReadNoWorkspaceOnTheGuiThread) {
   EXPECT_EQ(memory->rowCount(), 1);
 }
 
+// A followed live workspace: after the snapshot of what was logged at opening, the records another process
+// appends reach the audit pane and the memory inspector as event batches.
+TEST(AuditDocks, AFollowedLogAddsItsNewRecords) {
+  QTemporaryDir tmp;
+  writeConfig(tmp.path());
+  writeSageLog(tmp.path());
+  MainWindow w;
+  ASSERT_TRUE(openThroughTheBridge(w, tmp.path()));
+  auto* audit = w.auditDocks()->auditPane()->model();
+  auto* memory = w.auditDocks()->memoryInspector()->model();
+  ASSERT_EQ(audit->rowCount(), 1);
+  {
+    std::ofstream out((tmp.path() + QStringLiteral("/events.jsonl")).toStdString(), std::ios::app);
+    out << json{{"v", 1},          {"seq", 3},         {"t", 0.0},         {"type", "adoption_record"},
+                {"episode", 2},    {"task", "c"},      {"round", 0},       {"item", "mem-000001"},
+                {"rank", 1},       {"relevance", 1.0}, {"score", 1.0},     {"utility", 0.5},
+                {"adopted", true}, {"rationale", "z"}, {"reasked", false}, {"before", ""},
+                {"after", "z\n"}}
+               .dump()
+        << "\n"
+        << json{{"v", 1},           {"seq", 4},     {"t", 0.0},           {"type", "credit"},
+                {"episode", 2},     {"item", "mem-000001"}, {"adopted", true}, {"credit", 0.5},
+                {"eta", 1.0},       {"utility_before", 0.5}, {"utility_after", 0.5}, {"n_updates", 2}}
+               .dump()
+        << "\n";
+  }
+  ASSERT_TRUE(QTest::qWaitFor([&] { return audit->rowCount() == 2; }, 10000));
+  EXPECT_EQ(audit->record(1).task, "c");
+  ASSERT_TRUE(QTest::qWaitFor([&] { return memory->item(0).adoption_count == 2; }, 10000));
+  EXPECT_EQ(memory->trajectory(QStringLiteral("mem-000001")).size(), 2);
+}
+
 // The errors read the same as when the panes read the files themselves: a corrupt audit.json is the audit
 // pane's message (the memory still loads), a bad memory.json the memory inspector's.
 TEST(AuditDocks, ACorruptAuditFileIsShownInThePane) {
