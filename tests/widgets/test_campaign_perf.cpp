@@ -177,23 +177,24 @@ TEST(CampaignPerf, ComparisonShowsPerTaskBestSpeedups) {
   EXPECT_EQ(m.index(0, 2).data().toString(), QStringLiteral("✔ 2/4 (50%)"));
   EXPECT_EQ(m.index(0, 2).data(ComparisonTaskModel::BestSpeedupRole).toDouble(), -1.0);
 
-  // From a written log, through summarizeWorkspace.
+  // From a written log, through summarizeWorkspace (a real workspace: campaign.json, then the events).
   QTemporaryDir dir;
   {
-    std::ofstream out((dir.path() + QStringLiteral("/events.jsonl")).toStdString());
+    std::string werr;
+    sf::learn::CampaignConfig cfg;
+    cfg.name = "perf";
+    ASSERT_TRUE(sf::store::Workspace::create(dir.path().toStdString(), sf::learn::config_to_json(cfg), werr)) << werr;
+    std::ofstream out((dir.path() + QStringLiteral("/events.jsonl")).toStdString(), std::ios::app);
     for (const auto& e : {perf_started(), verdict(1, 0, "a/x", 0, true, {{"cycles", 10}, {"speedup", 1.25}}),
                           verdict(2, 0, "a/x", 1, true, {{"cycles", 8}, {"speedup", 1.75}}),
                           verdict(3, 0, "a/x", 2, false)})
       out << e.dump() << "\n";
-    std::ofstream cfg((dir.path() + QStringLiteral("/campaign.json")).toStdString());
-    cfg << R"({"name": "perf"})";
   }
   CampaignSummary s = summarizeWorkspace(dir.path());
-  if (s.error.isEmpty()) {
-    ASSERT_FALSE(s.tasks.isEmpty());
-    ASSERT_TRUE(s.tasks[0].bestSpeedup.has_value());
-    EXPECT_EQ(*s.tasks[0].bestSpeedup, 1.75);
-  }
+  ASSERT_TRUE(s.error.isEmpty()) << s.error.toStdString();
+  ASSERT_FALSE(s.tasks.isEmpty());
+  ASSERT_TRUE(s.tasks[0].bestSpeedup.has_value());
+  EXPECT_EQ(*s.tasks[0].bestSpeedup, 1.75);
 }
 
 TEST(CampaignPerf, AuditMarksSuspiciousSpeedups) {
