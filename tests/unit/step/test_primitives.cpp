@@ -115,5 +115,60 @@ TEST(Primitives, ChainPrimitives) {
   for (const auto& e : primitives()) EXPECT_EQ(is_chain_prim(e.prim), e.chain) << e.name;
 }
 
+TEST(Primitives, ArityOfEveryPrimitive) {
+  // step-dialect §6: what .apply takes and what comes out.
+  std::set<Prim> one;
+  for (const auto& e : primitives())
+    if (takes_one_stream(e.prim)) one.insert(e.prim);
+  EXPECT_EQ(one, (std::set<Prim>{Prim::Accum, Prim::Scan, Prim::Bufferize, Prim::Streamify, Prim::Promote,
+                                 Prim::Repeat, Prim::Flatten, Prim::Reshape, Prim::Copy, Prim::Identity}));
+  EXPECT_EQ(prim_info(Prim::Map).args, PrimArgs::OneOrTuple);
+  EXPECT_EQ(prim_info(Prim::Zip).args, PrimArgs::Tuple);
+  EXPECT_EQ(prim_info(Prim::RepeatRef).args, PrimArgs::DataRef);
+  EXPECT_EQ(prim_info(Prim::Partition).args, PrimArgs::DataSelector);
+  EXPECT_EQ(prim_info(Prim::Merge).args, PrimArgs::ListSelector);
+  std::set<Prim> selector;
+  for (const auto& e : primitives())
+    if (takes_selector(e.prim)) selector.insert(e.prim);
+  EXPECT_EQ(selector, (std::set<Prim>{Prim::Partition, Prim::Merge}));
+  for (const auto& e : primitives()) {
+    const PrimOuts want = e.prim == Prim::Copy        ? PrimOuts::Two
+                          : e.prim == Prim::Partition ? PrimOuts::List
+                                                      : PrimOuts::One;
+    EXPECT_EQ(e.outs, want) << e.name;
+    // A chain step takes one stream (Map: or a tuple) and makes one.
+    if (e.chain) {
+      EXPECT_TRUE(e.args == PrimArgs::One || e.args == PrimArgs::OneOrTuple) << e.name;
+      EXPECT_EQ(e.outs, PrimOuts::One) << e.name;
+    }
+  }
+}
+
+TEST(Primitives, ComprehensionBodiesAreTheOneInOneOutPrimitives) {
+  std::set<Prim> bodies;
+  for (const auto& e : primitives())
+    if (is_comprehension_body(e.prim)) bodies.insert(e.prim);
+  EXPECT_EQ(bodies,
+            (std::set<Prim>{Prim::Map, Prim::Accum, Prim::Scan, Prim::Bufferize, Prim::Streamify,
+                            Prim::Promote, Prim::Repeat, Prim::Flatten, Prim::Reshape, Prim::Identity}));
+  // The T-ARG message's list (spec text).
+  EXPECT_EQ(comprehension_body_names_text(),
+            "Map, Accum, Scan, Bufferize, Streamify, Promote, Repeat, Flatten, Reshape, Identity");
+}
+
+TEST(Primitives, QualifiedNamesDocsAndCallForms) {
+  for (const auto& e : primitives()) {
+    EXPECT_EQ(std::string(prim_qualified(e.prim)), "step." + std::string(e.name));
+    EXPECT_FALSE(e.doc.empty()) << e.name;
+    EXPECT_FALSE(e.rule.empty()) << e.name;
+    EXPECT_EQ(e.doc.find('\n'), std::string_view::npos) << e.name;  // one line
+    EXPECT_EQ(e.rule.find('\n'), std::string_view::npos) << e.name;
+    // The call form calls the primitive, with each of its keys.
+    EXPECT_NE(e.call.find(std::string(prim_qualified(e.prim)) + "("), std::string_view::npos) << e.name;
+    for (const auto& p : e.params)
+      EXPECT_NE(e.call.find(std::string(p.key) + "="), std::string_view::npos) << e.name;
+  }
+}
+
 }  // namespace
 }  // namespace sf::step
