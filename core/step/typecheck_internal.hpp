@@ -176,7 +176,6 @@ class Checker {
   void returns(const Statement& s, TypedProgram& tp);
 
   // ---- primitive applications (typecheck_prims.cpp) -------------------------------------------------
-  static bool one_input(Prim p);
   bool apply(const Statement& s, const PrimCall& c, Prim p, TypedStatement& ts, std::vector<StreamType>& outs,
              bool& list_result, const std::pair<std::string, const StreamType*>* item,
              const std::map<std::string, const FnDecl*>* fn_var);

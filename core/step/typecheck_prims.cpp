@@ -1,24 +1,11 @@
-// The type checker's primitive rules (step-dialect §8): one primitive application's arguments, parameters
-// and output types, with Zip/Map's tuple arguments and Partition/Merge's selectors.
+// The type checker's side of the primitive rules (step-dialect §8): one primitive application's arguments,
+// parameters and fns, with Zip/Map's tuple arguments and Partition/Merge's selectors, typed by the rules of
+// prim_rules.hpp (the output dims and when there are none) and the arity of the primitive table; a failed
+// rule becomes its diagnostic here, with the spec's text at its location.
+#include "core/step/prim_rules.hpp"
 #include "core/step/typecheck_internal.hpp"
 
 namespace sf::step::typecheck_detail {
-
-bool Checker::one_input(Prim p) {
-  switch (p) {
-    case Prim::Accum:
-    case Prim::Scan:
-    case Prim::Bufferize:
-    case Prim::Streamify:
-    case Prim::Promote:
-    case Prim::Repeat:
-    case Prim::Flatten:
-    case Prim::Reshape:
-    case Prim::Copy:
-    case Prim::Identity: return true;
-    default: return false;
-  }
-}
 
 // Types one primitive application. For comprehension bodies `item` supplies the loop stream's type and
 // `fn_var` maps the fn variable to the item's fn.
@@ -67,7 +54,7 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
   // The one-input primitives share one prologue: the argument must be a single stream, recorded as the input.
   static const StreamType kNoInput{};
   SingleArg sx;
-  if (one_input(p)) {
+  if (takes_one_stream(p)) {
     sx = single("a single stream");
     if (!sx.st) return false;
     ts.inputs.push_back(*sx.st);
@@ -111,7 +98,7 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       std::optional<int> k = kb ? int_param(p, *kb) : std::nullopt;
       if (!k || !ok || !f) return false;
       int r = x.rank();
-      if (*k < 1 || *k > r) {
+      if (!rule::fold_depth(*k, r).ok()) {
         std::string verb = p == Prim::Accum ? "reduces" : "scans";
         rank_error(p, *kb, "step." + std::string(prim_name(p)) + "(b=" + std::to_string(*k) + ") " + verb +
                                " the " + std::to_string(*k) +
@@ -122,9 +109,12 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       }
       rc.b = *k;
       if (!check_fn_input(p, *f, xn, x, arg.loc)) return false;
-      Dims d = x.dims;
-      if (p == Prim::Accum) d.erase(d.begin(), d.begin() + *k);
-      outs.push_back(StreamType{f->output, d});
+      StreamType& y = outs.emplace_back(StreamType{f->output, {}});
+      if (p == Prim::Accum) {
+        rule::accum_dims(x.dims, *k, y.dims);
+      } else {
+        rule::scan_dims(x.dims, y.dims);
+      }
       return true;
     }
     case Prim::Bufferize: {
@@ -132,12 +122,15 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       std::optional<int> k = ka ? int_param(p, *ka) : std::nullopt;
       if (!k || !ok) return false;
       int r = x.rank();
-      if (x.dtype.is_tuple()) {
-        error("T-BUF-TUPLE", arg.loc,
-              "step.Bufferize cannot buffer tuple elements (" + describe(xn, x) + "): Map them to a single field first");
+      StreamType y;
+      const rule::Check chk = rule::bufferize(x.dims, x.dtype.is_tuple(), *k, &y.dims);
+      if (chk.why == rule::Why::Tuple) {
+        error(chk.code, arg.loc,
+              "step.Bufferize cannot buffer tuple elements (" + describe(xn, x) +
+                  "): Map them to a single field first");
         return false;
       }
-      if (*k < 1 || *k > r) {
+      if (!chk.ok()) {
         rank_error(p, *ka, "step.Bufferize(a=" + std::to_string(*k) + ") packs the " + std::to_string(*k) +
                                " innermost dimension(s) into a buffer, so a must be between 1 and the rank of " +
                                describe(xn, x) + ".",
@@ -146,21 +139,27 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       }
       rc.a = *k;
       ScalarType st = x.dtype.scalar();
-      st.buffer.insert(st.buffer.end(), x.dims.begin(), x.dims.begin() + *k);
-      outs.push_back(StreamType{DType::of(st), Dims(x.dims.begin() + *k, x.dims.end())});
+      const auto packed = rule::bufferize_packed(x.dims, *k);
+      st.buffer.insert(st.buffer.end(), packed.begin(), packed.end());
+      y.dtype = DType::of(st);
+      outs.push_back(std::move(y));
       return true;
     }
     case Prim::Streamify: {
       if (!ok) return false;
-      if (x.dtype.is_tuple() || !x.dtype.scalar().is_buffer()) {
-        error("T-NOT-BUFFER", arg.loc,
-              "step.Streamify needs a stream of Buffer elements, but " + describe(xn, x) + " does not carry buffers");
+      const bool buffers = !x.dtype.is_tuple() && x.dtype.scalar().is_buffer();
+      StreamType y;
+      const rule::Check chk = rule::streamify(
+          x.dims, buffers, buffers ? std::span<const Dim>(x.dtype.scalar().buffer) : std::span<const Dim>(),
+          &y.dims);
+      if (!chk.ok()) {
+        error(chk.code, arg.loc,
+              "step.Streamify needs a stream of Buffer elements, but " + describe(xn, x) +
+                  " does not carry buffers");
         return false;
       }
-      const ScalarType& st = x.dtype.scalar();
-      Dims d = st.buffer;
-      d.insert(d.end(), x.dims.begin(), x.dims.end());
-      outs.push_back(StreamType{DType::of(st.unbuffered()), d});
+      y.dtype = DType::of(x.dtype.scalar().unbuffered());
+      outs.push_back(std::move(y));
       return true;
     }
     case Prim::Promote: {
@@ -168,17 +167,17 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       std::optional<int> k = kb ? int_param(p, *kb) : std::nullopt;
       if (!k || !ok) return false;
       int r = x.rank();
-      if (*k < 0 || *k > r + 1) {
-        error("T-PARAM-VALUE", kb->value.loc,
+      StreamType y{x.dtype, {}};
+      const rule::Check chk = rule::promote(x.dims, *k, &y.dims);
+      if (!chk.ok()) {
+        error(chk.code, kb->value.loc,
               "step.Promote(b=" + std::to_string(*k) +
                   "): b is where the new size-1 dimension goes, from 0 (new innermost) to rank+1 = " +
                   std::to_string(r + 1) + " (new outermost), for " + describe(xn, x));
         return false;
       }
       rc.b = *k;
-      Dims d = x.dims;
-      d.insert(d.begin() + *k, Dim::constant(1));
-      outs.push_back(StreamType{x.dtype, d});
+      outs.push_back(std::move(y));
       return true;
     }
     case Prim::Repeat: {
@@ -186,9 +185,7 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       std::optional<Dim> n = kn ? dim_param(p, *kn) : std::nullopt;
       if (!n || !ok) return false;
       rc.n = *n;
-      Dims d = x.dims;
-      d.insert(d.begin(), *n);
-      outs.push_back(StreamType{x.dtype, d});
+      rule::repeat_dims(x.dims, *n, outs.emplace_back(StreamType{x.dtype, {}}).dims);
       return true;
     }
     case Prim::RepeatRef: {
@@ -202,24 +199,21 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       if (!xd || !rr || !ok) return false;
       ts.inputs = {*xd, *rr};
       int r = xd->rank();
-      std::string reason;
-      if (rr->rank() != r + 1) {
-        reason = "it has rank " + std::to_string(rr->rank());
-      } else if (!std::equal(xd->dims.begin(), xd->dims.end(), rr->dims.begin() + 1)) {
-        reason = "its outer dims " + dims_str(Dims(rr->dims.begin() + 1, rr->dims.end())) + " differ from " +
-                 dims_str(xd->dims);
-      }
-      if (!reason.empty()) {
-        error("T-REF", arg.refs[1].loc,
+      StreamType y{xd->dtype, {}};
+      const rule::Check chk = rule::repeat_ref(xd->dims, rr->dims, &y.dims);
+      if (!chk.ok()) {
+        std::string reason = chk.why == rule::Why::RefRank
+                                 ? "it has rank " + std::to_string(rr->rank())
+                                 : "its outer dims " + dims_str(Dims(rr->dims.begin() + 1, rr->dims.end())) +
+                                       " differ from " + dims_str(xd->dims);
+        error(chk.code, arg.refs[1].loc,
               "step.RepeatRef: the reference " + describe(ref_text(arg.refs[1]), *rr) + " must have rank " +
                   std::to_string(r + 1) + " and dims [n] + " + dims_str(xd->dims) +
                   " (the data's dims with one extra innermost dimension); " + reason);
         return false;
       }
       rc.n = rr->dims[0];
-      Dims d = xd->dims;
-      d.insert(d.begin(), rr->dims[0]);
-      outs.push_back(StreamType{xd->dtype, d});
+      outs.push_back(std::move(y));
       return true;
     }
     case Prim::Flatten: {
@@ -228,11 +222,11 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       int r = x.rank();
       std::vector<std::int64_t> L;
       bool good = kl->value.kind == KwVal::Kind::IntList && !kl->value.list.empty();
-      if (good) {
+      if (good) {  // L lists consecutive dims lo..hi, and the span is the rule's
         L = kl->value.list;
         for (std::size_t i = 1; i < L.size(); ++i)
           if (L[i] != L[i - 1] + 1) good = false;
-        if (L.front() < 1 || L.back() > r) good = false;
+        if (good && !rule::flatten_span(L.front(), L.back(), r).ok()) good = false;
       }
       if (!good) {
         error("T-PARAM-VALUE", kl->value.loc,
@@ -243,12 +237,7 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       }
       int lo = static_cast<int>(L.front()), hi = static_cast<int>(L.back());
       rc.L = {lo, hi};
-      Dim prod = x.dims[static_cast<std::size_t>(lo - 1)];
-      for (int j = lo; j <= hi; ++j) prod = prod * x.dims[static_cast<std::size_t>(j)];
-      Dims d(x.dims.begin(), x.dims.begin() + (lo - 1));
-      d.push_back(prod);
-      d.insert(d.end(), x.dims.begin() + hi + 1, x.dims.end());
-      outs.push_back(StreamType{x.dtype, d});
+      rule::flatten_dims(x.dims, lo, hi, outs.emplace_back(StreamType{x.dtype, {}}).dims);
       return true;
     }
     case Prim::Reshape: {
@@ -259,15 +248,23 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
       const Dim& c_dim = *split;
       int r = x.rank();
       std::vector<std::int64_t> L;
-      std::string bad;
-      if (kl->value.kind != KwVal::Kind::IntList || kl->value.list.empty()) {
-        bad = "L must be a non-empty list of dimension indices";
-      } else {
+      if (kl->value.kind == KwVal::Kind::IntList) {
         L = kl->value.list;
         std::sort(L.begin(), L.end());
-        if (std::adjacent_find(L.begin(), L.end()) != L.end()) bad = "the indices in L must be distinct";
-        if (bad.empty() && (L.front() < 0 || L.back() > r))
+      }
+      std::string bad;
+      switch (rule::reshape_indices(std::span<const std::int64_t>(L), r).why) {
+        case rule::Why::Ok:
+          break;
+        case rule::Why::Empty:
+          bad = "L must be a non-empty list of dimension indices";
+          break;
+        case rule::Why::Duplicate:
+          bad = "the indices in L must be distinct";
+          break;
+        default:
           bad = "every index must be between 0 and the rank of " + describe(xn, x);
+          break;
       }
       if (!bad.empty()) {
         param_value(p, *kl, bad);
@@ -290,14 +287,8 @@ bool Checker::apply(const Statement& s, const PrimCall& c, Prim p, TypedStatemen
           }
         }
       }
-      Dims d = x.dims;
-      for (auto it = L.rbegin(); it != L.rend(); ++it) {
-        auto j = static_cast<std::size_t>(*it);
-        Dim sj = d[j];
-        d[j] = c_dim;
-        d.insert(d.begin() + static_cast<std::ptrdiff_t>(j) + 1, sj / c_dim);
-      }
-      outs.push_back(StreamType{x.dtype, d});
+      rule::reshape_dims(x.dims, std::span<const std::int64_t>(L), c_dim,
+                         outs.emplace_back(StreamType{x.dtype, {}}).dims);
       return true;
     }
     case Prim::Copy:
@@ -344,10 +335,11 @@ std::optional<std::pair<std::string, StreamType>> Checker::zip_args(Prim p, cons
   if (poisoned) return std::nullopt;
   const std::string& n1 = xs[0].first;
   const StreamType& x1 = *xs[0].second;
-  for (std::size_t j = 1; j < xs.size(); ++j) {
+  if (std::size_t j =
+          rule::zip_mismatch(xs.size(), [&](std::size_t i) -> const Dims& { return xs[i].second->dims; });
+      j < xs.size()) {
     const std::string& nj = xs[j].first;
     const StreamType& xj = *xs[j].second;
-    if (xj.dims == x1.dims) continue;
     std::string hint;
     if (xj.dims.size() == x1.dims.size()) {
       auto a = x1.dims, b = xj.dims;
@@ -396,9 +388,12 @@ std::optional<std::pair<std::string, StreamType>> Checker::zip_args(Prim p, cons
 }
 
 bool Checker::selector_type(Prim p, const std::string& cn, const StreamType& c, const Location& loc) {
-  if (c.dtype.is_tuple() || c.dtype.scalar().is_buffer() || !c.dtype.scalar().multihot) {
-    error("T-SEL-TYPE", loc,
-          "step." + std::string(prim_name(p)) + ": the selector " + describe(cn, c) + " must carry Multihot elements");
+  const rule::Check chk =
+      rule::selector_type(!c.dtype.is_tuple() && !c.dtype.scalar().is_buffer() && c.dtype.scalar().multihot);
+  if (!chk.ok()) {
+    error(chk.code, loc,
+          "step." + std::string(prim_name(p)) + ": the selector " + describe(cn, c) +
+              " must carry Multihot elements");
     return false;
   }
   return true;
@@ -439,23 +434,24 @@ bool Checker::partition(const Statement& s, const PrimCall& c, TypedStatement& t
   if (!ok || !n) return false;
   if (!selector_type(Prim::Partition, cn, *sel, arg.refs[1].loc)) return false;
   auto lv = lanes_value(*sel);
-  if (!lv || *lv != *n) {
-    error("T-SEL-N", ps.find("N")->value.loc,
-          "step.Partition(N=" + std::to_string(*n) + "): the selector has " + sel->dtype.scalar().lanes.str() +
-              " = " + (lv ? std::to_string(*lv) : std::string("?")) + " lanes; N must equal it");
+  if (const rule::Check chk = rule::selector_lanes(lv.has_value(), lv.value_or(0), *n); !chk.ok()) {
+    error(chk.code, ps.find("N")->value.loc,
+          "step.Partition(N=" + std::to_string(*n) + "): the selector has " +
+              sel->dtype.scalar().lanes.str() + " = " + (lv ? std::to_string(*lv) : std::string("?")) +
+              " lanes; N must equal it");
     return false;
   }
   int r = x->rank(), rc = sel->rank();
-  if (rc > r || !std::equal(sel->dims.begin(), sel->dims.end(), x->dims.begin() + (r - rc))) {
+  if (const rule::Check chk = rule::partition_selector(x->dims, sel->dims); !chk.ok()) {
     std::string outer = rc > r ? "fewer than " + std::to_string(rc + 1)
                                : dims_str(Dims(x->dims.begin() + (r - rc), x->dims.end()));
-    error("T-SEL-DIMS", arg.refs[1].loc,
-          "step.Partition: the selector dims " + dims_str(sel->dims) + " must equal the " + std::to_string(rc + 1) +
-              " outermost dims of the data " + describe(xn, *x) + ", which are " + outer);
+    error(chk.code, arg.refs[1].loc,
+          "step.Partition: the selector dims " + dims_str(sel->dims) + " must equal the " +
+              std::to_string(rc + 1) + " outermost dims of the data " + describe(xn, *x) + ", which are " +
+              outer);
     return false;
   }
   ts.call.N = *n;
-  int p = r - rc;
   std::string base = s.targets.empty() ? "L" : s.targets[0];
   // The bound of each dynamic dim: the selector's positions (the bindings are copied on the first one).
   if (extended_.empty())
@@ -464,11 +460,9 @@ bool Checker::partition(const Statement& s, const PrimCall& c, TypedStatement& t
     auto pos = positions(*sel, bi);
     for (std::int64_t e = 0; e < *n; ++e) extended_[bi][base + "#" + std::to_string(e)] = pos.value_or(0);
   }
-  for (std::int64_t e = 0; e < *n; ++e) {
-    Dims d(x->dims.begin(), x->dims.begin() + p);
-    d.push_back(Dim::dynamic(base, static_cast<int>(e)));
-    outs.push_back(StreamType{x->dtype, d});
-  }
+  for (std::int64_t e = 0; e < *n; ++e)
+    rule::partition_dims(x->dims, sel->dims, Dim::dynamic(base, static_cast<int>(e)),
+                         outs.emplace_back(StreamType{x->dtype, {}}).dims);
   list_result = true;
   return true;
 }
@@ -516,10 +510,8 @@ bool Checker::merge(const PrimCall& c, TypedStatement& ts, std::vector<StreamTyp
   const StreamType& t0 = *items[0].second;
   for (std::size_t e = 0; e < items.size(); ++e) {
     const StreamType& te = *items[e].second;
-    bool same = te.dtype == t0.dtype && te.rank() == t0.rank() &&
-                std::equal(te.dims.begin(), te.dims.end() - 1, t0.dims.begin());
-    if (!same) {
-      error("T-MERGE-LIST", lr.loc,
+    if (const rule::Check chk = rule::merge_item(te.dims, t0.dims, te.dtype == t0.dtype); !chk.ok()) {
+      error(chk.code, lr.loc,
             "step.Merge: the streams of " + ln + " must share dtype and all dims but the outermost; stream " +
                 std::to_string(e) + " is " + describe(items[e].first, te) + " but stream 0 is " +
                 describe(items[0].first, t0));
@@ -529,17 +521,18 @@ bool Checker::merge(const PrimCall& c, TypedStatement& ts, std::vector<StreamTyp
   std::string cn = ref_text(arg.refs[1]);
   if (!selector_type(Prim::Merge, cn, *sel, arg.refs[1].loc)) return false;
   auto lv = lanes_value(*sel);
-  if (!lv || *lv != static_cast<std::int64_t>(items.size())) {
-    error("T-SEL-N", arg.refs[1].loc,
+  if (const rule::Check chk =
+          rule::selector_lanes(lv.has_value(), lv.value_or(0), static_cast<std::int64_t>(items.size()));
+      !chk.ok()) {
+    error(chk.code, arg.refs[1].loc,
           "step.Merge: " + ln + " has " + std::to_string(items.size()) + " streams but the selector has " +
-              sel->dtype.scalar().lanes.str() + " = " + (lv ? std::to_string(*lv) : std::string("?")) + " lanes");
+              sel->dtype.scalar().lanes.str() + " = " + (lv ? std::to_string(*lv) : std::string("?")) +
+              " lanes");
     return false;
   }
   if (!ok || !f) return false;
   if (!check_fn_input(Prim::Merge, *f, ln, t0, lr.loc)) return false;
-  Dims d(t0.dims.begin(), t0.dims.end() - 1);
-  d.insert(d.end(), sel->dims.begin(), sel->dims.end());
-  outs.push_back(StreamType{f->output, d});
+  rule::merge_dims(t0.dims, sel->dims, outs.emplace_back(StreamType{f->output, {}}).dims);
   return true;
 }
 

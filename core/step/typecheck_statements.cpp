@@ -1,6 +1,5 @@
 // The type checker's statements (step-dialect §7): assignments, list comprehensions and the returned
 // outputs, with the static element limits checked as each stream is defined (§15.2).
-#include <set>
 
 #include "core/step/typecheck_internal.hpp"
 
@@ -77,11 +76,12 @@ void Checker::assign(const Statement& s, TypedStatement& ts) {
     error("T-TARGETS", s.loc, msg);
     poison(s);
   };
-  if (*p == Prim::Copy && nt != 2) {
+  const PrimOuts produces = prim_info(*p).outs;
+  if (produces == PrimOuts::Two && nt != 2) {
     targets_error("step.Copy produces two streams: write `A, B = step.Copy().apply(X)`");
     return;
   }
-  if (*p != Prim::Copy && *p != Prim::Partition && nt != 1) {
+  if (produces == PrimOuts::One && nt != 1) {
     targets_error("step." + std::string(prim_name(*p)) + " produces one stream, but " + std::to_string(nt) +
                   " targets are given");
     return;
@@ -125,14 +125,10 @@ void Checker::comprehension(const Statement& s, TypedStatement& ts) {
     unknown_prim(c.body, s);
     return;
   }
-  static const std::set<Prim> allowed = {Prim::Map,     Prim::Accum,  Prim::Scan,    Prim::Bufferize,
-                                         Prim::Streamify, Prim::Promote, Prim::Repeat, Prim::Flatten,
-                                         Prim::Reshape, Prim::Identity};
-  if (!allowed.count(*p)) {
+  if (!is_comprehension_body(*p)) {
     error("T-ARG", c.body.prim_loc,
-          "step." + c.body.prim +
-              " cannot be the body of a list comprehension (allowed: Map, Accum, Scan, Bufferize, Streamify, "
-              "Promote, Repeat, Flatten, Reshape, Identity)");
+          "step." + c.body.prim + " cannot be the body of a list comprehension (allowed: " +
+              comprehension_body_names_text() + ")");
     poison(s);
     return;
   }
