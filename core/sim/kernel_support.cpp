@@ -31,12 +31,13 @@ Status allocate_fn_output(const ElementFn& f, std::vector<std::int64_t> dims, Bu
   return {};
 }
 
-Status make_init(const ElementFn& f, const std::vector<std::int64_t>& sizes, std::vector<std::vector<float>>& bufs,
-                 std::vector<const float*>& ptrs, const char* prim) {
+Status make_init(const ElementFn& f, const std::vector<std::int64_t>& sizes,
+                 std::vector<std::vector<float>>& bufs, std::vector<const float*>& ptrs, step::Prim prim) {
   const auto& init = f.init();
   if (init.size() != sizes.size()) {
-    return make_status("R-INTERNAL", std::string("step.") + prim + " needs a stateful fn with one init value per " +
-                                         "output field (" + std::to_string(sizes.size()) + "), got " +
+    return make_status("R-INTERNAL", std::string(step::prim_qualified(prim)) +
+                                         " needs a stateful fn with one init value per " + "output field (" +
+                                         std::to_string(sizes.size()) + "), got " +
                                          std::to_string(init.size()));
   }
   bufs.assign(sizes.size(), {});
@@ -55,10 +56,10 @@ Scratch::Scratch(const std::vector<std::int64_t>& sizes) : bufs(sizes.size()), p
   }
 }
 
-std::string rank_message(const char* prim, const char* param, int k, const StreamValue& x, const char* what) {
-  return std::string("step.") + prim + "(" + param + "=" + std::to_string(k) + ") " + what + ", so " + param +
-         " must be between 1 and the rank of the stream (dims " + format_ints(x.dims) + ", rank " +
-         std::to_string(x.rank()) + ")";
+std::string rank_message(step::Prim prim, const char* param, int k, const StreamValue& x, const char* what) {
+  return std::string(step::prim_qualified(prim)) + "(" + param + "=" + std::to_string(k) + ") " + what +
+         ", so " + param + " must be between 1 and the rank of the stream (dims " + format_ints(x.dims) +
+         ", rank " + std::to_string(x.rank()) + ")";
 }
 
 }  // namespace sf::sim::detail

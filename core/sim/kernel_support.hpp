@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/sim/stream_value.hpp"
+#include "core/step/primitives.hpp"
 
 namespace sf::sim::detail {
 
@@ -21,8 +22,8 @@ Status allocate_fn_output(const ElementFn& f, std::vector<std::int64_t> dims, Bu
                           std::vector<std::int64_t>& sizes);
 
 // Stateful fns: checks init() against out_esh() and fills one buffer per output field with it.
-Status make_init(const ElementFn& f, const std::vector<std::int64_t>& sizes, std::vector<std::vector<float>>& bufs,
-                 std::vector<const float*>& ptrs, const char* prim);
+Status make_init(const ElementFn& f, const std::vector<std::int64_t>& sizes,
+                 std::vector<std::vector<float>>& bufs, std::vector<const float*>& ptrs, step::Prim prim);
 
 // Per-field scratch buffers (one element each) and their pointer arrays.
 struct Scratch {
@@ -31,6 +32,7 @@ struct Scratch {
   explicit Scratch(const std::vector<std::int64_t>& sizes);
 };
 
-std::string rank_message(const char* prim, const char* param, int k, const StreamValue& x, const char* what);
+// The kernels' T-RANK text: "step.P(k=v) <what>, so k must be between 1 and the rank of the stream (...)".
+std::string rank_message(step::Prim prim, const char* param, int k, const StreamValue& x, const char* what);
 
 }  // namespace sf::sim::detail

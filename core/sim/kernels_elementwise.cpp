@@ -3,13 +3,17 @@
 
 #include "core/sim/kernel_support.hpp"
 #include "core/sim/kernels.hpp"
+#include "core/step/prim_rules.hpp"
 
 namespace sf::sim {
 
 using detail::kTimeStride;
+using step::Prim;
+using step::prim_qualified;
+namespace rule = step::rule;
 
 Status map(const StreamValue& x, ElementFn& f, Budget& budget, StreamValue& out) {
-  if (auto st = validate(x, "step.Map"); !st.ok()) return st;
+  if (auto st = validate(x, prim_qualified(Prim::Map)); !st.ok()) return st;
   std::vector<std::int64_t> osz;
   if (auto st = detail::allocate_fn_output(f, x.dims, budget, out, osz); !st.ok()) return st;
   const auto isz = detail::element_sizes(x);
@@ -31,23 +35,29 @@ Status map(const StreamValue& x, ElementFn& f, Budget& budget, StreamValue& out)
 }
 
 namespace {
-Status zip_dims_check(const std::vector<std::int64_t>& d0, const std::vector<std::int64_t>& dj, std::size_t j) {
-  if (dj != d0) {
-    return make_status("T-ZIP-DIMS", "step.Zip needs streams with equal dims, but stream " + std::to_string(j) +
-                                         " (dims " + format_ints(dj) + ") differs from stream 0 (dims " +
-                                         format_ints(d0) + ")");
+// Zip's checks of its streams, in order: at least two; each valid (not null); the first whose dims differ
+// from stream 0's (the rule) is T-ZIP-DIMS.
+template <class At>
+Status zip_check(std::size_t n, At&& at) {
+  const char* zip = prim_qualified(Prim::Zip);
+  if (n < 2) return make_status("T-ARG", std::string(zip) + "().apply expects a tuple of at least 2 streams");
+  for (std::size_t j = 0; j < n; ++j) {
+    const StreamValue* x = at(j);
+    if (!x) return make_status("R-INTERNAL", std::string(zip) + ": null stream");
+    if (auto st = validate(*x, zip); !st.ok()) return st;
+  }
+  const auto dims = [&](std::size_t j) -> const std::vector<std::int64_t>& { return at(j)->dims; };
+  if (const std::size_t j = rule::zip_mismatch(n, dims); j < n) {
+    return make_status("T-ZIP-DIMS", std::string(zip) + " needs streams with equal dims, but stream " +
+                                         std::to_string(j) + " (dims " + format_ints(dims(j)) +
+                                         ") differs from stream 0 (dims " + format_ints(dims(0)) + ")");
   }
   return {};
 }
 }  // namespace
 
 Status zip(const std::vector<const StreamValue*>& xs, StreamValue& out) {
-  if (xs.size() < 2) return make_status("T-ARG", "step.Zip().apply expects a tuple of at least 2 streams");
-  for (std::size_t j = 0; j < xs.size(); ++j) {
-    if (!xs[j]) return make_status("R-INTERNAL", "step.Zip: null stream");
-    if (auto st = validate(*xs[j], "step.Zip"); !st.ok()) return st;
-    if (auto st = zip_dims_check(xs[0]->dims, xs[j]->dims, j); !st.ok()) return st;
-  }
+  if (auto st = zip_check(xs.size(), [&](std::size_t j) { return xs[j]; }); !st.ok()) return st;
   StreamValue r;
   r.dims = xs[0]->dims;
   for (const auto* x : xs) r.fields.insert(r.fields.end(), x->fields.begin(), x->fields.end());
@@ -56,11 +66,7 @@ Status zip(const std::vector<const StreamValue*>& xs, StreamValue& out) {
 }
 
 Status zip_move(std::vector<StreamValue>&& xs, StreamValue& out) {
-  if (xs.size() < 2) return make_status("T-ARG", "step.Zip().apply expects a tuple of at least 2 streams");
-  for (std::size_t j = 0; j < xs.size(); ++j) {
-    if (auto st = validate(xs[j], "step.Zip"); !st.ok()) return st;
-    if (auto st = zip_dims_check(xs[0].dims, xs[j].dims, j); !st.ok()) return st;
-  }
+  if (auto st = zip_check(xs.size(), [&](std::size_t j) { return &xs[j]; }); !st.ok()) return st;
   StreamValue r;
   r.dims = xs[0].dims;
   for (auto& x : xs) {
@@ -139,17 +145,20 @@ Status fold_chains(const StreamValue& x, const std::vector<std::int64_t>& isz, s
 
 // Shared driver of Accum (inclusive=false) and Scan (inclusive=true).
 Status fold(const StreamValue& x, int b, ElementFn& f, Budget& budget, StreamValue& out, bool inclusive) {
-  const char* prim = inclusive ? "Scan" : "Accum";
-  if (auto st = validate(x, inclusive ? "step.Scan" : "step.Accum"); !st.ok()) return st;
-  const int r = x.rank();
-  if (b < 1 || b > r) {
-    return make_status("T-RANK", detail::rank_message(prim, "b", b, x, "reduces the innermost dimension(s)"));
+  const Prim prim = inclusive ? Prim::Scan : Prim::Accum;
+  if (auto st = validate(x, prim_qualified(prim)); !st.ok()) return st;
+  if (const rule::Check chk = rule::fold_depth(b, x.rank()); !chk.ok()) {
+    return make_status(chk.code, detail::rank_message(prim, "b", b, x, "reduces the innermost dimension(s)"));
   }
   const auto ub = static_cast<std::size_t>(b);
   const std::int64_t inner = product(x.dims, 0, ub);
   const std::int64_t outer = product(x.dims, ub);
-  std::vector<std::int64_t> odims =
-      inclusive ? x.dims : std::vector<std::int64_t>(x.dims.begin() + b, x.dims.end());
+  std::vector<std::int64_t> odims;
+  if (inclusive) {
+    rule::scan_dims(x.dims, odims);
+  } else {
+    rule::accum_dims(x.dims, b, odims);
+  }
   std::vector<std::int64_t> osz;
   // Check init before reserving so a malformed fn does not consume budget.
   std::vector<std::vector<float>> init_bufs;

@@ -5,24 +5,32 @@
 
 #include "core/sim/kernel_support.hpp"
 #include "core/sim/kernels.hpp"
+#include "core/step/prim_rules.hpp"
 
 namespace sf::sim {
 
 using detail::kTimeStride;
+using step::Prim;
+using step::prim_qualified;
+namespace rule = step::rule;
 
 namespace {
 
-// The selector must be one Multihot field of n lanes whose entries are exactly 0 or 1 (a selector that is a task
-// input is not checked by any fn, so an entry such as 0.5 would otherwise route silently as 0).
-Status check_selector(const StreamValue& sel, std::int64_t n, const char* prim) {
+// The selector must be one Multihot field of n lanes whose entries are exactly 0 or 1 (a selector that is a
+// task input is not checked by any fn, so an entry such as 0.5 would otherwise route silently as 0). A
+// Multihot element is one field of element shape (lanes).
+Status check_selector(const StreamValue& sel, std::int64_t n, Prim p) {
+  const char* prim = prim_qualified(p);
   if (auto st = validate(sel, prim); !st.ok()) return st;
-  if (sel.fields.size() != 1 || sel.fields[0].esh.size() != 1) {
-    return make_status("T-SEL-TYPE", std::string(prim) + ": the selector (dims " + format_ints(sel.dims) +
-                                         ") must carry Multihot elements");
+  if (const rule::Check chk = rule::selector_type(sel.fields.size() == 1 && sel.fields[0].esh.size() == 1);
+      !chk.ok()) {
+    return make_status(chk.code, std::string(prim) + ": the selector (dims " + format_ints(sel.dims) +
+                                     ") must carry Multihot elements");
   }
-  if (sel.fields[0].esh[0] != n) {
-    return make_status("T-SEL-N", std::string(prim) + ": the selector has " + std::to_string(sel.fields[0].esh[0]) +
-                                      " lanes but " + std::to_string(n) + " are needed");
+  if (const rule::Check chk = rule::selector_lanes(true, sel.fields[0].esh[0], n); !chk.ok()) {
+    return make_status(chk.code, std::string(prim) + ": the selector has " +
+                                     std::to_string(sel.fields[0].esh[0]) + " lanes but " +
+                                     std::to_string(n) + " are needed");
   }
   const auto& d = sel.fields[0].data;
   for (std::size_t i = 0; i < d.size(); ++i) {
@@ -51,18 +59,17 @@ std::vector<std::int64_t> lane_counts(const StreamValue& sel, std::int64_t n) {
 }  // namespace
 
 Status partition(const StreamValue& x, const StreamValue& sel, int n, Budget& budget, std::vector<StreamValue>& out) {
-  if (auto st = validate(x, "step.Partition"); !st.ok()) return st;
-  if (n < 1) return make_status("T-PARAM-VALUE", "step.Partition: N=" + std::to_string(n) + " is invalid");
-  if (auto st = check_selector(sel, n, "step.Partition"); !st.ok()) return st;
-  const int r = x.rank();
-  const int rc = sel.rank();
-  const int p = r - rc;
-  if (p < 0 || !std::equal(sel.dims.begin(), sel.dims.end(), x.dims.begin() + std::max(p, 0), x.dims.end())) {
-    return make_status("T-SEL-DIMS", "step.Partition: the selector dims " + format_ints(sel.dims) + " must equal the " +
-                                         std::to_string(rc + 1) + " outermost dims of the data (dims " +
-                                         format_ints(x.dims) + ")");
+  const char* prim = prim_qualified(Prim::Partition);
+  if (auto st = validate(x, prim); !st.ok()) return st;
+  if (n < 1)
+    return make_status("T-PARAM-VALUE", std::string(prim) + ": N=" + std::to_string(n) + " is invalid");
+  if (auto st = check_selector(sel, n, Prim::Partition); !st.ok()) return st;
+  if (const rule::Check chk = rule::partition_selector(x.dims, sel.dims); !chk.ok()) {
+    return make_status(chk.code, std::string(prim) + ": the selector dims " + format_ints(sel.dims) +
+                                     " must equal the " + std::to_string(sel.rank() + 1) +
+                                     " outermost dims of the data (dims " + format_ints(x.dims) + ")");
   }
-  const auto up = static_cast<std::size_t>(p);
+  const auto up = x.dims.size() - sel.dims.size();    // p = data rank − selector rank
   const std::int64_t chunk = product(x.dims, 0, up);  // positions per chunk
   const auto cnt = lane_counts(sel, n);
   const auto esz = detail::element_sizes(x);
@@ -74,8 +81,7 @@ Status partition(const StreamValue& x, const StreamValue& sel, int n, Budget& bu
   if (auto st = budget.check_time(); !st.ok()) return st;
   std::vector<StreamValue> res(static_cast<std::size_t>(n));
   for (std::size_t e = 0; e < res.size(); ++e) {
-    res[e].dims.assign(x.dims.begin(), x.dims.begin() + p);
-    res[e].dims.push_back(cnt[e]);
+    rule::partition_dims(x.dims, sel.dims, cnt[e], res[e].dims);
     res[e].fields.resize(x.fields.size());
     for (std::size_t i = 0; i < x.fields.size(); ++i) {
       res[e].fields[i].esh = x.fields[i].esh;
@@ -101,33 +107,34 @@ Status partition(const StreamValue& x, const StreamValue& sel, int n, Budget& bu
 
 Status merge(const std::vector<const StreamValue*>& ins, const StreamValue& sel, ElementFn& f,
              std::string_view list_name, Budget& budget, StreamValue& out) {
-  if (ins.empty()) return make_status("T-ARG", "step.Merge needs a list of at least one stream");
+  const char* prim = prim_qualified(Prim::Merge);
+  if (ins.empty()) return make_status("T-ARG", std::string(prim) + " needs a list of at least one stream");
   const auto n = static_cast<std::int64_t>(ins.size());
   for (const auto* in : ins) {
-    if (!in) return make_status("R-INTERNAL", "step.Merge: null stream");
-    if (auto st = validate(*in, "step.Merge"); !st.ok()) return st;
+    if (!in) return make_status("R-INTERNAL", std::string(prim) + ": null stream");
+    if (auto st = validate(*in, prim); !st.ok()) return st;
   }
   const StreamValue& x0 = *ins[0];
   const std::size_t a = x0.dims.size() - 1;  // rank of the inputs
-  const std::vector<std::int64_t> common(x0.dims.begin(), x0.dims.begin() + static_cast<std::ptrdiff_t>(a));
   for (std::size_t e = 0; e < ins.size(); ++e) {
     const StreamValue& xe = *ins[e];
-    bool same = xe.dims.size() == x0.dims.size() && std::equal(common.begin(), common.end(), xe.dims.begin()) &&
-                xe.fields.size() == x0.fields.size();
-    for (std::size_t i = 0; same && i < xe.fields.size(); ++i) same = xe.fields[i].esh == x0.fields[i].esh;
-    if (!same) {
-      return make_status("T-MERGE-LIST", "step.Merge: the streams of " + std::string(list_name) +
-                                             " must share dtype and all dims but the outermost; stream " +
-                                             std::to_string(e) + " has dims " + format_ints(xe.dims));
+    bool same_elements = xe.fields.size() == x0.fields.size();
+    for (std::size_t i = 0; same_elements && i < xe.fields.size(); ++i)
+      same_elements = xe.fields[i].esh == x0.fields[i].esh;
+    if (const rule::Check chk = rule::merge_item(xe.dims, x0.dims, same_elements); !chk.ok()) {
+      return make_status(chk.code, std::string(prim) + ": the streams of " + std::string(list_name) +
+                                       " must share dtype and all dims but the outermost; stream " +
+                                       std::to_string(e) + " has dims " + format_ints(xe.dims));
     }
   }
-  if (auto st = check_selector(sel, n, "step.Merge"); !st.ok()) return st;
+  if (auto st = check_selector(sel, n, Prim::Merge); !st.ok()) return st;
   const auto cnt = lane_counts(sel, n);
   for (std::size_t e = 0; e < ins.size(); ++e) {
     const std::int64_t m = ins[e]->dims[a];
     if (cnt[e] != m) {
-      return make_status("R-MERGE-COUNT", "step.Merge: stream " + std::to_string(e) + " of " + std::string(list_name) +
-                                              " has " + std::to_string(m) + " chunks but the selector selects it " +
+      return make_status("R-MERGE-COUNT", std::string(prim) + ": stream " + std::to_string(e) + " of " +
+                                              std::string(list_name) + " has " + std::to_string(m) +
+                                              " chunks but the selector selects it " +
                                               std::to_string(cnt[e]) + " times");
     }
   }
@@ -137,13 +144,13 @@ Status merge(const std::vector<const StreamValue*>& ins, const StreamValue& sel,
   {
     std::vector<std::int64_t> sizes;
     for (const auto& e : f.out_esh()) sizes.push_back(shape_size(e));
-    if (auto st = detail::make_init(f, sizes, init_bufs, init_ptrs, "Merge"); !st.ok()) return st;
+    if (auto st = detail::make_init(f, sizes, init_bufs, init_ptrs, Prim::Merge); !st.ok()) return st;
   }
-  std::vector<std::int64_t> odims = common;
-  odims.insert(odims.end(), sel.dims.begin(), sel.dims.end());
+  std::vector<std::int64_t> odims;
+  rule::merge_dims(x0.dims, sel.dims, odims);
   if (auto st = detail::allocate_fn_output(f, std::move(odims), budget, out, osz); !st.ok()) return st;
 
-  const std::int64_t P = product(common);
+  const std::int64_t P = product(x0.dims, 0, a);  // positions of the common dims
   const std::int64_t Q = sel.positions();
   const auto isz = detail::element_sizes(x0);
   const std::size_t nf = osz.size();

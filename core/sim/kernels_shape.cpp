@@ -4,8 +4,13 @@
 
 #include "core/sim/kernel_support.hpp"
 #include "core/sim/kernels.hpp"
+#include "core/step/prim_rules.hpp"
 
 namespace sf::sim {
+
+using step::Prim;
+using step::prim_qualified;
+namespace rule = step::rule;
 
 namespace {
 
@@ -21,65 +26,74 @@ Relabel keep_esh(const StreamValue& x, std::vector<std::int64_t> dims) {
   return r;
 }
 
+// An element shape lists the buffer's dims outermost-first, then the scalar's (Multihot lanes).
 Status bufferize_shape(const StreamValue& x, int a, Relabel& r) {
-  if (auto st = validate(x, "step.Bufferize"); !st.ok()) return st;
-  if (x.fields.size() != 1) {
-    return make_status("T-BUF-TUPLE", "step.Bufferize cannot buffer tuple elements (dims " + format_ints(x.dims) +
-                                          "): Map them to a single field first");
+  const char* prim = prim_qualified(Prim::Bufferize);
+  if (auto st = validate(x, prim); !st.ok()) return st;
+  const rule::Check chk = rule::bufferize(x.dims, x.fields.size() != 1, a, &r.dims);
+  if (chk.why == rule::Why::Tuple) {
+    return make_status(chk.code, std::string(prim) + " cannot buffer tuple elements (dims " +
+                                     format_ints(x.dims) + "): Map them to a single field first");
   }
-  if (a < 1 || a > x.rank()) {
-    return make_status("T-RANK", detail::rank_message("Bufferize", "a", a, x,
+  if (!chk.ok()) {
+    return make_status(chk.code, detail::rank_message(Prim::Bufferize, "a", a, x,
                                                       "packs the innermost dimension(s) into a buffer"));
   }
-  Shape esh(x.dims.rend() - a, x.dims.rend());  // (s(a-1), ..., s0)
+  const auto packed = rule::bufferize_packed(x.dims, a);
+  Shape esh(packed.rbegin(), packed.rend());  // (s(a-1), ..., s0)
   esh.insert(esh.end(), x.fields[0].esh.begin(), x.fields[0].esh.end());
-  r.dims.assign(x.dims.begin() + a, x.dims.end());
   r.esh = {std::move(esh)};
   return {};
 }
 
 Status streamify_shape(const StreamValue& x, int q, Relabel& r) {
-  if (auto st = validate(x, "step.Streamify"); !st.ok()) return st;
-  if (x.fields.size() != 1 || q < 1 || static_cast<std::size_t>(q) > x.fields[0].esh.size()) {
-    return make_status("T-NOT-BUFFER", "step.Streamify needs a stream of Buffer elements, but the stream (dims " +
-                                           format_ints(x.dims) + ") does not carry buffers of rank " +
-                                           std::to_string(q));
+  const char* prim = prim_qualified(Prim::Streamify);
+  if (auto st = validate(x, prim); !st.ok()) return st;
+  const bool buffers =
+      x.fields.size() == 1 && q >= 1 && static_cast<std::size_t>(q) <= x.fields[0].esh.size();
+  // The buffer's dims innermost-first: the element shape's first q entries, reversed.
+  const auto buffer = buffers
+                          ? std::span<const std::int64_t>(x.fields[0].esh.data(), static_cast<std::size_t>(q))
+                          : std::span<const std::int64_t>();
+  if (const rule::Check chk = rule::streamify(x.dims, buffers, buffer | std::views::reverse, &r.dims);
+      !chk.ok()) {
+    return make_status(chk.code,
+                       std::string(prim) + " needs a stream of Buffer elements, but the stream (dims " +
+                           format_ints(x.dims) + ") does not carry buffers of rank " + std::to_string(q));
   }
   const Shape& e = x.fields[0].esh;
-  r.dims.assign(e.rend() - q, e.rend());  // buffer dims innermost-first
-  r.dims.insert(r.dims.end(), x.dims.begin(), x.dims.end());
   r.esh = {Shape(e.begin() + q, e.end())};
   return {};
 }
 
 Status promote_shape(const StreamValue& x, int b, Relabel& r) {
-  if (auto st = validate(x, "step.Promote"); !st.ok()) return st;
+  const char* prim = prim_qualified(Prim::Promote);
+  if (auto st = validate(x, prim); !st.ok()) return st;
   const int rk = x.rank();
-  if (b < 0 || b > rk + 1) {
-    return make_status("T-PARAM-VALUE", "step.Promote(b=" + std::to_string(b) +
-                                            "): b is where the new size-1 dimension goes, from 0 (new innermost) "
-                                            "to rank+1 = " +
-                                            std::to_string(rk + 1) + " (new outermost), for the stream (dims " +
-                                            format_ints(x.dims) + ", rank " + std::to_string(rk) + ")");
+  std::vector<std::int64_t> d;
+  if (const rule::Check chk = rule::promote(x.dims, b, &d); !chk.ok()) {
+    return make_status(chk.code, std::string(prim) + "(b=" + std::to_string(b) +
+                                     "): b is where the new size-1 dimension goes, from 0 (new innermost) "
+                                     "to rank+1 = " +
+                                     std::to_string(rk + 1) + " (new outermost), for the stream (dims " +
+                                     format_ints(x.dims) + ", rank " + std::to_string(rk) + ")");
   }
-  auto d = x.dims;
-  d.insert(d.begin() + b, 1);
   r = keep_esh(x, std::move(d));
   return {};
 }
 
 Status flatten_shape(const StreamValue& x, int lo, int hi, Relabel& r) {
-  if (auto st = validate(x, "step.Flatten"); !st.ok()) return st;
-  if (lo < 1 || hi < lo || hi > x.rank()) {
-    return make_status("T-PARAM-VALUE", "step.Flatten(L=[" + std::to_string(lo) + ".." + std::to_string(hi) +
-                                            "]): L must list consecutive dimensions l…h with 1 ≤ l and h ≤ rank "
-                                            "of the stream (dims " +
-                                            format_ints(x.dims) + ", rank " + std::to_string(x.rank()) +
-                                            "); dimension l−1 absorbs dimensions l…h");
+  const char* prim = prim_qualified(Prim::Flatten);
+  if (auto st = validate(x, prim); !st.ok()) return st;
+  if (const rule::Check chk = rule::flatten_span(lo, hi, x.rank()); !chk.ok()) {
+    return make_status(chk.code, std::string(prim) + "(L=[" + std::to_string(lo) + ".." + std::to_string(hi) +
+                                     "]): L must list consecutive dimensions l…h with 1 ≤ l and h ≤ rank "
+                                     "of the stream (dims " +
+                                     format_ints(x.dims) + ", rank " + std::to_string(x.rank()) +
+                                     "); dimension l−1 absorbs dimensions l…h");
   }
-  std::vector<std::int64_t> d(x.dims.begin(), x.dims.begin() + (lo - 1));
-  d.push_back(product(x.dims, static_cast<std::size_t>(lo - 1), static_cast<std::size_t>(hi + 1)));
-  d.insert(d.end(), x.dims.begin() + hi + 1, x.dims.end());
+  std::vector<std::int64_t> d;
+  rule::flatten_dims(x.dims, lo, hi, d);
   r = keep_esh(x, std::move(d));
   return {};
 }
@@ -91,35 +105,31 @@ std::string list_text(const std::vector<int>& L) {
 }
 
 Status reshape_shape(const StreamValue& x, std::vector<int> L, std::int64_t c, Relabel& r) {
-  if (auto st = validate(x, "step.Reshape"); !st.ok()) return st;
+  const char* prim = prim_qualified(Prim::Reshape);
+  if (auto st = validate(x, prim); !st.ok()) return st;
   std::sort(L.begin(), L.end());
-  const bool dup = std::adjacent_find(L.begin(), L.end()) != L.end();
-  if (L.empty() || dup || L.front() < 0 || L.back() > x.rank()) {
-    return make_status("T-PARAM-VALUE", "step.Reshape: L=" + list_text(L) +
-                                            " is invalid: it must list distinct dimensions between 0 and the rank " +
-                                            std::to_string(x.rank()));
+  const std::span<const int> sorted(L);
+  if (const rule::Check chk = rule::reshape_indices(sorted, x.rank()); !chk.ok()) {
+    return make_status(chk.code, std::string(prim) + ": L=" + list_text(L) +
+                                     " is invalid: it must list distinct dimensions between 0 and the rank " +
+                                     std::to_string(x.rank()));
   }
-  if (c < 1) {
-    return make_status("T-PARAM-VALUE", "step.Reshape: S=" + std::to_string(c) + " is invalid: it must be positive");
+  if (c < 1) {  // a value check: S evaluated under the run's sizes
+    return make_status("T-PARAM-VALUE",
+                       std::string(prim) + ": S=" + std::to_string(c) + " is invalid: it must be positive");
   }
-  std::vector<std::int64_t> d;
-  std::size_t k = 0;
-  for (int j = 0; j <= x.rank(); ++j) {
+  for (const int j : sorted) {  // T-RESHAPE-DIV on the run-time dims
     const std::int64_t s = x.dims[static_cast<std::size_t>(j)];
-    if (k < L.size() && L[k] == j) {
-      ++k;
-      if (s % c != 0) {
-        return make_status("T-RESHAPE-DIV", "step.Reshape(L=" + list_text(L) + ", S=" + std::to_string(c) +
-                                                "): dimension " + std::to_string(j) + " of the stream (dims " +
-                                                format_ints(x.dims) + ") has size " + std::to_string(s) +
-                                                ", which is not a multiple of " + std::to_string(c));
-      }
-      d.push_back(c);
-      d.push_back(s / c);
-    } else {
-      d.push_back(s);
+    if (s % c != 0) {
+      return make_status("T-RESHAPE-DIV", std::string(prim) + "(L=" + list_text(L) +
+                                              ", S=" + std::to_string(c) + "): dimension " +
+                                              std::to_string(j) + " of the stream (dims " +
+                                              format_ints(x.dims) + ") has size " + std::to_string(s) +
+                                              ", which is not a multiple of " + std::to_string(c));
     }
   }
+  std::vector<std::int64_t> d;
+  rule::reshape_dims(x.dims, sorted, c, d);
   r = keep_esh(x, std::move(d));
   return {};
 }
@@ -193,16 +203,16 @@ Status reshape(StreamValue&& x, std::vector<int> L, std::int64_t c, StreamValue&
 }
 
 Status repeat(const StreamValue& x, std::int64_t n, Budget& budget, StreamValue& out) {
-  if (auto st = validate(x, "step.Repeat"); !st.ok()) return st;
-  if (n < 1) {
-    return make_status("T-PARAM-VALUE", "step.Repeat: n=" + std::to_string(n) + " is invalid: it must be positive");
+  const char* prim = prim_qualified(Prim::Repeat);
+  if (auto st = validate(x, prim); !st.ok()) return st;
+  if (n < 1) {  // a value check: n evaluated under the run's sizes
+    return make_status("T-PARAM-VALUE",
+                       std::string(prim) + ": n=" + std::to_string(n) + " is invalid: it must be positive");
   }
   if (auto st = budget.reserve(sat_mul(x.scalars(), n)); !st.ok()) return st;
   if (auto st = budget.check_time(); !st.ok()) return st;
   StreamValue y;
-  y.dims.reserve(x.dims.size() + 1);
-  y.dims.push_back(n);
-  y.dims.insert(y.dims.end(), x.dims.begin(), x.dims.end());
+  rule::repeat_dims(x.dims, n, y.dims);
   const std::int64_t pos = x.positions();
   y.fields.resize(x.fields.size());
   for (std::size_t i = 0; i < x.fields.size(); ++i) {
