@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/sim/kernels.hpp"
+#include "core/step/prim_rules.hpp"
 
 namespace sf::synth {
 
@@ -11,6 +12,7 @@ using step::Dims;
 using step::DType;
 using step::Prim;
 using step::StreamType;
+namespace rule = step::rule;
 
 std::string Op::key() const {
   std::string s(step::prim_name(prim));
@@ -54,19 +56,28 @@ std::string Op::key() const {
 
 namespace {
 
-// The zipped dtype of the arguments (all dims equal), or nullopt.
+// The zipped dtype of the arguments (Zip's rule: all dims equal), or nullopt.
 std::optional<DType> zipped(const std::vector<const StreamType*>& args) {
   if (args.empty()) return std::nullopt;
+  if (rule::zip_mismatch(args.size(), [&](std::size_t i) -> const Dims& { return args[i]->dims; }) <
+      args.size())
+    return std::nullopt;
   DType t = args[0]->dtype;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    if (args[i]->dims != args[0]->dims) return std::nullopt;
-    t = step::concat(t, args[i]->dtype);
-  }
+  for (std::size_t i = 1; i < args.size(); ++i) t = step::concat(t, args[i]->dtype);
   return t;
+}
+
+// A selector type: Multihot elements (Partition's and Merge's rule).
+bool multihot_selector(const StreamType& c) {
+  return rule::selector_type(!c.dtype.is_tuple() && c.dtype.scalar().multihot &&
+                             !c.dtype.scalar().is_buffer())
+      .ok();
 }
 
 }  // namespace
 
+// The result type of a candidate step by the primitives' rules (core/step/prim_rules.hpp), nullopt when a
+// rule fails or the step does not fit the search's forms (one stream, or Map/Accum/Scan of several, zipped).
 std::optional<StreamType> apply_type(const Op& op, const std::vector<const StreamType*>& args) {
   if (args.empty()) return std::nullopt;
   const StreamType& x = *args[0];
@@ -79,22 +90,18 @@ std::optional<StreamType> apply_type(const Op& op, const std::vector<const Strea
     case Prim::Merge: {  // composite Partition -> Map per expert -> Merge
       if (args.size() < 2 || !op.fn || !op.fn->stateful() || op.experts.empty()) return std::nullopt;
       const StreamType& c = *args.back();
-      if (c.dtype.is_tuple() || !c.dtype.scalar().multihot || c.dtype.scalar().is_buffer())
-        return std::nullopt;
+      if (!multihot_selector(c)) return std::nullopt;
       std::vector<const StreamType*> data(args.begin(), args.end() - 1);
       auto in = zipped(data);
       if (!in) return std::nullopt;
       const StreamType& xd = *data[0];
-      const int rc = c.rank(), rx = xd.rank();
-      if (rc > rx) return std::nullopt;
-      const auto p = static_cast<std::size_t>(rx - rc);
-      if (!std::equal(c.dims.begin(), c.dims.end(), xd.dims.begin() + static_cast<std::ptrdiff_t>(p)))
-        return std::nullopt;
+      if (!rule::partition_selector(xd.dims, c.dims).ok()) return std::nullopt;
       const step::DType& t = op.experts[0]->output;
       for (const auto* e : op.experts) {
         if (e->stateful() || !(e->input == *in) || !(e->output == t)) return std::nullopt;
       }
       if (!(op.fn->input == t)) return std::nullopt;
+      // Partition's outputs s[:p] ++ [#e], mapped, merged: s[:p] ++ the selector's dims = the data's dims.
       return StreamType{op.fn->output, xd.dims};
     }
     case Prim::Map:
@@ -104,57 +111,62 @@ std::optional<StreamType> apply_type(const Op& op, const std::vector<const Strea
       if (op.fn->stateful() != (op.prim != Prim::Map)) return std::nullopt;
       auto in = zipped(args);
       if (!in || !(*in == op.fn->input)) return std::nullopt;
-      StreamType y{op.fn->output, x.dims};
-      if (op.prim == Prim::Accum) {
-        if (op.k < 1 || op.k > r) return std::nullopt;
-        y.dims.erase(y.dims.begin(), y.dims.begin() + op.k);
-      } else if (op.prim == Prim::Scan && (op.k < 1 || op.k > r)) {
+      StreamType y{op.fn->output, {}};
+      if (op.prim == Prim::Map) {
+        y.dims = x.dims;
+      } else if (!rule::fold_depth(op.k, r).ok()) {
         return std::nullopt;
+      } else if (op.prim == Prim::Accum) {
+        rule::accum_dims(x.dims, op.k, y.dims);
+      } else {
+        rule::scan_dims(x.dims, y.dims);
       }
       return y;
     }
     case Prim::Bufferize: {
-      if (op.k < 1 || op.k > r || x.dtype.is_tuple()) return std::nullopt;
+      StreamType y;
+      if (!rule::bufferize(x.dims, x.dtype.is_tuple(), op.k, &y.dims).ok()) return std::nullopt;
       step::ScalarType st = x.dtype.scalar();
-      for (int i = 0; i < op.k; ++i) st.buffer.push_back(x.dims[static_cast<std::size_t>(i)]);
-      return StreamType{DType::of(st), Dims(x.dims.begin() + op.k, x.dims.end())};
+      const auto packed = rule::bufferize_packed(x.dims, op.k);
+      st.buffer.insert(st.buffer.end(), packed.begin(), packed.end());
+      y.dtype = DType::of(st);
+      return y;
     }
     case Prim::Streamify: {
-      if (x.dtype.is_tuple() || !x.dtype.scalar().is_buffer()) return std::nullopt;
-      Dims d = x.dtype.scalar().buffer;
-      d.insert(d.end(), x.dims.begin(), x.dims.end());
-      return StreamType{DType::of(x.dtype.scalar().unbuffered()), d};
+      const bool buffers = !x.dtype.is_tuple() && x.dtype.scalar().is_buffer();
+      StreamType y;
+      if (!rule::streamify(x.dims, buffers,
+                           buffers ? std::span<const Dim>(x.dtype.scalar().buffer) : std::span<const Dim>(),
+                           &y.dims)
+               .ok())
+        return std::nullopt;
+      y.dtype = DType::of(x.dtype.scalar().unbuffered());
+      return y;
     }
     case Prim::Promote: {
-      if (op.k < 0 || op.k > r + 1) return std::nullopt;
-      StreamType y = x;
-      y.dims.insert(y.dims.begin() + op.k, Dim());
+      StreamType y{x.dtype, {}};
+      if (!rule::promote(x.dims, op.k, &y.dims).ok()) return std::nullopt;
       return y;
     }
     case Prim::Repeat: {
-      StreamType y = x;
-      y.dims.insert(y.dims.begin(), op.n);
+      StreamType y{x.dtype, {}};
+      rule::repeat_dims(x.dims, op.n, y.dims);
       return y;
     }
     case Prim::Flatten: {
       if (op.L.empty()) return std::nullopt;
-      int lo = op.L.front(), hi = op.L.back();
-      if (lo < 1 || hi > r || hi < lo) return std::nullopt;
-      Dim p;
-      for (int i = lo - 1; i <= hi; ++i) p = p * x.dims[static_cast<std::size_t>(i)];
-      StreamType y{x.dtype, Dims(x.dims.begin(), x.dims.begin() + (lo - 1))};
-      y.dims.push_back(p);
-      y.dims.insert(y.dims.end(), x.dims.begin() + hi + 1, x.dims.end());
+      const int lo = op.L.front(), hi = op.L.back();
+      if (!rule::flatten_span(lo, hi, r).ok()) return std::nullopt;
+      StreamType y{x.dtype, {}};
+      rule::flatten_dims(x.dims, lo, hi, y.dims);
       return y;
     }
     case Prim::Reshape: {
-      if (op.L.size() != 1) return std::nullopt;
-      int j = op.L[0];
-      if (j < 0 || j > r) return std::nullopt;
-      StreamType y = x;
-      Dim sj = x.dims[static_cast<std::size_t>(j)];
-      y.dims[static_cast<std::size_t>(j)] = sj / op.n;
-      y.dims.insert(y.dims.begin() + j, op.n);
+      if (op.L.size() != 1) return std::nullopt;  // the search splits one dim at a time
+      const std::span<const int> L(op.L);
+      if (!rule::reshape_indices(L, r).ok()) return std::nullopt;
+      StreamType y{x.dtype, {}};
+      rule::reshape_dims(x.dims, L, op.n, y.dims);
       return y;
     }
     default:
