@@ -92,9 +92,9 @@ class Builder {
     std::vector<std::string> todo;
     for (const auto& st : prog_.stmts) {
       if (st.kind != step::Statement::Kind::Assign) continue;
-      if (step::is_prim(st.call.prim, Prim::Partition) || step::is_prim(st.call.prim, Prim::Merge)) {
-        if (st.call.arg.refs.size() == 2) todo.push_back(st.call.arg.refs[1].name);
-      }
+      const auto p = step::prim_from_name(st.call.prim);
+      if (p && step::takes_selector(*p) && st.call.arg.refs.size() == 2)
+        todo.push_back(st.call.arg.refs[1].name);
     }
     if (todo.empty()) return true;
     while (!todo.empty()) {
@@ -259,7 +259,8 @@ class Builder {
     u.name = targets(st);
     u.primitive = std::string(step::prim_name(rc.prim));
     std::vector<int> outs;
-    if (rc.prim != Prim::Partition) {  // Partition's outputs depend on the routing (partition() makes them)
+    // A list's outputs (Partition's) depend on the routing (partition() makes them).
+    if (step::prim_info(rc.prim).outs != step::PrimOuts::List) {
       for (const auto& t : ts.outs) {
         auto c = channel(t, line);
         if (!c) return false;
