@@ -3,6 +3,7 @@
 
 #include <QSignalSpy>
 
+#include "core/step/primitives.hpp"
 #include "test_support.hpp"
 #include "widgets/engine/engine_bridge.hpp"
 #include "widgets/editor/manual_browser.hpp"
@@ -87,7 +88,7 @@ TEST(StepLexer, BlockContextFollowsIndentation) {
 
 TEST(StepApis, CompletesPrimitivesParametersAndStreamsSoFar) {
   StepLexer lex;
-  StepApis apis(&lex, ManualIndex::loadBundled());
+  StepApis apis(&lex);
   apis.setTaskNames({{QStringLiteral("E0"), QStringLiteral("E1")}, {QStringLiteral("fn_add")}, {QStringLiteral("M")}});
   auto prims = apis.completions(QStringLiteral("Re"), QStringLiteral("X = step.Re"), {}, true);
   EXPECT_EQ(prims, (QStringList{QStringLiteral("Repeat"), QStringLiteral("RepeatRef"), QStringLiteral("Reshape")}));
@@ -107,6 +108,10 @@ TEST(StepApis, CompletesPrimitivesParametersAndStreamsSoFar) {
   ASSERT_EQ(tips.size(), 1);
   EXPECT_TRUE(tips[0].startsWith(QStringLiteral("step.Accum(fn=f, b=k).apply(X)"))) << tips[0].toStdString();
   EXPECT_TRUE(tips[0].contains(QStringLiteral("1 ≤ k ≤ r")));
+  EXPECT_TRUE(tips[0].contains(QStringLiteral("reduce the b innermost dimensions with a stateful fn")));
+  EXPECT_TRUE(apis.callTips({QStringLiteral("step"), QStringLiteral("Nope")}, 0,
+                            QsciScintilla::CallTipsNoContext, shifts)
+                  .isEmpty());
 }
 
 TEST(StepApis, PrimitivesAndParametersComeFromThePrimitiveTable) {
@@ -143,6 +148,25 @@ TEST(ManualIndex, BundledManualHasChaptersAndEverySignature) {
   EXPECT_GE(m.chapters().size(), 15);
   for (const QString& p : StepApis::primitives()) EXPECT_FALSE(m.signature(p).call.isEmpty()) << p.toStdString();
   EXPECT_EQ(m.signature(QStringLiteral("Copy")).call, QStringLiteral("A, B = step.Copy().apply(X)"));
+}
+
+TEST(ManualIndex, CheatSheetAndChapterTitlesSayWhatThePrimitiveTableSays) {
+  // The table (core/step/primitives.hpp) is what the editor shows; the manual restates it for readers and
+  // must agree: the cheat sheet's call and dims rule, and each chapter's title "Name — doc".
+  auto m = ManualIndex::loadBundled();
+  auto text = [](std::string_view s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+  };
+  EXPECT_EQ(m.signatures().size(), static_cast<qsizetype>(step::primitives().size()));
+  QStringList titles;
+  for (const auto& c : m.chapters()) titles << c.title;
+  for (const auto& e : step::primitives()) {
+    const auto sig = m.signature(text(e.name));
+    EXPECT_EQ(sig.call, text(e.call)) << e.name;
+    EXPECT_EQ(sig.rule, text(e.rule)) << e.name;
+    const QString title = text(e.name) + QStringLiteral(" — ") + text(e.doc);
+    EXPECT_TRUE(titles.contains(title)) << title.toStdString();
+  }
 }
 
 TEST(StepEditor, LiveCheckMarksTheBadUse) {

@@ -1,5 +1,6 @@
 // The STeP manual as the GUI uses it: the chapter files of resources/manual/ (for Help → STeP Manual) and the
-// primitive signatures of its cheat sheet (for the editor's call tips).
+// primitive signatures of its cheat sheet (the tests check them against the primitive table, which the
+// editor's call tips read).
 #pragma once
 
 #include <QMap>

@@ -9,13 +9,16 @@
 
 namespace sf::widgets {
 
-StepApis::StepApis(StepLexer* lexer, ManualIndex manual)
-    : QsciAbstractAPIs(lexer), stepLexer_(lexer), manual_(std::move(manual)) {}
+StepApis::StepApis(StepLexer* lexer) : QsciAbstractAPIs(lexer), stepLexer_(lexer) {}
 
 namespace {
 // A name or key of the primitive table (plain ASCII) as a QString.
 QString primTableText(std::string_view s) {
   return QString::fromLatin1(s.data(), static_cast<qsizetype>(s.size()));
+}
+// A text of the primitive table that may hold non-ASCII signs (→, ≤) as a QString.
+QString primTableUtf8(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 }  // namespace
 
@@ -88,10 +91,12 @@ QStringList StepApis::callTips(const QStringList& context, int, QsciScintilla::C
   // The context ends with the word before the '(' (and possibly an empty word).
   for (auto it = context.crbegin(); it != context.crend(); ++it) {
     if (it->isEmpty()) continue;
-    auto sig = manual_.signature(*it);
-    if (sig.call.isEmpty()) return {};
+    auto prim = step::prim_from_name(it->toStdString());
+    if (!prim) return {};
+    const step::PrimInfo& info = step::prim_info(*prim);
     shifts << 0;
-    return {sig.call + QStringLiteral("\n") + tr("dims: %1").arg(sig.rule)};
+    return {primTableUtf8(info.call) + QStringLiteral("\n") + primTableUtf8(info.doc) + QStringLiteral("\n") +
+            tr("dims: %1").arg(primTableUtf8(info.rule))};
   }
   return {};
 }

@@ -1,14 +1,13 @@
 // StepApis: autocompletion and call tips for the STeP editor. Completes primitives after `step.`, the
-// parameters of the primitive being called (`fn=`, `b=`, ...), task fns, size symbols, the task's input streams
-// and the streams the program defines above the cursor; call tips show the primitive's signature and dims rule
-// from the manual's cheat sheet.
+// parameters of the primitive being called (`fn=`, `b=`, ...), task fns, size symbols, the task's input
+// streams and the streams the program defines above the cursor; call tips show the primitive's call form,
+// one-line doc and dims rule. Names, parameters and texts come from the primitive table
+// (core/step/primitives.hpp).
 #pragma once
 
 #include <QStringList>
 
 #include <Qsci/qsciabstractapis.h>
-
-#include "widgets/editor/manual_index.hpp"
 
 namespace sf::widgets {
 
@@ -17,7 +16,7 @@ class StepLexer;
 class StepApis : public QsciAbstractAPIs {
   Q_OBJECT
  public:
-  explicit StepApis(StepLexer* lexer, ManualIndex manual = {});
+  explicit StepApis(StepLexer* lexer);
 
   struct TaskNamesForCompletion {
     QStringList inputs, fns, sizes;
@@ -40,7 +39,6 @@ class StepApis : public QsciAbstractAPIs {
 
  private:
   StepLexer* stepLexer_;
-  ManualIndex manual_;
   TaskNamesForCompletion task_;
 };
 

@@ -8,7 +8,6 @@
 #include <Qsci/qscistyle.h>
 
 #include "widgets/engine/engine_bridge.hpp"
-#include "widgets/editor/manual_index.hpp"
 #include "widgets/editor/step_apis.hpp"
 #include "widgets/editor/step_lexer.hpp"
 
@@ -16,14 +15,12 @@ namespace sf::widgets {
 
 bool isDarkPalette(const QPalette& p) { return p.color(QPalette::Window).lightness() < 128; }
 
-StepEditor::StepEditor(QWidget* parent) : QsciScintilla(parent) { setup(ManualIndex::loadBundled()); }
+StepEditor::StepEditor(QWidget* parent) : QsciScintilla(parent) { setup(); }
 
-StepEditor::StepEditor(const ManualIndex& manual, QWidget* parent) : QsciScintilla(parent) { setup(manual); }
-
-void StepEditor::setup(const ManualIndex& manual) {
+void StepEditor::setup() {
   setUtf8(true);
   lexer_ = new StepLexer(this);
-  apis_ = new StepApis(lexer_, manual);
+  apis_ = new StepApis(lexer_);
   setLexer(lexer_);
   setAutoCompletionSource(QsciScintilla::AcsAPIs);
   setAutoCompletionThreshold(1);

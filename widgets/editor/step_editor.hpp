@@ -17,7 +17,6 @@ namespace sf::widgets {
 class EngineBridge;
 class StepLexer;
 class StepApis;
-class ManualIndex;
 
 class StepEditor : public QsciScintilla {
   Q_OBJECT
@@ -26,7 +25,6 @@ class StepEditor : public QsciScintilla {
   enum Indicator { ErrorIndicator = 8, WarningIndicator = 9 };
 
   explicit StepEditor(QWidget* parent = nullptr);
-  explicit StepEditor(const ManualIndex& manual, QWidget* parent = nullptr);
 
   // Live checking through `bridge` (not owned; may be null to switch it off).
   void attachBridge(EngineBridge* bridge);
@@ -68,7 +66,7 @@ class StepEditor : public QsciScintilla {
   void changeEvent(QEvent* e) override;
 
  private:
-  void setup(const ManualIndex& manual);
+  void setup();
 
   StepLexer* lexer_ = nullptr;
   StepApis* apis_ = nullptr;
