@@ -2,13 +2,17 @@
 // snapshot the campaign thread builds (the docks read no workspace file on the GUI thread).
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
+#include <QPushButton>
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "widgets/audit/audit_docks.hpp"
@@ -189,6 +193,57 @@ TEST(AuditDocks, ACorruptAuditFileIsShownInThePane) {
       QStringLiteral("Cannot load the memory of %1: ").arg(bad.path())))
       << memoryStatus.last().at(0).toString().toStdString();
   EXPECT_EQ(w.auditDocks()->auditPane()->model()->rowCount(), 1);  // the audit of the second workspace
+}
+
+// A workspace whose audit.json cannot be read, opened after a good one: the pane shows the error and drops the
+// previous workspace (no rows, no directory, labelling refused and its buttons disabled), the new session's
+// events are not applied to anything, and no file is written in either workspace.
+TEST(AuditDocks, AFailedOpenDropsThePreviousWorkspaceAndWritesNothing) {
+  QTemporaryDir good, bad;
+  writeConfig(good.path());
+  writeSageLog(good.path());
+  writeConfig(bad.path());
+  writeSageLog(bad.path());
+  const std::string badAudit = (bad.path() + QStringLiteral("/audit.json")).toStdString();
+  std::ofstream(badAudit) << "{ not json";
+  const auto filesOf = [](const QString& dir) { return QDir(dir).entryList(QDir::Files, QDir::Name); };
+  MainWindow w;
+  AuditPane* pane = w.auditDocks()->auditPane();
+  ASSERT_TRUE(openThroughTheBridge(w, good.path()));
+  ASSERT_EQ(pane->model()->rowCount(), 1);
+  const QStringList goodFiles = filesOf(good.path()), badFiles = filesOf(bad.path());
+
+  QSignalSpy status(pane, &AuditPane::statusMessage);
+  ASSERT_TRUE(openThroughTheBridge(w, bad.path()));
+  ASSERT_FALSE(status.isEmpty());
+  EXPECT_TRUE(status.last().at(0).toString().startsWith(
+      QStringLiteral("Cannot open the audit of %1: audit.json").arg(bad.path())));
+  EXPECT_EQ(pane->model()->rowCount(), 0);
+  EXPECT_TRUE(pane->model()->workspaceDir().isEmpty());
+  for (auto* b : pane->findChildren<QPushButton*>())
+    if (b->text().contains(QStringLiteral("Full"))) EXPECT_FALSE(b->isEnabled());
+
+  // A record arriving in the session: not applied, and labelling is refused.
+  json record = {{"v", 1},          {"seq", 3},         {"t", 0.0},         {"type", "adoption_record"},
+                 {"episode", 2},    {"task", "b"},      {"round", 0},       {"item", "mem-000001"},
+                 {"rank", 1},       {"relevance", 1.0}, {"score", 1.0},     {"utility", 0.0},
+                 {"adopted", true}, {"rationale", "x"}, {"reasked", false}, {"before", ""},
+                 {"after", "y\n"}};
+  w.auditDocks()->applyEvents(std::vector<json>{record});
+  EXPECT_EQ(pane->model()->rowCount(), 0);
+  QString error;
+  EXPECT_FALSE(pane->model()->setLabel(0, QStringLiteral("full"), {}, &error));
+  EXPECT_FALSE(pane->labelCurrent(0));
+  EXPECT_EQ(filesOf(good.path()), goodFiles);
+  EXPECT_EQ(filesOf(bad.path()), badFiles);
+  std::ifstream in(badAudit);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "{ not json");
+
+  // The next good open labels as before.
+  ASSERT_TRUE(openThroughTheBridge(w, good.path()));
+  ASSERT_EQ(pane->model()->rowCount(), 1);
+  EXPECT_TRUE(pane->model()->setLabel(0, QStringLiteral("full"), {}, &error)) << error.toStdString();
+  EXPECT_TRUE(QFile::exists(good.path() + QStringLiteral("/audit.json")));
 }
 
 // The session's event batches start with the events the snapshot folded: the docks leave exactly those out (by

@@ -17,11 +17,18 @@ AuditModel::AuditModel(QObject* parent) : QAbstractTableModel(parent) {
 
 bool AuditModel::openSnapshot(const AuditMemorySnapshot& s, QString* error) {
   if (!s.auditError.isEmpty()) {
+    // The previous workspace goes: the session's events are the unreadable workspace's, and a label set now
+    // must not land in another workspace's audit.json. Until the next open the model stays empty and
+    // read-only (its events are ignored, setLabel refuses with the error); nothing is written.
+    replay_ = false;
+    openError_ = s.auditError;
+    reset({});
     if (error) *error = s.auditError;
     return false;
   }
   beginResetModel();
   replay_ = false;
+  openError_.clear();
   ws_ = s.audit;
   verdicts_ = s.verdicts;
   skipped_ = s.malformed;
@@ -46,11 +53,13 @@ void AuditModel::reset(const std::filesystem::path& dir) {
 
 void AuditModel::clear() {
   replay_ = false;
+  openError_.clear();
   reset({});
 }
 
 void AuditModel::startReplay(const QString& dir) {
   replay_ = true;
+  openError_.clear();
   reset(dir.toStdString());
 }
 
@@ -64,6 +73,7 @@ void AuditModel::applyEvent(const nlohmann::json& envelope) {
 }
 
 void AuditModel::applyEvent(const learn::Event& e) {
+  if (!openError_.isEmpty()) return;  // the events of a workspace whose audit could not be opened
   if (replay_ && std::holds_alternative<learn::CampaignStarted>(e.body)) {
     if (e.seq == 0) reset(ws_.dir);
     return;
@@ -102,6 +112,10 @@ void AuditModel::applyEvent(const learn::Event& e) {
 
 bool AuditModel::setLabel(int row, const QString& label, const QString& note, QString* error,
                           const QString& time) {
+  if (!openError_.isEmpty()) {
+    if (error) *error = tr("the audit could not be opened: %1").arg(openError_);
+    return false;
+  }
   if (ws_.dir.empty()) {
     if (error) *error = tr("No campaign workspace is open.");
     return false;

@@ -47,8 +47,12 @@ class AuditModel : public QAbstractTableModel {
   explicit AuditModel(QObject* parent = nullptr);
 
   // Shows an opened workspace: the audit the campaign thread folded from its log and audit.json
-  // (audit_snapshot.hpp; nothing is read here). False with its error (the model is left unchanged).
+  // (audit_snapshot.hpp; nothing is read here). False with its error: the model is then empty, without a
+  // workspace and read-only (openError(); live events ignored, setLabel refused) until the next open, replay or
+  // clear, so a label can never reach the previously shown workspace.
   bool openSnapshot(const AuditMemorySnapshot& s, QString* error = nullptr);
+  QString openError() const { return openError_; }  // non-empty after a failed open
+  bool canLabel() const { return openError_.isEmpty() && !ws_.dir.empty(); }
   qint64 skippedEvents() const { return skipped_; }  // events of the opened log that did not decode
   // A replay of `dir` (demo mode): empty, nothing read from disk; every row comes from the replayed events,
   // and a `campaign_started` with seq 0 (the replay starting over, e.g. scrubbed back) empties it again.
@@ -99,6 +103,7 @@ class AuditModel : public QAbstractTableModel {
   learn::AuditView verdicts_;  // the speedups of the PASS verdicts (core projection)
   bool replay_ = false;
   qint64 skipped_ = 0;
+  QString openError_;  // the last open failed (see openSnapshot)
 };
 
 // Filters the AuditModel; with a sample set only the sampled records are shown, in draw order.

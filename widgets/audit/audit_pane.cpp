@@ -216,7 +216,10 @@ AuditPane::AuditPane(QWidget* parent)
     updateTaskFilter();
     updateSummary();
   });
+  labelButtons_ = {full, partial, unrelated};
   connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+    // After a failed open nothing can be labelled (the error is in the status line).
+    for (auto* b : labelButtons_) b->setEnabled(model_->openError().isEmpty());
     updateTaskFilter();
     updateSummary();
     updateDetail();

@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QPointer>
 #include <QWidget>
+#include <array>
 #include <nlohmann/json.hpp>
 
 #include "core/store/audit.hpp"
@@ -112,6 +113,7 @@ class AuditPane : public QWidget {
   QLabel* beforeTitle_;
   QLabel* afterTitle_;
   QLineEdit* note_;
+  std::array<QWidget*, 3> labelButtons_{};  // full, partial, unrelated
   QLabel* currentLabel_;
   QLineEdit* auditorEdit_;
   QPointer<QDialog> cheatSheet_;
