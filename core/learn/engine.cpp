@@ -237,7 +237,12 @@ bool CampaignEngine::log_event(EventBody body, std::string& error) {
       return false;
     }
     json j = to_json(e);
-    if (ws_ && !ws_->append(j, error)) return false;
+    std::int64_t seq = e.seq;
+    if (ws_ && !ws_->append(j, error, &seq)) return false;
+    if (seq > e.seq) {  // the log numbered it after a line another writer (an audit label) appended
+      e.seq = seq;
+      state_.next_seq = std::max(state_.next_seq, seq + 1);
+    }
     if (sink_) sink_->on_event(e);
     return true;
   };

@@ -7,6 +7,7 @@
 #include "core/learn/round_parts.hpp"
 #include "core/store/workspace.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
@@ -120,7 +121,10 @@ bool InteractiveSession::append_event(EventBody body, std::string& error) {
   e.seq = next_seq_++;
   e.t = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   e.body = std::move(body);
-  return ws_->append(to_json(e), error);
+  std::int64_t used = e.seq;  // the log numbers it after any line another writer appended
+  if (!ws_->append(to_json(e), error, &used)) return false;
+  next_seq_ = std::max(next_seq_, used + 1);
+  return true;
 }
 
 std::optional<std::int64_t> InteractiveSession::baseline(const step::TaskDoc& task) {

@@ -196,49 +196,21 @@ bool save_audit_file(const fs::path& file, const AuditLabels& labels, std::strin
   return write_file_atomic(file, audit_file_json(labels).dump(2) + "\n", error);
 }
 
-namespace {
-
-// Number of complete lines of `file`, or nullopt when it does not end with a newline (partial tail).
-std::optional<std::uint64_t> count_complete_lines(const fs::path& file, std::uint64_t& size) {
-  std::ifstream in(file, std::ios::binary);
-  size = 0;
-  if (!in) return 0;  // missing: empty
-  std::uint64_t lines = 0;
-  char buf[1 << 16];
-  char last = '\n';
-  while (in) {
-    in.read(buf, sizeof buf);
-    auto n = static_cast<std::size_t>(in.gcount());
-    if (n == 0) break;
-    lines += static_cast<std::uint64_t>(std::count(buf, buf + n, '\n'));
-    last = buf[n - 1];
-    size += n;
-  }
-  if (last != '\n') return std::nullopt;
-  return lines;
-}
-
-}  // namespace
-
 bool append_audit_event(const fs::path& events_file, const AuditLabelEntry& l, double t, std::string& error) {
-  std::uint64_t size = 0;
-  auto lines = count_complete_lines(events_file, size);
-  std::optional<std::uint64_t> truncate_to;
-  std::uint64_t seq = 0;
-  if (lines) {
-    seq = *lines;
-  } else {
-    // A partial last line: let the log reader decide (a crash leftover is dropped, corruption is an error).
-    LoadedLog loaded;
-    if (!read_event_log(events_file, loaded, error)) return false;
-    seq = loaded.events.size();
-    truncate_to = loaded.valid_bytes;
-  }
-  auto log = EventLog::open(events_file, error, truncate_to);
+  auto log = EventLog::open(events_file, error);
   if (!log) return false;
-  json ev = {{"v", kFormatVersion}, {"seq", seq}, {"t", t}, {"type", "audit_label"}};
+  // The seq is the log's: EventLog::append numbers it after the file's last line, under the lock every writer
+  // of the log (a running campaign too) takes, so a label never shares its seq with an engine event.
+  json ev = {{"v", kFormatVersion}, {"seq", 0}, {"t", t}, {"type", "audit_label"}};
   ev.update(to_json(l));
-  return log->append(ev, error) && log->sync(error);
+  // A partial last line (a crash mid-write): the log reader decides (a crash leftover is cut off, corruption
+  // is an error), as Workspace::open does.
+  auto partial_tail = [&](std::string& err) -> std::optional<std::uint64_t> {
+    LoadedLog loaded;
+    if (!read_event_log(events_file, loaded, err)) return std::nullopt;
+    return loaded.valid_bytes;
+  };
+  return log->append(ev, error, nullptr, partial_tail) && log->sync(error);
 }
 
 void fold_audit_event(AuditLog& log, const json& event) {

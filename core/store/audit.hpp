@@ -123,9 +123,10 @@ bool load_audit_file(const std::filesystem::path& file, AuditLabels& out, std::s
 // Writes atomically (temp file + fsync + rename).
 bool save_audit_file(const std::filesystem::path& file, const AuditLabels& labels, std::string& error);
 
-// Appends one `audit_label` event ({v, seq, t, type, ...fields}) to an events.jsonl; seq = the number of
-// events already in the file. A partial last line (a crash mid-write) is cut off first, as Workspace::open
-// does. `t` = seconds since the epoch (caller's clock).
+// Appends one `audit_label` event ({v, seq, t, type, ...fields}) to an events.jsonl; seq = the seq of the
+// file's last line + 1, taken under the lock every writer of the log holds while appending (EventLog::append),
+// so it never collides with a running campaign's events. A partial last line (a crash mid-write) is cut off
+// first, as Workspace::open does. `t` = seconds since the epoch (caller's clock).
 bool append_audit_event(const std::filesystem::path& events_file, const AuditLabelEntry& l, double t,
                         std::string& error);
 

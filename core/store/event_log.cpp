@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -120,7 +121,7 @@ bool read_event_log(const fs::path& file, LoadedLog& out, std::string& error) {
 
 std::unique_ptr<EventLog> EventLog::open(const fs::path& file, std::string& error,
                                          std::optional<std::uint64_t> truncate_to) {
-  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);  // read: the last line's seq
   if (fd < 0) {
     error = "cannot open " + file.string() + ": " + std::strerror(errno);
     return nullptr;
@@ -137,9 +138,96 @@ EventLog::~EventLog() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-bool EventLog::append(const nlohmann::json& event, std::string& error) {
-  std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+namespace {
+
+// The "seq" of the last complete line of the first `size` bytes of `fd` (nullopt: no line, or the last line
+// is not an object with an integer seq). Reads backwards from the end, at most one line.
+std::optional<std::int64_t> last_line_seq(int fd, std::uint64_t size) {
+  std::string tail;  // the bytes read, in file order
+  std::uint64_t pos = size;
+  constexpr std::uint64_t kChunk = 1 << 16;
+  // Skip to the last newline (a partial last line is not a line).
+  std::optional<std::uint64_t> end;  // offset of the last line's newline
+  while (pos > 0 && tail.size() <= kMaxLineBytes) {
+    const std::uint64_t n = std::min(kChunk, pos);
+    std::string chunk(static_cast<std::size_t>(n), '\0');
+    if (::pread(fd, chunk.data(), chunk.size(), static_cast<off_t>(pos - n)) != static_cast<ssize_t>(n))
+      return std::nullopt;
+    pos -= n;
+    tail.insert(0, chunk);
+    if (!end) {
+      const auto nl = tail.rfind('\n');
+      if (nl == std::string::npos) continue;
+      end = pos + nl;
+      tail.resize(nl);  // drop the newline and any partial line after it
+    }
+    const auto start = tail.rfind('\n');
+    if (start == std::string::npos && pos > 0) continue;
+    const std::string line = start == std::string::npos ? tail : tail.substr(start + 1);
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object()) return std::nullopt;
+    auto s = j.find("seq");
+    if (s == j.end() || !s->is_number_integer()) return std::nullopt;
+    return s->get<std::int64_t>();
+  }
+  return std::nullopt;
+}
+
+// flock(2) of a descriptor for the duration of a scope.
+struct FlockGuard {
+  int fd;
+  bool ok;
+  explicit FlockGuard(int f) : fd(f) {
+    int rc;
+    do rc = ::flock(fd, LOCK_EX);
+    while (rc != 0 && errno == EINTR);
+    ok = rc == 0;
+  }
+  ~FlockGuard() {
+    if (ok) ::flock(fd, LOCK_UN);
+  }
+};
+
+}  // namespace
+
+bool EventLog::append(const nlohmann::json& event, std::string& error, std::int64_t* seq_used,
+                      const PartialTail& partial_tail) {
   std::lock_guard lock(mu_);
+  FlockGuard flock(fd_);
+  if (!flock.ok) return error = std::string("cannot lock the event log: ") + std::strerror(errno), false;
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return error = std::string("cannot read the event log: ") + std::strerror(errno), false;
+  auto size = static_cast<std::uint64_t>(st.st_size);
+  if (partial_tail && size > 0) {
+    char last = '\n';
+    if (::pread(fd_, &last, 1, static_cast<off_t>(size - 1)) != 1)
+      return error = std::string("cannot read the event log: ") + std::strerror(errno), false;
+    if (last != '\n') {
+      auto cut = partial_tail(error);
+      if (!cut) return false;
+      if (*cut < size && ::ftruncate(fd_, static_cast<off_t>(*cut)) != 0)
+        return error = std::string("cannot truncate the event log: ") + std::strerror(errno), false;
+      size = std::min(size, *cut);
+      scanned_ = false;
+    }
+  }
+  if (!scanned_ || size != end_) {  // first append, or another writer appended since ours
+    if (auto s = last_line_seq(fd_, size)) last_seq_ = std::max(last_seq_, *s);
+    scanned_ = true;
+  }
+  const nlohmann::json* out = &event;
+  nlohmann::json renumbered;
+  std::int64_t seq = -1;
+  if (auto s = event.find("seq"); event.is_object() && s != event.end() && s->is_number_integer()) {
+    seq = s->get<std::int64_t>();
+    if (seq <= last_seq_) {
+      seq = last_seq_ + 1;
+      renumbered = event;
+      renumbered["seq"] = seq;
+      out = &renumbered;
+    }
+  }
+  std::string line = out->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const char* p = line.data();
   std::size_t left = line.size();
   while (left > 0) {
@@ -152,6 +240,9 @@ bool EventLog::append(const nlohmann::json& event, std::string& error) {
     p += w;
     left -= static_cast<std::size_t>(w);
   }
+  end_ = size + line.size();
+  if (seq >= 0) last_seq_ = seq;
+  if (seq_used) *seq_used = seq;
   return true;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -76,8 +77,16 @@ class EventLog {
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
 
-  // Writes `event.dump()` + '\n' with one write() call. Thread-safe.
-  bool append(const nlohmann::json& event, std::string& error);
+  // Writes `event.dump()` + '\n' with one write() call. Thread-safe, and safe against other processes
+  // appending to the same file: every append holds an exclusive flock(2) on the log file, under which the
+  // `seq` is numbered. An event whose integer "seq" is not above the last line's (another writer, e.g. an
+  // audit label, appended meanwhile) is written with the last line's seq + 1, so the numbers of a file stay
+  // strictly increasing whoever writes it. `seq_used` (optional) receives the seq written (-1: the event has
+  // no integer "seq"). `partial_tail` (optional) is asked, under the lock, what to do with a file that does
+  // not end with a newline: the length to cut it to, or nullopt for an error (it sets `error`).
+  using PartialTail = std::function<std::optional<std::uint64_t>(std::string& error)>;
+  bool append(const nlohmann::json& event, std::string& error, std::int64_t* seq_used = nullptr,
+              const PartialTail& partial_tail = {});
   // fsync(2) of the file.
   bool sync(std::string& error);
 
@@ -85,6 +94,9 @@ class EventLog {
   explicit EventLog(int fd) : fd_(fd) {}
   int fd_ = -1;
   std::mutex mu_;
+  std::uint64_t end_ = 0;           // the file's size after this log's last append (or scan of its tail)
+  bool scanned_ = false;            // last_seq_ was read from the file at least once
+  std::int64_t last_seq_ = -1;      // the seq of the file's last line (-1: none)
 };
 
 // An exclusive flock(2) on `file` (created when missing), held until destruction: serialises the

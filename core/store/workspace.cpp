@@ -99,16 +99,16 @@ std::unique_ptr<Workspace> Workspace::load(const fs::path& dir, bool writable, s
   return ws;
 }
 
-bool Workspace::append(const nlohmann::json& event, std::string& error) {
+bool Workspace::append(const nlohmann::json& event, std::string& error, std::int64_t* seq_used) {
   if (!log_) {
     error = "the workspace is open read-only";
     return false;
   }
   if (event.value("type", nlohmann::json()) == "llm_call") {
     nlohmann::json stored = event;
-    return store_event_prompt(stored, *blobs_, error) && log_->append(stored, error);
+    return store_event_prompt(stored, *blobs_, error) && log_->append(stored, error, seq_used);
   }
-  return log_->append(event, error);
+  return log_->append(event, error, seq_used);
 }
 
 bool Workspace::sync(std::string& error) {

@@ -42,7 +42,9 @@ class Workspace {
   const ContentStore& blobs() const { return *blobs_; }
 
   // Appends one event line; an llm_call's inline prompt is stored as parts first (store_event_prompt).
-  bool append(const nlohmann::json& event, std::string& error);
+  // `seq_used`: the seq written, which is above every seq already in the file (EventLog::append: another
+  // process, e.g. an audit label, may have appended since).
+  bool append(const nlohmann::json& event, std::string& error, std::int64_t* seq_used = nullptr);
   bool sync(std::string& error);
   bool write_memory(const nlohmann::json& memory, std::string& error);  // memory.json, atomically
 

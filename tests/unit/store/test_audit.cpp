@@ -184,6 +184,36 @@ TEST(Audit, AppendCutsAPartialLastLine) {
   EXPECT_EQ(loaded.events[8]["t"], 3.0);
 }
 
+// A label added while a campaign is still writing the log (decision 3 of docs/audit.md): the campaign's log
+// numbers its next event after the label's, so the seq numbers of the file stay strictly increasing and no
+// engine event shares its seq with the label (a fold that skips seen seq numbers would drop it).
+TEST(Audit, ALabelDuringALiveCampaignSharesNoSeqWithItsEvents) {
+  auto d = audit_dir("live");
+  write_events(d, fixture_events());  // seq 0..7
+  std::string err;
+  auto engine = EventLog::open(d / "events.jsonl", err);  // the running campaign's writer
+  ASSERT_TRUE(engine) << err;
+  int next = 8;  // the engine's own counter
+  ASSERT_TRUE(engine->append(envelope(next++, "warning", {{"kind", "x"}}), err)) << err;
+  ASSERT_TRUE(append_audit_event(d / "events.jsonl", label(0, "elementwise/add", 0, "mem-000002", "partial"),
+                                 3.0, err))
+      << err;
+  ASSERT_TRUE(engine->append(envelope(next++, "warning", {{"kind", "y"}}), err)) << err;
+  ASSERT_TRUE(append_audit_event(d / "events.jsonl", label(0, "elementwise/add", 0, "mem-000001", "full"),
+                                 4.0, err))
+      << err;
+  ASSERT_TRUE(engine->append(envelope(next++, "warning", {{"kind", "z"}}), err)) << err;
+  LoadedLog loaded;
+  ASSERT_TRUE(read_event_log(d / "events.jsonl", loaded, err)) << err;
+  ASSERT_EQ(loaded.events.size(), 13u);
+  for (std::size_t i = 0; i < loaded.events.size(); ++i)
+    EXPECT_EQ(loaded.events[i]["seq"], static_cast<std::int64_t>(i)) << loaded.events[i].dump();
+  EXPECT_EQ(loaded.events[9]["type"], "audit_label");
+  EXPECT_EQ(loaded.events[10]["kind"], "y");
+  EXPECT_EQ(loaded.events[11]["type"], "audit_label");
+  EXPECT_EQ(loaded.events[12]["kind"], "z");
+}
+
 TEST(Audit, BadAuditFileIsAClearError) {
   auto d = audit_dir("bad");
   write_events(d, fixture_events());
