@@ -55,7 +55,9 @@ Status streamify_shape(const StreamValue& x, int q, Relabel& r) {
   const auto buffer = buffers
                           ? std::span<const std::int64_t>(x.fields[0].esh.data(), static_cast<std::size_t>(q))
                           : std::span<const std::int64_t>();
-  if (const rule::Check chk = rule::streamify(x.dims, buffers, buffer | std::views::reverse, &r.dims);
+  // (A reversed copy, not std::views::reverse: clang's libFuzzer build cannot use libstdc++ 12's ranges.)
+  const std::vector<std::int64_t> buffer_dims(buffer.rbegin(), buffer.rend());
+  if (const rule::Check chk = rule::streamify(x.dims, buffers, buffer_dims, &r.dims);
       !chk.ok()) {
     return make_status(chk.code,
                        std::string(prim) + " needs a stream of Buffer elements, but the stream (dims " +

@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <ranges>
+#include <iterator>
 #include <span>
 
 #include "core/step/dim.hpp"
@@ -121,8 +121,8 @@ Check streamify(const V& x, bool buffer_elements, const Range& buffer, V* out) {
   if (!buffer_elements) return fail("T-NOT-BUFFER", Why::NotBuffer);
   if (out) {
     out->clear();
-    out->reserve(static_cast<std::size_t>(std::ranges::distance(buffer)) + x.size());
-    out->insert(out->end(), std::ranges::begin(buffer), std::ranges::end(buffer));
+    out->reserve(static_cast<std::size_t>(std::distance(std::begin(buffer), std::end(buffer))) + x.size());
+    out->insert(out->end(), std::begin(buffer), std::end(buffer));
     out->insert(out->end(), x.begin(), x.end());
   }
   return kOk;
