@@ -141,36 +141,38 @@ EventLog::~EventLog() {
 namespace {
 
 // The "seq" of the last complete line of the first `size` bytes of `fd` (nullopt: no line, or the last line
-// is not an object with an integer seq). Reads backwards from the end, at most one line.
+// is not an object with an integer seq, or it is longer than kMaxLineBytes). Scans backwards chunk by chunk for
+// the line's two bounding newlines, then reads that one line.
 std::optional<std::int64_t> last_line_seq(int fd, std::uint64_t size) {
-  std::string tail;  // the bytes read, in file order
-  std::uint64_t pos = size;
   constexpr std::uint64_t kChunk = 1 << 16;
-  // Skip to the last newline (a partial last line is not a line).
-  std::optional<std::uint64_t> end;  // offset of the last line's newline
-  while (pos > 0 && tail.size() <= kMaxLineBytes) {
+  std::string chunk;
+  std::optional<std::uint64_t> end;    // offset of the last newline (a partial line after it is not a line)
+  std::optional<std::uint64_t> begin;  // offset of the last line's first byte
+  std::uint64_t pos = size;
+  while (pos > 0 && !begin) {
+    if ((end ? *end : size) - pos > kMaxLineBytes) return std::nullopt;
     const std::uint64_t n = std::min(kChunk, pos);
-    std::string chunk(static_cast<std::size_t>(n), '\0');
+    chunk.resize(static_cast<std::size_t>(n));
     if (::pread(fd, chunk.data(), chunk.size(), static_cast<off_t>(pos - n)) != static_cast<ssize_t>(n))
       return std::nullopt;
     pos -= n;
-    tail.insert(0, chunk);
-    if (!end) {
-      const auto nl = tail.rfind('\n');
-      if (nl == std::string::npos) continue;
-      end = pos + nl;
-      tail.resize(nl);  // drop the newline and any partial line after it
+    for (std::size_t i = chunk.size(); i-- > 0 && !begin;) {
+      if (chunk[i] != '\n') continue;
+      if (!end) end = pos + i;
+      else begin = pos + i + 1;
     }
-    const auto start = tail.rfind('\n');
-    if (start == std::string::npos && pos > 0) continue;
-    const std::string line = start == std::string::npos ? tail : tail.substr(start + 1);
-    auto j = nlohmann::json::parse(line, nullptr, false);
-    if (!j.is_object()) return std::nullopt;
-    auto s = j.find("seq");
-    if (s == j.end() || !s->is_number_integer()) return std::nullopt;
-    return s->get<std::int64_t>();
   }
-  return std::nullopt;
+  if (!end) return std::nullopt;
+  const std::uint64_t first = begin.value_or(0);
+  if (*end - first > kMaxLineBytes) return std::nullopt;
+  std::string line(static_cast<std::size_t>(*end - first), '\0');
+  if (::pread(fd, line.data(), line.size(), static_cast<off_t>(first)) != static_cast<ssize_t>(line.size()))
+    return std::nullopt;
+  auto j = nlohmann::json::parse(line, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  auto s = j.find("seq");
+  if (s == j.end() || !s->is_number_integer()) return std::nullopt;
+  return s->get<std::int64_t>();
 }
 
 // flock(2) of a descriptor for the duration of a scope.

@@ -214,6 +214,30 @@ TEST(Audit, ALabelDuringALiveCampaignSharesNoSeqWithItsEvents) {
   EXPECT_EQ(loaded.events[12]["kind"], "z");
 }
 
+// The other writer's last line spans several of the 64 KiB chunks the log reads backwards: its seq is still
+// found, and the next engine event is numbered after it.
+TEST(Audit, TheLogNumbersAfterALongLastLineOfAnotherWriter) {
+  auto d = audit_dir("long_line");
+  write_events(d, fixture_events());  // seq 0..7
+  std::string err;
+  auto engine = EventLog::open(d / "events.jsonl", err);
+  ASSERT_TRUE(engine) << err;
+  ASSERT_TRUE(engine->append(envelope(8, "warning", {{"kind", "x"}}), err)) << err;
+  {
+    auto other = EventLog::open(d / "events.jsonl", err);
+    ASSERT_TRUE(other) << err;
+    ASSERT_TRUE(other->append(envelope(40, "warning", {{"kind", std::string(200000, 'k')}}), err)) << err;
+  }
+  std::int64_t used = -1;
+  ASSERT_TRUE(engine->append(envelope(9, "warning", {{"kind", "y"}}), err, &used)) << err;
+  EXPECT_EQ(used, 41);
+  LoadedLog loaded;
+  ASSERT_TRUE(read_event_log(d / "events.jsonl", loaded, err)) << err;
+  ASSERT_EQ(loaded.events.size(), 11u);
+  EXPECT_EQ(loaded.events.back()["seq"], 41);
+  EXPECT_EQ(loaded.events.back()["kind"], "y");
+}
+
 TEST(Audit, BadAuditFileIsAClearError) {
   auto d = audit_dir("bad");
   write_events(d, fixture_events());
