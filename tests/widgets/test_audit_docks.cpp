@@ -220,8 +220,14 @@ TEST(AuditDocks, AFailedOpenDropsThePreviousWorkspaceAndWritesNothing) {
       QStringLiteral("Cannot open the audit of %1: audit.json").arg(bad.path())));
   EXPECT_EQ(pane->model()->rowCount(), 0);
   EXPECT_TRUE(pane->model()->workspaceDir().isEmpty());
-  for (auto* b : pane->findChildren<QPushButton*>())
-    if (b->text().contains(QStringLiteral("Full"))) EXPECT_FALSE(b->isEnabled());
+  int labelButtons = 0;
+  for (auto* b : pane->findChildren<QPushButton*>()) {
+    if (b->text().contains(QStringLiteral("Full"))) {
+      ++labelButtons;
+      EXPECT_FALSE(b->isEnabled());
+    }
+  }
+  EXPECT_EQ(labelButtons, 1);
 
   // A record arriving in the session: not applied, and labelling is refused.
   json record = {{"v", 1},          {"seq", 3},         {"t", 0.0},         {"type", "adoption_record"},
