@@ -13,6 +13,7 @@ PKGS=(
   clang libclang-rt-dev
   desktop-file-utils appstream dpkg-dev file qt6-translations-l10n
   ccache libmimalloc-dev valgrind
+  slurm-wlm munge
 )
 
 SUDO=""

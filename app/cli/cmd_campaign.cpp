@@ -15,6 +15,7 @@
 
 #include "app/cli/cli_util.hpp"
 #include "app/cli/cmd_campaign_report.hpp"
+#include "app/cli/cmd_campaign_sweep.hpp"
 #include "app/cli/commands.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/engine_setup.hpp"
@@ -38,19 +39,27 @@ void register_providers() {
   sf::synth::register_builtin_provider();
 }
 
+}  // namespace
+
 // Runs (or continues) the campaign of an open workspace with a progress bar on stderr.
-int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
+int execute(store::Workspace& ws, bool quiet, bool print_result, std::string* error_out,
+            const std::atomic<bool>* stop) {
   register_providers();
+  auto report = [&](const std::string& e) {
+    if (error_out) *error_out = e;
+  };
   learn::Launch l = learn::launch_campaign(ws, resources_dir());
   const bool halted = l.outcome == learn::LaunchOutcome::Halted;
   if (!l.ok() && !halted) {  // config, setup or log error
     std::cerr << "error: " << (l.file.empty() ? std::string() : l.file.string() + ": ") << l.error << "\n";
+    report((l.file.empty() ? std::string() : l.file.string() + ": ") + l.error);
     return 2;
   }
   if (ws.had_truncated_tail() && !quiet) std::cerr << "note: ignored a truncated last line in events.jsonl\n";
   const std::string resume_hint = "fix it, then continue with: stepforge-cli campaign resume " + ws.dir().string();
   if (halted) {
     std::cerr << "paused before the first sample: " << l.error << "\n" << resume_hint << "\n";
+    report("paused before the first sample: " + l.error);
     return 3;
   }
   learn::CampaignEngine& engine = *l.engine;
@@ -71,6 +80,7 @@ int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
                   std::to_string(p.solved) + "/" + std::to_string(p.tasks) + " solved");
     }
     if (!p.running) break;
+    if (stop && stop->load()) engine.cancel();
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   auto r = engine.wait();
@@ -78,18 +88,23 @@ int execute(store::Workspace& ws, bool quiet, bool print_result = true) {
   if (print_result) print_campaign_table(engine.state(), std::cout);
   if (r.status == learn::RunStatus::Failed) {
     std::cerr << "error: " << r.error << "\n";
+    report(r.error);
     return 1;
   }
   if (r.status == learn::RunStatus::Paused) {
     std::cerr << "paused (" << r.reason << "): " << r.error << "\n" << resume_hint << "\n";
+    report("paused (" + r.reason + "): " + r.error);
     return 3;
   }
   if (r.status == learn::RunStatus::Cancelled) {
     std::cerr << "cancelled; continue with: stepforge-cli campaign resume " << ws.dir().string() << "\n";
+    report("cancelled");
     return 1;
   }
   return 0;
 }
+
+namespace {
 
 struct RunOpts {
   std::string config, out, prices;
@@ -163,9 +178,12 @@ int cmd_resume(const std::string& dir, bool quiet) {
 // ---- campaign sweep / sweep-report (docs/learn.md "Sweeps") ----
 
 struct SweepOpts {
-  std::string config, out, seeds;
+  std::string config, out, seeds, scheduler = "local";
   std::vector<std::string> vary, ablate, sets;
+  SlurmSubmitOpts slurm;
 };
+
+}  // namespace
 
 // The config of one cell: the sweep's base config, the variant's overrides, seed = the cell's seed.
 std::optional<learn::CampaignConfig> cell_config(const json& base, const learn::SweepVariant& v, std::int64_t seed,
@@ -178,6 +196,8 @@ std::optional<learn::CampaignConfig> cell_config(const json& base, const learn::
   if (!cfg) err = v.name + " (" + std::to_string(seed) + "): " + err;
   return cfg;
 }
+
+namespace {
 
 // The full prompt of one llm_call event (reassembled from the workspace's content store).
 int cmd_prompt(const std::string& dir, std::int64_t seq, bool as_json) {
@@ -216,6 +236,12 @@ int cmd_prompt(const std::string& dir, std::int64_t seq, bool as_json) {
 
 int cmd_sweep(const SweepOpts& o) {
   std::string err;
+  if (o.config.empty() || o.seeds.empty() || o.out.empty()) {
+    std::cerr << "error: campaign sweep needs CONFIG, --seeds and --out (or one of: status, wait, resubmit, cancel DIR)\n";
+    return 2;
+  }
+  const bool slurm = o.scheduler == "slurm";
+  if (slurm && !slurm_client_available()) return 2;  // before anything is written
   auto seeds = learn::parse_seed_list(o.seeds, err);
   auto variants = seeds ? learn::sweep_variants(o.vary, o.ablate, err) : std::nullopt;
   if (!seeds || !variants) {
@@ -254,6 +280,7 @@ int cmd_sweep(const SweepOpts& o) {
       return 1;
     }
   }
+  if (slurm) return prepare_and_submit_slurm(root, *base, *variants, *seeds, o.slurm);
   register_providers();
   const std::size_t total = variants->size() * seeds->size();
   std::size_t done = 0, ran = 0;
@@ -405,8 +432,8 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   auto* sw = c->add_subcommand("sweep",
                                "run a grid of config variants x campaign seeds, one workspace per cell "
                                "(resumable: rerun the same command)");
-  sw->add_option("config", so->config, "campaign config (JSON)")->required();
-  sw->add_option("--seeds", so->seeds, "campaign seeds: 1-5, 1,3,7 or 1-3,9")->required();
+  sw->add_option("config", so->config, "campaign config (JSON)");
+  sw->add_option("--seeds", so->seeds, "campaign seeds: 1-5, 1,3,7 or 1-3,9 (required)");
   sw->add_option("--vary", so->vary, "key=a,b,...: one grid axis (repeatable; the first values are the reference)")
       ->take_all()
       ->expected(1, 1)
@@ -419,8 +446,27 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
       ->take_all()
       ->expected(1, 1)
       ->allow_extra_args(false);
-  sw->add_option("--out", so->out, "sweep folder (sweep.json + cells/<variant>/seed-<s>/)")->required();
-  sw->callback([so, &exit_code] { exit_code = guarded([&] { return cmd_sweep(*so); }); });
+  sw->add_option("--out", so->out, "sweep folder (sweep.json + cells/<variant>/seed-<s>/) (required)");
+  sw->add_option("--scheduler", so->scheduler,
+                 "local (default: the cells run here, one after another) or slurm (one job array, docs/cluster.md)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  sw->add_option("--sbatch-arg", so->slurm.sbatch_args,
+                 "one sbatch option written into the job script, e.g. --partition=gpu, --account=lab, "
+                 "--time=02:00:00, --mem=8G (repeatable; --scheduler slurm)")
+      ->take_all()
+      ->expected(1, 1)
+      ->allow_extra_args(false);
+  sw->add_option("--max-parallel", so->slurm.max_parallel,
+                 "at most N cells run at once (the job array's %N throttle; --scheduler slurm)")
+      ->check(CLI::PositiveNumber);
+  sw->add_option("--max-attempts", so->slurm.max_attempts,
+                 "a cell that failed this many times is marked failed and not run again (default 3)")
+      ->check(CLI::PositiveNumber);
+  add_sweep_cluster_commands(*c, *sw, exit_code);
+  sw->callback([so, sw, &exit_code] {
+    if (!sw->get_subcommands().empty()) return;  // status / wait / resubmit / cancel ran
+    exit_code = guarded([&] { return cmd_sweep(*so); });
+  });
 
   auto sdir = std::make_shared<std::string>();
   auto sjs = std::make_shared<bool>(false), smd = std::make_shared<bool>(false);
