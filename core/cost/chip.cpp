@@ -67,6 +67,9 @@ std::optional<ChipProfile> parse_chip(std::string_view json_text, std::string& e
       c.clock_ghz = v.get<double>();
       continue;
     }
+    bool v2_only = false;
+    for (const char* k : kV2OnlyFields) v2_only = v2_only || key == k;
+    if (v2_only) continue;
     const IntField* f = nullptr;
     for (const auto& cand : kIntFields)
       if (key == cand.key) f = &cand;
@@ -91,7 +94,7 @@ std::optional<ChipProfile> parse_chip(std::string_view json_text, std::string& e
   return c;
 }
 
-std::optional<ChipProfile> load_chip(const std::string& path, std::string& error) {
+std::optional<std::string> read_chip_text(const std::string& path, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot open the chip profile";
@@ -104,19 +107,25 @@ std::optional<ChipProfile> load_chip(const std::string& path, std::string& error
     error = path + ": a chip profile is at most 64 KiB";
     return std::nullopt;
   }
+  return text;
+}
+
+std::optional<ChipProfile> load_chip(const std::string& path, std::string& error) {
+  auto text = read_chip_text(path, error);
+  if (!text) return std::nullopt;
   std::string why;
-  auto c = parse_chip(text, why);
+  auto c = parse_chip(*text, why);
   if (!c) error = path + ": " + why;
   return c;
 }
 
-std::optional<ChipProfile> find_chip(const std::string& name_or_path, const std::string& resource_dir,
+std::optional<std::string> chip_path(const std::string& name_or_path, const std::string& resource_dir,
                                      std::string& error) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json") ||
       fs::is_regular_file(name_or_path, ec))
-    return load_chip(name_or_path, error);
+    return name_or_path;
   std::string p = resource_dir + "/chips/" + name_or_path + ".json";
   if (!fs::is_regular_file(p, ec)) {
     std::string known;
@@ -128,7 +137,14 @@ std::optional<ChipProfile> find_chip(const std::string& name_or_path, const std:
             "; or give a path to a JSON file)";
     return std::nullopt;
   }
-  return load_chip(p, error);
+  return p;
+}
+
+std::optional<ChipProfile> find_chip(const std::string& name_or_path, const std::string& resource_dir,
+                                     std::string& error) {
+  auto p = chip_path(name_or_path, resource_dir, error);
+  if (!p) return std::nullopt;
+  return load_chip(*p, error);
 }
 
 std::string chip_to_json(const ChipProfile& c) {

@@ -33,6 +33,7 @@ ChipProfile default_chip();
 
 // Parses a profile. Every field is optional (missing fields keep the default); unknown fields, wrong types
 // and out-of-range values are errors (the message names the field). nullopt with `error` set on failure.
+// The fields only the STeP-25 cost model reads (kV2OnlyFields) are accepted and ignored.
 std::optional<ChipProfile> parse_chip(std::string_view json_text, std::string& error);
 // Reads a profile file (at most 64 KiB); the error message starts with the path.
 std::optional<ChipProfile> load_chip(const std::string& path, std::string& error);
@@ -42,5 +43,15 @@ std::optional<ChipProfile> find_chip(const std::string& name_or_path, const std:
                                      std::string& error);
 
 std::string chip_to_json(const ChipProfile& c);
+
+// Fields of a profile that only the STeP-25 (step-v2) cost model reads (core/step2/perf/chip.hpp).
+inline constexpr const char* kV2OnlyFields[] = {"hbm_startup", "tail", "max_compute_nodes"};
+
+// The file find_chip would read for `name_or_path` (a path, or <resources>/chips/NAME.json); nullopt with the
+// same error as find_chip when there is none.
+std::optional<std::string> chip_path(const std::string& name_or_path, const std::string& resource_dir,
+                                     std::string& error);
+// The text of a profile file (at most 64 KiB); the error message starts with the path.
+std::optional<std::string> read_chip_text(const std::string& path, std::string& error);
 
 }  // namespace sf::cost

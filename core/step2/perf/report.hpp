@@ -46,7 +46,8 @@ struct Violation {
 
 struct Report {
   std::string chip;
-  std::int64_t cycles = 0;
+  bool simulated = true;     // false when C-PERF-LIMIT stopped the event model before or while it ran
+  std::int64_t cycles = 0;   // last context clock + tail (the clock reached so far when not simulated)
   std::int64_t offchip_read_bytes = 0, offchip_write_bytes = 0, onchip_bytes = 0;
   std::int64_t flops = 0;
   std::int64_t compute_bw_total = 0;
@@ -61,6 +62,9 @@ struct Report {
   bool timeline_truncated = false;
   std::int64_t hbm_requests = 0;
   std::int64_t events = 0;  // discrete events processed
+  std::int64_t min_offchip_bytes = 0;  // §10: bytes of the inputs the reference reads + bytes of the outputs
+  std::int64_t baseline_cycles = -1;   // the task's baseline on the same chip, -1 when there is none
+  double speedup = 0.0;                // baseline_cycles / cycles when both are known and the program is feasible
 };
 
 }  // namespace sf::step2::perf
