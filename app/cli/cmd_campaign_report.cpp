@@ -201,6 +201,7 @@ int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
                   num(row["fast_1"], 3).c_str(), ov.empty() ? "(reference)" : ov.c_str());
     std::cout << line;
   }
+  if (auto missing = learn::sweep_missing_text(r); !missing.empty()) std::cout << "\n" << missing << "\n";
   return 0;
 }
 

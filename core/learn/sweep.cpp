@@ -193,6 +193,11 @@ json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vec
     vs.push_back(std::move(row));
   }
   out["variants"] = std::move(vs);
+  json missing = json::array();  // cells not finished (yet): named, and out of every mean and interval
+  for (std::int64_t seed : seeds)
+    for (std::size_t v = 0; v < variants.size(); ++v)
+      if (v >= cells.size() || !cells[v].count(seed)) missing.push_back({{"variant", variants[v].name}, {"seed", seed}});
+  if (!missing.empty()) out["missing"] = std::move(missing);
   return out;
 }
 
@@ -222,6 +227,16 @@ std::string sweep_report_markdown(const json& report) {
          " | " + num(row["rounds_to_first_correct"], 2) + " | " + num(row["samples_to_first_correct"], 2) +
          " | " + num(row["fast_1"], 3) + " |\n";
   }
+  if (report.contains("missing")) s += "\n" + sweep_missing_text(report) + "\n";
+  return s;
+}
+
+std::string sweep_missing_text(const json& report) {
+  if (!report.contains("missing") || !report["missing"].is_array() || report["missing"].empty()) return "";
+  std::string s = "missing (not finished, left out; intervals over complete pairs only):";
+  for (const auto& m : report["missing"])
+    s += " " + m.value("variant", std::string()) + " seed " + std::to_string(m.value("seed", std::int64_t{0})) + ",";
+  s.pop_back();
   return s;
 }
 

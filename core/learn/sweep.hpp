@@ -62,8 +62,12 @@ CellMetrics cell_metrics(const nlohmann::json& report, bool cost_model_on);
 // cells[variant index][seed] = metrics of a finished cell.
 nlohmann::json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vector<std::int64_t>& seeds,
                                  const std::vector<std::map<std::int64_t, CellMetrics>>& cells);
-// The same as a Markdown table (one row per variant).
+// A partly finished sweep: "missing": [{variant, seed}] names every cell without a finished campaign (absent
+// when every cell finished, so a finished sweep's report is unchanged); such cells count in no mean and no
+// paired difference. The same as a Markdown table (one row per variant, then the missing cells).
 std::string sweep_report_markdown(const nlohmann::json& report);
+// "missing (...): v1 seed 2, v2 seed 5"; empty when nothing is missing.
+std::string sweep_missing_text(const nlohmann::json& report);
 
 // A sweep folder (`campaign sweep --out DIR`): sweep.json {format "stepforge-sweep", version, config, seeds,
 // variants [{name, overrides}]} and one campaign workspace per cell under cells/<variant>/seed-<s>/.

@@ -103,4 +103,14 @@ TEST(Sweep, CellMetricsAndReport) {
   std::string md = sweep_report_markdown(r);
   EXPECT_NE(md.find("| v1 | `memory.enabled=false` | 3 |"), std::string::npos) << md;
   EXPECT_NE(md.find("-0.050 [-0.100, +0.000]"), std::string::npos) << md;
+  // A partly finished sweep names its missing cells (v0 seed 3); a finished one has no "missing" key.
+  ASSERT_TRUE(r.contains("missing"));
+  EXPECT_EQ(r["missing"], json::parse(R"([{"variant": "v0", "seed": 3}])"));
+  EXPECT_NE(md.find("missing (not finished, left out; intervals over complete pairs only): v0 seed 3"),
+            std::string::npos) << md;
+  cells[0][3].er = 0.5;
+  json full = sweep_report_json(vars, {1, 2, 3}, cells);
+  EXPECT_FALSE(full.contains("missing"));
+  EXPECT_EQ(full["variants"][1]["vs_reference"]["er"]["n"], 3);
+  EXPECT_EQ(sweep_missing_text(full), "");
 }
