@@ -1,0 +1,115 @@
+#include "widgets/perf2/perf_explorer.hpp"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QScrollArea>
+
+#include "widgets/perf2/cost_view.hpp"
+#include "widgets/perf2/diff_view.hpp"
+#include "widgets/perf2/roofline_view.hpp"
+#include "widgets/perf2/timeline_view.hpp"
+#include "widgets/perf2/whatif_panel.hpp"
+
+namespace sf::widgets::perf2 {
+
+Explorer::Explorer(Timer timer, QObject* parent)
+    : QObject(parent),
+      retimer_(new Retimer(std::move(timer), this)),
+      cost_(new CostView),
+      roofline_(new RooflineView),
+      timeline_(new TimelineView),
+      whatIf_(new WhatIfPanel),
+      diff_(new DiffView) {
+  connect(retimer_, &Retimer::retimed, this, &Explorer::onRetimed);
+  connect(cost_, &CostView::lineActivated, this, [this](int l) {
+    selectLine(l);
+    Q_EMIT lineActivated(l);
+  });
+  connect(timeline_, &TimelineView::lineActivated, this, [this](int l) {
+    selectLine(l);
+    Q_EMIT lineActivated(l);
+  });
+  connect(whatIf_, &WhatIfPanel::lineActivated, this, [this](int l) {
+    cost_->selectLine(l);
+    timeline_->selectLine(l);
+    Q_EMIT lineActivated(l);
+  });
+  connect(whatIf_, &WhatIfPanel::proposed, this, [this](const QString& s) { retimer_->request(s.toStdString()); });
+  connect(whatIf_, &WhatIfPanel::applyRequested, this, &Explorer::applyRequested);
+}
+
+Explorer::~Explorer() {
+  // Views not adopted by a dock or a layout belong to the explorer.
+  for (QWidget* w : {static_cast<QWidget*>(cost_.data()), static_cast<QWidget*>(roofline_.data()),
+                     static_cast<QWidget*>(timeline_.data()), static_cast<QWidget*>(whatIf_.data()),
+                     static_cast<QWidget*>(diff_.data())})
+    if (w && !w->parent()) delete w;
+}
+
+void Explorer::setRoofs(const Roofs& r) {
+  roofline_->setRoofs(r);
+  whatIf_->setComputeBudget(static_cast<std::int64_t>(r.compute_flop_per_cycle));
+}
+
+void Explorer::setSizes(const std::map<std::string, std::int64_t>& sizes) { whatIf_->setSizes(sizes); }
+
+void Explorer::setBaseline(const std::string& source) {
+  baseline_ = source.empty() ? Outcome{} : retimer_->timeNow(source);
+  baseline_.source = source;
+  whatIf_->setBaselineCycles(baseline_.ok ? baseline_.report.cycles : 0);
+  roofline_->setBaseline(baseline_);
+  diff_->setBaseline(baseline_);
+}
+
+void Explorer::setProgram(const std::string& source) { programSeq_ = retimer_->request(source); }
+
+void Explorer::selectLine(int line) {
+  cost_->selectLine(line);
+  timeline_->selectLine(line);
+  whatIf_->selectLine(line);
+}
+
+void Explorer::onRetimed(quint64 seq, const Outcome& o) {
+  if (o.ok) {
+    lastGood_ = o;
+    cost_->setOutcome(o);
+    roofline_->setOutcome(o);
+    timeline_->setOutcome(o);
+    diff_->setOutcome(o);
+  }
+  if (seq == programSeq_) whatIf_->setProgram(o);
+  else whatIf_->showOutcome(o);
+  Q_EMIT timed(o);
+}
+
+std::vector<QDockWidget*> Explorer::installDocks(QMainWindow* w) {
+  struct D {
+    const char* name;
+    QString title;
+    QWidget* view;
+  };
+  auto* whatIfScroll = new QScrollArea;
+  whatIfScroll->setWidgetResizable(true);
+  whatIfScroll->setWidget(whatIf_);
+  const D docks[] = {
+      {"Perf2CostDock", tr("Cost per statement"), cost_},
+      {"RooflineDock", tr("Roofline"), roofline_},
+      {"TimelineDock", tr("Timeline"), timeline_},
+      {"WhatIfDock", tr("What-if"), whatIfScroll},
+      {"Perf2DiffDock", tr("Against the baseline"), diff_},
+  };
+  std::vector<QDockWidget*> out;
+  for (const auto& d : docks) {
+    auto* dock = new QDockWidget(d.title, w);
+    dock->setObjectName(QString::fromLatin1(d.name));
+    dock->setWidget(d.view);
+    dock->setMinimumWidth(280);
+    w->addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (!out.empty()) w->tabifyDockWidget(out.front(), dock);
+    out.push_back(dock);
+  }
+  out.front()->raise();
+  return out;
+}
+
+}  // namespace sf::widgets::perf2
