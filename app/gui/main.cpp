@@ -1,5 +1,6 @@
 // stepforge: the workbench. `stepforge [FILE]` opens a task document or solution file;
-// `stepforge --screenshot OUT.png [FILE]` verifies FILE (or the bundled demo) and saves a PNG of the window;
+// `stepforge --screenshot OUT.png [FILE] [--campaign DIR] [--size WxH] [--pane NAME]` verifies FILE (or the bundled
+// demo), opens the workspace, raises the pane and saves a PNG of the window at that size (offscreen);
 // `stepforge --demo WORKSPACE --record DIR [--fps N] [--size WxH]` renders the replay to PNG frames offscreen.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -8,17 +9,15 @@
 #include <cstdio>
 #include <cstring>
 
-#include <QDockWidget>
 
 #include "widgets/editor/agent_runner.hpp"
 #include "widgets/campaign/campaign_docks.hpp"
 #include "widgets/campaign/demo_recorder.hpp"
 #include "widgets/engine/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/screenshot_panes.hpp"
 #include "widgets/settings_dialog.hpp"
 #include "widgets/editor/step_editor.hpp"
-#include "widgets/campaign/trace_pane.hpp"
-#include "widgets/campaign/trace_model.hpp"
 
 int main(int argc, char** argv) {
   // Recording needs no display: the offscreen platform unless the caller chose one.
@@ -57,9 +56,14 @@ int main(int argc, char** argv) {
   QCommandLineOption fps(QStringLiteral("fps"), QApplication::translate("main", "Frames per second of --record (default 10)."),
                          QStringLiteral("N"), QStringLiteral("10"));
   QCommandLineOption size(QStringLiteral("size"),
-                          QApplication::translate("main", "Frame size of --record (default 1920x1080)."),
+                          QApplication::translate("main", "Window size of --screenshot (default 1400x860) and frame size "
+                                                          "of --record (default 1920x1080)."),
                           QStringLiteral("WxH"), QStringLiteral("1920x1080"));
-  cli.addOptions({shot, task, campaign, demo, record, fps, size});
+  QCommandLineOption pane(QStringLiteral("pane"),
+                          QApplication::translate("main", "With --screenshot: raise this pane before the picture, one of: %1.")
+                              .arg(sf::widgets::screenshotPaneNames().join(QStringLiteral(", "))),
+                          QStringLiteral("NAME"));
+  cli.addOptions({shot, task, campaign, demo, record, fps, size, pane});
   cli.addPositionalArgument(QStringLiteral("file"), QApplication::translate("main", "Task document or solution file."));
   cli.process(app);
 
@@ -110,8 +114,22 @@ int main(int argc, char** argv) {
     w.show();
     return app.exec();
   }
-  // Screenshot mode: a fixed size, Verify and Simulate, then grab once both results (and a check) are shown.
-  w.resize(1400, 860);
+  // Screenshot mode: the window at --size (default 1400x860), Verify and Simulate, then grab once both results
+  // (and the campaign, when one is opened) are shown, with --pane raised.
+  const QSize windowSize = cli.isSet(size) ? sf::widgets::parseWindowSize(cli.value(size)) : QSize(1400, 860);
+  if (!windowSize.isValid()) {
+    std::fprintf(stderr, "%s\n",
+                 qPrintable(QApplication::translate("main", "stepforge: --size wants WxH, e.g. 1366x768 (each side 320 to 7680)")));
+    return 2;
+  }
+  const QString paneName = cli.value(pane);
+  if (cli.isSet(pane) && !sf::widgets::findScreenshotPane(paneName)) {
+    std::fprintf(stderr, "%s\n",
+                 qPrintable(QApplication::translate("main", "stepforge: unknown pane '%1' (one of: %2)")
+                                .arg(paneName, sf::widgets::screenshotPaneNames().join(QStringLiteral(", ")))));
+    return 2;
+  }
+  w.resize(windowSize);
   w.show();
   const QString out = cli.value(shot);
   int pending = cli.isSet(campaign) ? 3 : 2;  // verified, simulated (and the campaign loaded)
@@ -119,7 +137,22 @@ int main(int argc, char** argv) {
   auto finish = [&](bool ok) {
     if (finishing) return;
     finishing = true;
+    if (!paneName.isEmpty()) {
+      QString error;
+      if (!sf::widgets::showScreenshotPane(w, paneName, &error)) {
+        std::fprintf(stderr, "stepforge: %s\n", qPrintable(error));
+        ok = false;
+      }
+    }
     QTimer::singleShot(300, &app, [&, ok] {
+      // The window never grows past --size silently: a layout that needs more room is reported.
+      if (w.width() > windowSize.width() || w.height() > windowSize.height())
+        std::fprintf(stderr, "%s\n",
+                     qPrintable(QApplication::translate("main", "stepforge: the window needs %1x%2, more than --size %3x%4")
+                                    .arg(w.width())
+                                    .arg(w.height())
+                                    .arg(windowSize.width())
+                                    .arg(windowSize.height())));
       bool saved = w.saveScreenshot(out);
       if (!saved)
         std::fprintf(stderr, "%s\n",
@@ -137,15 +170,8 @@ int main(int argc, char** argv) {
                      using S = sf::widgets::CampaignRunState;
                      if (s != S::Finished && s != S::Cancelled && s != S::Failed) return;
                      // Show the campaign panes: the traces (a passing call's detail) and the learning curves.
-                     for (const char* n : {"TracesDock", "CurvesDock"})
-                       if (auto* d = w.findChild<QDockWidget*>(QLatin1String(n))) d->raise();
-                     sf::widgets::TracePane* tp = campaignDocks->tracePane();
-                     for (int r = tp->model()->rowCount() - 1; r >= 0; --r)
-                       if (tp->model()->row(r).verdict == QLatin1String("pass") &&
-                           tp->model()->row(r).role == QLatin1String("proposer")) {
-                         tp->showRow(r);
-                         break;
-                       }
+                     sf::widgets::showScreenshotPane(w, QStringLiteral("curves"));
+                     sf::widgets::showScreenshotPane(w, QStringLiteral("traces"));
                      done();
                    });
   QTimer::singleShot(100, &app, [&] {
