@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChildEvent>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDirIterator>
@@ -19,6 +20,7 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTableView>
 #include <QToolBar>
 #include <QTreeView>
@@ -276,10 +278,27 @@ void MainWindow::showEvent(QShowEvent* e) {
   fitDocks(!savedLayout_);
 }
 
+bool MainWindow::event(QEvent* e) {
+  // The dock areas' tab bars (QMainWindow makes them when docks are tabified): tab titles are never elided
+  // ("Verificati…"); too many tabs scroll instead.
+  if (e->type() == QEvent::ChildPolished)
+    if (auto* tb = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(e)->child())) {
+      tb->setElideMode(Qt::ElideNone);
+      tb->setUsesScrollButtons(true);
+    }
+  return QMainWindow::event(e);
+}
+
 void MainWindow::fitDocks(bool firstShow) {
   auto* tasksDock = findChild<QDockWidget*>(QStringLiteral("TasksDock"));
-  if (firstShow)
-    if (auto* issues = findChild<QDockWidget*>(QStringLiteral("IssuesDock"))) resizeDocks({issues}, {190}, Qt::Vertical);
+  if (firstShow) {
+    if (auto* issues = findChild<QDockWidget*>(QStringLiteral("IssuesDock")))
+      resizeDocks({issues}, {std::max(190, height() / 4)}, Qt::Vertical);
+    // The right dock (graph, learning curves, agent): a third of the window, so the curves and their legend
+    // have room; the user's own layout (restoreState) wins from the second start on.
+    if (auto* graph = findChild<QDockWidget*>(QStringLiteral("GraphDock")); graph && graph->isVisible())
+      resizeDocks({graph}, {std::max(graph->minimumSizeHint().width(), width() * 3 / 10)}, Qt::Horizontal);
+  }
   if (!tasksDock || !tasksDock->isVisible()) return;
   const int margins = tasksDock->width() - tasks_->width();  // the dock's frame around the browser
   const int want = std::min(tasks_->sizeHint().width() + margins, width() * 2 / 5);

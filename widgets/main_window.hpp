@@ -93,6 +93,7 @@ class MainWindow : public QMainWindow {
  protected:
   void closeEvent(QCloseEvent* e) override;
   void showEvent(QShowEvent* e) override;
+  bool event(QEvent* e) override;  // dock tab bars: titles never elided
 
  private:
   void createActions();

@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 #include "core/learn/sweep.hpp"
 #include "widgets/campaign/campaign_feed.hpp"
@@ -50,23 +51,33 @@ LearningCurves::LearningCurves(QWidget* parent)
                              "min–max band"));
   auto* png = new QPushButton(tr("PNG…"), this);
   auto* svg = new QPushButton(tr("SVG…"), this);
+  // Two rows of controls (what is plotted; sweep and export), so that a narrow dock shows them whole.
   auto* top = new QHBoxLayout;
   top->addWidget(xCombo_);
   top->addWidget(metricCombo_);
   top->addWidget(tagCombo_);
-  top->addWidget(perfCheck_);
   top->addStretch(1);
-  top->addWidget(sweepButton);
-  top->addWidget(new QLabel(tr("Export:"), this));
-  top->addWidget(png);
-  top->addWidget(svg);
+  auto* second = new QHBoxLayout;
+  second->addWidget(perfCheck_);
+  second->addStretch(1);
+  second->addWidget(sweepButton);
+  second->addWidget(new QLabel(tr("Export:"), this));
+  second->addWidget(png);
+  second->addWidget(svg);
   view_->setRenderHint(QPainter::Antialiasing);
   chart_->legend()->setAlignment(Qt::AlignBottom);
+  chart_->legend()->hide();  // the legend below is a wrapped label: it always fits (exports show the chart's own)
   chart_->setMargins(QMargins(4, 4, 4, 4));
+  legend_ = new QLabel(this);
+  legend_->setObjectName(QStringLiteral("CurvesLegend"));
+  legend_->setWordWrap(true);
+  legend_->setTextFormat(Qt::RichText);
   auto* l = new QVBoxLayout(this);
   l->setContentsMargins(2, 2, 2, 2);
   l->addLayout(top);
+  l->addLayout(second);
   l->addWidget(view_, 1);
+  l->addWidget(legend_);
   view_->installEventFilter(this);
   connect(xCombo_, &QComboBox::currentIndexChanged, this, [this](int i) {
     x_ = i == 1 ? XAxis::Tokens : XAxis::Iteration;
@@ -156,19 +167,11 @@ void LearningCurves::fitToSize() {
   const QFontMetricsF fm(chart_->legend()->font());
   const QSizeF size = view_->size();
   if (size.width() <= 0 || size.height() <= 0) return;
-  // The legend: below the plot when its entries fit in one row, else beside it (one entry per line).
-  double legendWidth = 0;
-  for (QLegendMarker* m : chart_->legend()->markers())
-    if (m->isVisible()) legendWidth += fm.horizontalAdvance(m->label()) + fm.height() * 2.5;
-  const bool bottom = legendWidth <= size.width() - 16;
-  chart_->legend()->setAlignment(bottom ? Qt::AlignBottom : Qt::AlignRight);
-  // The plot: the chart less the axes' labels and titles, less the legend.
-  double legendSide = 0;
-  if (!bottom)
-    for (QLegendMarker* m : chart_->legend()->markers())
-      legendSide = std::max(legendSide, fm.horizontalAdvance(m->label()) + fm.height() * 2.5);
-  const double plotW = std::max(50.0, size.width() - legendSide - fm.height() * 6);
-  const double plotH = std::max(50.0, size.height() - fm.height() * (bottom ? 8 : 6));
+  // The plot: the chart less the axes' labels and titles (the legend is the label below the chart; a second
+  // axis on the right takes as much room as the left one).
+  const int sideAxes = chart_->axes(Qt::Vertical).size();
+  const double plotW = std::max(50.0, size.width() - fm.height() * 3 * std::max(2, sideAxes * 2));
+  const double plotH = std::max(50.0, size.height() - fm.height() * 6);
   for (QAbstractAxis* a : chart_->axes()) {
     auto* v = qobject_cast<QValueAxis*>(a);
     if (!v) continue;
@@ -185,8 +188,15 @@ void LearningCurves::fitToSize() {
       step = niceStep(range, int(plotH / (fm.height() * 1.8)), range <= 1.0 ? 0.1 : 0.5);
       v->setLabelFormat(step < 1 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     }
-    // An axis title longer than its axis would be elided: the chart title and legend say it already.
+    // An axis title longer than its axis would be elided: it gets the short form (the legend names the
+    // series), and is hidden only when even that does not fit.
     const double axisLength = horizontal ? plotW : plotH;
+    const QString full = v->property("fullTitle").toString(), brief = v->property("shortTitle").toString();
+    if (!full.isEmpty()) {
+      const QFontMetricsF tf(v->titleFont());
+      const bool fullFits = tf.horizontalAdvance(full) + fm.height() <= axisLength;
+      v->setTitleText(fullFits || brief.isEmpty() ? full : brief);
+    }
     v->setTitleVisible(QFontMetricsF(v->titleFont()).horizontalAdvance(v->titleText()) + fm.height() <= axisLength);
     v->setTickType(QValueAxis::TicksDynamic);
     v->setTickAnchor(0);
@@ -372,35 +382,82 @@ QList<QPointF> LearningCurves::points(const Series& s, bool passN) const {
   return out;
 }
 
-QVector<QPair<QString, QList<QPointF>>> LearningCurves::plotted() const {
-  QVector<QPair<QString, QList<QPointF>>> out;
+QVector<LearningCurves::Plotted> LearningCurves::plottedSeries() const {
+  QVector<Plotted> out;
   if (!sweep_.isEmpty()) {  // a sweep replaces the campaigns: each variant's mean (the bands go with them)
+    int run = 0;
     for (const auto& b : sweep_)
       out.push_back({b.label + QStringLiteral(" — ") + tr("mean %1 (%n seed(s))", nullptr, b.seeds)
                                                           .arg(b.sage ? tr("ER") : tr("pass@1")),
-                     b.mean});
+                     b.label, b.sage ? tr("ER") : tr("pass@1"), b.mean, run++, Kind::Pass1});
     return out;
   }
   QVector<const Series*> all;
   if (showCurrent_ && (!current_.points.isEmpty() || !current_.label.isEmpty())) all << &current_;
   for (const auto& s : overlays_) all << &s;
-  for (const Series* s : all) {
+  for (int run = 0; run < all.size(); ++run) {
+    const Series* s = all[run];
     const QString m1 = s->sage ? tr("ER") : tr("pass@1");
     const QString mn = s->sage ? tr("solved") : tr("pass@n");
-    if (metric_ != Metric::PassN) out.push_back({s->label + QStringLiteral(" — ") + m1, points(*s, false)});
-    if (metric_ != Metric::Pass1) out.push_back({s->label + QStringLiteral(" — ") + mn, points(*s, true)});
+    auto put = [&](const QString& metric, QList<QPointF> pts, Kind k) {
+      out.push_back({s->label + QStringLiteral(" — ") + metric, s->label, metric, std::move(pts), run, k});
+    };
+    if (metric_ != Metric::PassN) put(m1, points(*s, false), Kind::Pass1);
+    if (metric_ != Metric::Pass1) put(mn, points(*s, true), Kind::PassN);
     if (showPerf_ && tag_.isEmpty() && !s->sage) {
-      const std::pair<PerfMetric, QString> perf[] = {{PerfMetric::Fast1, QStringLiteral("Fast_1.0")},
-                                                     {PerfMetric::Fast15, QStringLiteral("Fast_1.5")},
-                                                     {PerfMetric::Median, tr("median speedup")}};
-      for (const auto& [m, name] : perf) {
+      const std::tuple<PerfMetric, QString, Kind> perf[] = {
+          {PerfMetric::Fast1, QStringLiteral("Fast_1.0"), Kind::Fast1},
+          {PerfMetric::Fast15, QStringLiteral("Fast_1.5"), Kind::Fast15},
+          {PerfMetric::Median, tr("median speedup"), Kind::Median}};
+      for (const auto& [m, name, k] : perf) {
         QList<QPointF> pts = perfPoints(*s, m);
-        if (!pts.isEmpty()) out.push_back({s->label + QStringLiteral(" — ") + name, pts});
+        if (!pts.isEmpty()) put(name, std::move(pts), k);
       }
     }
   }
   return out;
 }
+
+QVector<QPair<QString, QList<QPointF>>> LearningCurves::plotted() const {
+  QVector<QPair<QString, QList<QPointF>>> out;
+  for (const auto& p : plottedSeries()) out.push_back({p.name, p.points});
+  return out;
+}
+
+namespace {
+
+// Colour-blind safe (Okabe–Ito, then Tol's bright): one colour per metric of a single campaign, one hue per
+// campaign when several are drawn (run comparison, overlays, sweeps).
+const QColor kCurveColours[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x9e, 0x73),
+                                QColor(0xcc, 0x79, 0xa7), QColor(0x56, 0xb4, 0xe9), QColor(0xe6, 0x9f, 0x00),
+                                QColor(0x44, 0x44, 0x44), QColor(0xaa, 0x33, 0x77), QColor(0x22, 0x88, 0x33),
+                                QColor(0x66, 0x66, 0xcc)};
+constexpr int kCurveColourCount = int(std::size(kCurveColours));
+
+}  // namespace
+
+QPen LearningCurves::penFor(int run, int runs, Kind k) {
+  const int kind = static_cast<int>(k);
+  QColor c;
+  if (runs <= 1) {
+    c = kCurveColours[kind % kCurveColourCount];
+  } else {
+    // The campaign's hue; each metric a distinct shade of it (darker and lighter in turn), so no two series
+    // share a colour and a campaign's series read as one family.
+    static const int kShade[] = {100, 140, 70, 175, 55};
+    const QColor base = kCurveColours[run % kCurveColourCount];
+    c = kShade[kind] >= 100 ? base.darker(kShade[kind]) : base.lighter(100 + (100 - kShade[kind]) * 2);
+    // runs beyond the palette: turn the hue so they stay apart
+    if (run >= kCurveColourCount) c = QColor::fromHsv((c.hsvHue() + 37 * (run / kCurveColourCount)) % 360, c.hsvSaturation(), c.value());
+  }
+  static const Qt::PenStyle kStyle[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotDotLine, Qt::DashDotLine};
+  QPen pen(c);
+  pen.setStyle(kStyle[kind]);
+  pen.setWidthF(k == Kind::Pass1 ? 2.5 : 2.0);
+  return pen;
+}
+
+QString LearningCurves::legendText() const { return legend_->text(); }
 
 void LearningCurves::rebuild() {
   chart_->removeAllSeries();
@@ -415,50 +472,61 @@ void LearningCurves::rebuild() {
   ax->setTitleText(tokens ? tr("cumulative tokens") : sage ? tr("episode") : tr("iteration"));
   ax->setLabelFormat(tokens ? QStringLiteral("%.0f") : QStringLiteral("%d"));
   auto* ay = new QValueAxis;
+  ay->setObjectName(QStringLiteral("FractionAxis"));
   ay->setRange(0, 1);
-  ay->setTitleText(tag_.isEmpty() ? tr("fraction of tasks") : tr("fraction of %1 tasks").arg(tag_));
+  const QString yTitle = tag_.isEmpty() ? tr("fraction of tasks") : tr("fraction of %1 tasks").arg(tag_);
+  ay->setTitleText(yTitle);
+  ay->setProperty("fullTitle", yTitle);
+  ay->setProperty("shortTitle", tr("fraction"));
   chart_->addAxis(ax, Qt::AlignBottom);
   chart_->addAxis(ay, Qt::AlignLeft);
   double xmax = 1;
-  const auto all = plotted();
-  const QString medianName = tr("median speedup");
+  const auto all = plottedSeries();
+  int runs = 0;
+  for (const auto& p : all) runs = std::max(runs, p.run_index + 1);
   QValueAxis* ay2 = nullptr;
   double ymax2 = 2;
-  for (const auto& [name, pts] : all)
-    if (name.endsWith(medianName))
-      for (const auto& p : pts) ymax2 = std::max(ymax2, p.y() * 1.1);
-  for (const auto& [name, pts] : all) {
+  for (const auto& p : all)
+    if (p.kind == Kind::Median)
+      for (const auto& q : p.points) ymax2 = std::max(ymax2, q.y() * 1.1);
+  QStringList legend;
+  for (const auto& p : all) {
     auto* s = new QLineSeries;
-    s->setName(name);
-    s->append(pts);
+    s->setName(p.name);
+    s->append(p.points);
     s->setPointsVisible(true);
-    const bool median = name.endsWith(medianName);
-    if (name.endsWith(tr("pass@n")) || name.endsWith(tr("solved"))) {
-      QPen p = s->pen();
-      p.setStyle(Qt::DashLine);
-      p.setWidthF(2);
-      s->setPen(p);
-    } else if (median || name.endsWith(QLatin1String("Fast_1.0")) || name.endsWith(QLatin1String("Fast_1.5"))) {
-      QPen p = s->pen();
-      p.setStyle(median ? Qt::DashDotLine : Qt::DotLine);
-      p.setWidthF(2);
-      s->setPen(p);
-    }
+    const QPen pen = penFor(p.run_index, runs, p.kind);
+    s->setPen(pen);  // explicit: a pen set before the chart's theme applies is otherwise black
     chart_->addSeries(s);
     s->attachAxis(ax);
-    if (median) {
+    if (p.kind == Kind::Median) {
+      // The speedup (×, from 0) has its own labelled axis on the right; the fractions stay on the left.
       if (!ay2) {
         ay2 = new QValueAxis;
+        ay2->setObjectName(QStringLiteral("SpeedupAxis"));
         ay2->setRange(0, ymax2);
         ay2->setTitleText(tr("median speedup (×)"));
+        ay2->setProperty("fullTitle", tr("median speedup (×)"));
+        ay2->setProperty("shortTitle", tr("speedup ×"));
+        ay2->setLinePen(pen);
         chart_->addAxis(ay2, Qt::AlignRight);
       }
       s->attachAxis(ay2);
     } else {
       s->attachAxis(ay);
     }
-    for (const auto& p : pts) xmax = std::max(xmax, p.x());
+    for (const auto& q : p.points) xmax = std::max(xmax, q.x());
+    // The legend entry: a short stroke in the series' colour and style, then its name (the campaign only when
+    // several are drawn; the right axis named for the speedup).
+    static const char* kStroke[] = {"━━━", "━ ━", "┅┅┅", "━┅━", "━ ┅"};
+    QString label = runs > 1 ? p.name : p.metric;
+    if (p.kind == Kind::Median) label += QStringLiteral(" (") + tr("right axis") + QLatin1Char(')');
+    legend << QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2</span>&nbsp;%3")
+                  .arg(pen.color().name(), QString::fromUtf8(kStroke[static_cast<int>(p.kind)]),
+                       label.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
   }
+  legend_->setText(legend.join(QStringLiteral(" &nbsp; ")));
+  legend_->setVisible(!legend.isEmpty());
   // A sweep: each variant's band (min–max over seeds) in its mean's colour, translucent.
   const auto lines = chart_->series();
   for (int i = 0; i < sweep_.size() && i < lines.size(); ++i) {
@@ -491,6 +559,9 @@ void LearningCurves::rebuild() {
     chart_->addSeries(m);
     m->attachAxis(ax);
     m->attachAxis(ay);
+    legend_->setText(legend_->text() + QStringLiteral(" &nbsp; <span style=\"color:%1\">★</span>&nbsp;%2")
+                                           .arg(m->color().name(), tr("key&nbsp;moments")));
+    legend_->show();
   }
   chart_->setTitle(!sweep_.isEmpty() ? tr("Sweep: mean over seeds, band = min–max")
                    : sage           ? tr("Execution rate over episodes")
@@ -502,10 +573,14 @@ void LearningCurves::rebuild() {
 void LearningCurves::render(QPainter& p, QSize size) const {
   // Lay the chart out at the export size (also when the pane is hidden), render its scene, restore.
   const QSizeF old = chart_->size();
+  const bool legendShown = chart_->legend()->isVisible();
+  chart_->legend()->setAlignment(Qt::AlignBottom);
+  chart_->legend()->show();  // the pane's legend is a label beside the chart view: an export carries the chart's
   chart_->resize(size);
   if (chart_->layout()) chart_->layout()->activate();
   QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
   chart_->scene()->render(&p, QRectF(QPointF(0, 0), QSizeF(size)), chart_->mapRectToScene(chart_->boundingRect()));
+  chart_->legend()->setVisible(legendShown);
   chart_->resize(old);
   if (chart_->layout()) chart_->layout()->activate();
 }

@@ -9,6 +9,8 @@
 #include "widgets/campaign/replay_types.hpp"
 
 class QCheckBox;
+class QLabel;
+class QPen;
 class QComboBox;
 class QChart;
 class QChartView;
@@ -58,6 +60,24 @@ class LearningCurves : public QWidget {
   const QVector<CurvePoint>& currentPoints() const { return current_.points; }
   // The plotted series (name + points), in drawing order (for tests and export).
   QVector<QPair<QString, QList<QPointF>>> plotted() const;
+  // What a series shows: its line style (solid, dashed, dotted, dash-dot-dot, dash-dot) and, for a single
+  // campaign, its colour; Median goes on the right (speedup) axis, every other kind on the left (fraction).
+  enum class Kind { Pass1 = 0, PassN, Fast1, Fast15, Median };
+  struct Plotted {
+    QString name;    // "campaign — metric" (as plotted() names it)
+    QString run;     // the campaign (or sweep variant)
+    QString metric;  // "pass@1", "Fast_1.0", …
+    QList<QPointF> points;
+    int run_index = 0;
+    Kind kind = Kind::Pass1;
+  };
+  QVector<Plotted> plottedSeries() const;
+  // The pen of a series: one colour per kind for a single campaign; several campaigns get one hue each, in a
+  // distinct shade per kind. No two series of a chart share a colour.
+  static QPen penFor(int run, int runs, Kind k);
+  // The legend below the chart (rich text, wrapped to the pane's width).
+  QString legendText() const;
+  QLabel* legendLabel() const { return legend_; }
 
   // Key moments of a replay reached so far (ReplayControls): marked on the current campaign's first curve.
   void setMoments(const QVector<ReplayMoment>& moments);
@@ -98,6 +118,7 @@ class LearningCurves : public QWidget {
   bool showPerf_ = true;
   QComboBox *xCombo_, *metricCombo_, *tagCombo_;
   QCheckBox* perfCheck_;
+  QLabel* legend_ = nullptr;
   QChart* chart_;
   QChartView* view_;
 };
