@@ -71,9 +71,9 @@ AuditPane::AuditPane(QWidget* parent)
   sampleButton->setToolTip(tr("Show N records drawn at random for a blind audit"));
   auto* allButton = new QPushButton(tr("Show all"), this);
   blind_ = new QCheckBox(tr("Blind"), this);
-  blind_->setChecked(true);
-  blind_->setToolTip(
-      tr("While sampling, hide the adoption claim, rank, score, existing labels and other auditors' labels (B)"));
+  blind_->setChecked(false);  // Sample ticks it: a sample is drawn for a blind audit
+  blind_->setToolTip(tr("Hide the adoption claim, rank, score, existing labels and other auditors' labels (B); "
+                        "Sample turns it on"));
   sampleInfo_ = new QLabel(this);
   auditorEdit_ = new QLineEdit(this);
   auditorEdit_->setToolTip(tr("Your name: labels are saved per auditor (kept in the preferences)"));
@@ -166,9 +166,12 @@ AuditPane::AuditPane(QWidget* parent)
   detailSplit->addWidget(detail_);
   detailSplit->addWidget(codeSplit);
   detailSplit->setStretchFactor(1, 2);
+  // The records fill the pane: the table takes the larger share and never fewer than ~6 rows.
+  table_->setMinimumHeight(table_->fontMetrics().lineSpacing() * 8);
   auto* main = new QSplitter(Qt::Vertical, this);
   main->addWidget(table_);
   main->addWidget(detailSplit);
+  main->setStretchFactor(0, 3);
   main->setStretchFactor(1, 2);
 
   auto* layout = new QVBoxLayout(this);
@@ -336,15 +339,14 @@ quint64 AuditPane::seed() const {
 void AuditPane::setSeed(quint64 seed) {
   seedEdit_->setText(QString::number(seed));
 }
-bool AuditPane::blind() const {
-  return filter_->sampling() && blind_->isChecked();
-}
+bool AuditPane::blind() const { return blind_->isChecked(); }
 
 void AuditPane::sample(int n, quint64 seed) {
   setSeed(seed);
   sampleN_->setValue(n);
   const auto keys = store::sample_records(model_->workspace().log.records, static_cast<std::size_t>(n), seed);
   filter_->setSample(keys);
+  blind_->setChecked(true);  // (toggled → updateBlind)
   sampleInfo_->setText(
       tr("Sample of %1 of %2 records, seed %3").arg(keys.size()).arg(model_->rowCount()).arg(seed));
   updateBlind();
@@ -354,6 +356,7 @@ void AuditPane::sample(int n, quint64 seed) {
 
 void AuditPane::showAll() {
   filter_->clearSample();
+  blind_->setChecked(false);  // every record, with its claim: the blind audit is over
   sampleInfo_->clear();
   updateBlind();
   updateSummary();
@@ -455,7 +458,10 @@ QString AuditPane::detailText() const {
 void AuditPane::updateDetail() {
   const int row = currentSourceRow();
   if (row < 0 || row >= model_->rowCount()) {
-    detail_->setHtml(tr("<p><i>Select an adoption record.</i></p>"));
+    detail_->setHtml(model_->rowCount() == 0
+                         ? tr("<p><i>No adoption records: a sage campaign (mode sage) writes one each time its agent "
+                              "is shown a memory item. Open its workspace (Campaign → Open Workspace).</i></p>")
+                         : tr("<p><i>Select an adoption record.</i></p>"));
     before_->setCode({}, {});
     after_->setCode({}, {});
     currentLabel_->clear();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "core/learn/config.hpp"
 #include "core/store/workspace.hpp"
@@ -32,6 +33,19 @@ std::optional<memory::MemoryStore> importedMemoryOf(const fs::path& dir) {
   return std::move(o.value);
 }
 
+// A classic campaign (single / agent / adaptive) writes its experience set to memory.json too
+// ({"kind": "experience-set", ...}, core/learn/engine_classic.cpp): not a sage memory, and not an error.
+bool isExperienceSet(const fs::path& file) {
+  std::error_code ec;
+  const auto size = fs::file_size(file, ec);
+  if (ec || size > (64u << 20)) return false;  // the memory loader's bound
+  std::ifstream in(file, std::ios::binary);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return false;
+  const auto k = j.find("kind");
+  return k != j.end() && k->is_string() && k->get<std::string>() == "experience-set";
+}
+
 }  // namespace
 
 AuditMemorySnapshotPtr buildAuditMemorySnapshot(const QString& dir, const std::vector<learn::Event>& events,
@@ -57,6 +71,7 @@ AuditMemorySnapshotPtr buildAuditMemorySnapshot(const QString& dir, const std::v
   if (s->memoryFileExists) {
     auto o = memory::load_memory_file((d / "memory.json").string());
     if (o.ok()) s->memory = std::move(o.value);
+    else if (isExperienceSet(d / "memory.json")) s->memoryFileExists = false;  // no sage memory here
     else s->memoryError = memoryDiagnosticText(*o.error);
   }
   if (s->memoryError.isEmpty()) s->memoryError = logError;

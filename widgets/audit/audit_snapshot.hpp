@@ -34,7 +34,8 @@ struct AuditMemorySnapshot {
 
   // The memory inspector.
   QString memoryError;      // non-empty: memory.json is not a memory file, or the log could not be read
-  bool memoryFileExists = false;              // memory.json is there (the docks then show even without rows)
+  bool memoryFileExists = false;  // a sage memory.json is there (the docks then show even without rows); a classic
+                                  // campaign's experience set (kind "experience-set") does not count
   std::optional<memory::MemoryStore> memory;  // memory.json: items and counts (their code and resident forms)
   std::optional<memory::MemoryStore> initial; // the memory the campaign started from (its memory.import file)
   learn::MemoryView memoryView{std::nullopt}; // the events folded from `initial`

@@ -61,7 +61,23 @@ MemoryInspector::MemoryInspector(QWidget* parent)
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->hide();
   sizeColumnsWithTextColumn(table_->horizontalHeader(), MemoryInspectorModel::RuleColumn);  // ids, counts: never cut
-  table_->setWordWrap(false);
+  // The rule column wraps (a rule is a sentence or two): rows grow to their text, nothing is cut.
+  table_->setWordWrap(true);
+  table_->setTextElideMode(Qt::ElideNone);
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSortIndicatorShown(true);
+  table_->setToolTip(tr("Click a column header to sort by it"));
+
+  // The legend of the states and the credit (docs/gui.md, glossary).
+  legend_ = new QLabel(
+      tr("<b>cold</b>: retrievable, not validated yet · <b style=\"color:#1e8449\">validated</b>: adopted often "
+         "enough by enough tasks with utility above 0, still retrievable · <b style=\"color:#c0392b\">hot</b>: "
+         "resident in every prompt, within the hot budget. <b>Utility U</b>: moved at each episode's end by the "
+         "item's credit (adopted items share the episode's outcome; retrieved and never adopted: −δ). "
+         "<b>Access</b>: retrievals / episodes it could be retrieved in."),
+      this);
+  legend_->setObjectName(QStringLiteral("memoryLegend"));
+  legend_->setWordWrap(true);
 
   series_ = new QLineSeries(this);
   series_->setPointsVisible(true);
@@ -84,6 +100,9 @@ MemoryInspector::MemoryInspector(QWidget* parent)
 
   provenance_ = new QTextBrowser(this);
   status_ = new QLabel(this);
+  status_->setObjectName(QStringLiteral("memoryStatus"));
+  status_->setWordWrap(true);  // a load error names a path and a code: wrapped, never wider than the dock
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(chartView_);
@@ -103,6 +122,7 @@ MemoryInspector::MemoryInspector(QWidget* parent)
   rollback_->hide();
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
+  layout->addWidget(legend_);
   layout->addWidget(rollback_);
   layout->addWidget(split, 1);
   layout->addWidget(status_);
@@ -291,7 +311,10 @@ void MemoryInspector::updateDetail() {
   chartView_->chart()->setTitle(row >= 0 ? tr("Utility of %1 over episodes").arg(shownId_)
                                          : tr("Utility over episodes"));
   if (row < 0) {
-    provenance_->setHtml(tr("<p><i>Select a memory item.</i></p>"));
+    provenance_->setHtml(model_->rowCount() == 0
+                             ? tr("<p><i>No memory items: a sage campaign fills its memory as it runs; Import… "
+                                  "loads a memory file.</i></p>")
+                             : tr("<p><i>Select a memory item.</i></p>"));
     return;
   }
   const auto& m = model_->item(row);

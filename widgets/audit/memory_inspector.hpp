@@ -80,6 +80,7 @@ class MemoryInspector : public QWidget {
   QValueAxis* axisY_;
   QTextBrowser* provenance_;
   QLabel* status_;
+  QLabel* legend_ = nullptr;    // the states and the credit, in words
   QLabel* rollback_ = nullptr;  // the consolidation guard's line (hidden without a rollback)
   QString shownId_;
 };
