@@ -1,0 +1,70 @@
+// Wall-clock cost of the STeP-25 cost model on the 21 calibration programs (K1–K6 and the 15 SwiGLU sweep
+// points, built as graphs, so the number is the cost model alone: bytes + the event model + the report):
+//   build/default/tests/perf/bench_step2_perf [--reps N]
+// Prints the median per program and the ratios to the targets (K1 ≤ 1 ms, the 21 programs < 50 ms in total).
+// Run it on an idle core (taskset -c 1) for numbers worth recording (docs/performance.md).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/step2/perf/perf.hpp"
+#include "tests/support/step2_graphs.hpp"
+
+using namespace sf;
+
+int main(int argc, char** argv) {
+  int reps = 200;
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+  struct Prog {
+    std::string name;
+    step2::Graph g;
+    step2::perf::Chip chip;
+  };
+  step2::perf::Chip acc = step2::perf::accelopt_step(), hdl = acc;
+  hdl.name = "step-hdl";
+  hdl.pmu_bw = 256;
+  hdl.hbm_channels = 8;
+  hdl.fifo_depth = 1;
+  hdl.compute_budget = 20480;
+  hdl.tail = 1;
+  const std::int64_t bw5[6] = {4096, 4096, 4096, 4096, 4096, 4096}, bw6[6] = {1024, 256, 1024, 512, 256, 1024};
+  std::vector<Prog> progs = {{"K1 gemm", test::gemm_256(false), acc},
+                             {"K2 gemm+silu", test::gemm_256(true), acc},
+                             {"K3 swish 4096x3", test::swish_scaling(4096, 4096, 4096), acc},
+                             {"K4 swish", test::swish_scaling(2048, 1024, 1024), acc},
+                             {"K5 sdpa 4096x6", test::sdpa(bw5), acc},
+                             {"K6 sdpa", test::sdpa(bw6), acc}};
+  for (auto [m, n] : test::swiglu_points())
+    progs.push_back({"H m" + std::to_string(m) + " n" + std::to_string(n), test::swiglu(m, n), hdl});
+  std::printf("%-18s %10s %10s %10s %10s %12s\n", "program", "cycles", "requests", "events", "median_us", "p90_us");
+  double total = 0, k1 = 0;
+  for (const auto& p : progs) {
+    auto first = step2::perf::evaluate(p.g, p.chip);
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+      auto a = std::chrono::steady_clock::now();
+      auto r = step2::perf::evaluate(p.g, p.chip);
+      auto b = std::chrono::steady_clock::now();
+      if (r.cycles != first.cycles) {
+        std::fprintf(stderr, "%s: not deterministic\n", p.name.c_str());
+        return 1;
+      }
+      t.push_back(std::chrono::duration<double, std::micro>(b - a).count());
+    }
+    std::sort(t.begin(), t.end());
+    double med = t[t.size() / 2];
+    total += med;
+    if (p.name.starts_with("K1")) k1 = med;
+    std::printf("%-18s %10lld %10lld %10lld %10.1f %12.1f\n", p.name.c_str(), static_cast<long long>(first.cycles),
+                static_cast<long long>(first.hbm_requests), static_cast<long long>(first.events), med,
+                t[t.size() * 9 / 10]);
+  }
+  std::printf("K1: %.1f us per evaluation; target 1000 us (ratio %.3f)\n", k1, k1 / 1000.0);
+  std::printf("all %zu programs: %.1f us; target 50000 us (ratio %.3f)\n", progs.size(), total, total / 50000.0);
+  return 0;
+}
