@@ -266,5 +266,7 @@ class Walker {
 
 // A task document from its tree (task_walker.cpp).
 std::optional<TaskDoc> walk_task(const Text& t, const YNode& root, std::string path, Diagnostics& diags);
+// A step-v2 task document from its tree (task_walker_v2.cpp); walk_task calls it for `dialect: step-v2`.
+std::optional<TaskDoc> walk_task_v2(const Text& t, const YNode& root, std::string path, Diagnostics& diags);
 
 }  // namespace sf::step::detail

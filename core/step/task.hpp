@@ -54,6 +54,18 @@ struct OutputDecl {
   Location loc;
 };
 
+// STeP-25 (dialect step-v2, docs/step25.md): an off-chip tensor, shape outermost-first.
+struct TensorDecl {
+  enum class Gen { Randn, Rand, UniformFanIn, Full };
+  std::string name;
+  Dims shape;  // outermost-first
+  Gen gen = Gen::Randn;
+  Dim fan_in;        // UniformFanIn: U(-1/sqrt(d), 1/sqrt(d))
+  double full = 0;   // Full: every value
+  double scale = 1;  // multiplies the generated values
+  Location loc;
+};
+
 struct VerifyConfig {
   std::vector<std::uint64_t> seeds{42, 43};
   double atol = 1e-5, rtol = 1.3e-6;
@@ -61,6 +73,8 @@ struct VerifyConfig {
   // §15.11: a third binding chosen to be unfriendly to literal factors (complete, like alt_sizes). Every static
   // check runs under it; `tasks validate` runs every reference solution on it; `verify` does not simulate it.
   std::optional<SizeBinding> general_sizes;
+  // step-v2: extra input sets, each a map input name -> scale override, verified on every seed.
+  std::vector<std::map<std::string, double, std::less<>>> input_sets;
 };
 
 // A size binding with the name diagnostics use for it ("sizes", "verify.alt_sizes", ...).
@@ -99,6 +113,14 @@ struct TaskDoc {
   std::vector<Location> impl_line_starts;
   Location impl_loc;
   std::string raw_text_without_impl;  // the document as agents see it: everything but impl, meta, verify
+
+  // step-v2 only (dialect == "step-v2"; see docs/step25.md). `inputs`, `parameters`, `fns` and `outputs` above
+  // stay empty for a v2 document; its off-chip tensors are here.
+  std::vector<TensorDecl> tensor_inputs, tensor_outputs;
+  std::string chip;      // chip profile name (default accelopt-step)
+  std::string baseline;  // file name of the baseline solution, "" when none
+  std::map<std::string, std::string> meta_v2;  // meta's scalar entries (origin, calibration, ...)
+  bool is_v2() const { return dialect == "step-v2"; }
 
   const FnDecl* find_fn(std::string_view func_name) const;
   // The size bindings a program is verified under: sizes, then alt_sizes if present.

@@ -504,6 +504,20 @@ class TaskWalker : public Walker {
 std::string cut_keys(const Text& t, const YNode& root, const std::set<std::string>& drop);
 
 std::optional<TaskDoc> walk_task(const Text& t, const YNode& root, std::string path, Diagnostics& diags) {
+  // The dialect decides the walker (the one place a document's dialect is read).
+  if (root.kind == YNode::Kind::Map)
+    for (std::size_t i = 0; i + 1 < root.items.size(); i += 2)
+      if (root.items[i].value == "dialect" && root.items[i + 1].kind == YNode::Kind::Scalar &&
+          root.items[i + 1].value == "step-v2")
+        return walk_task_v2(t, root, std::move(path), diags);
+      else if (root.items[i].value == "dialect" && root.items[i + 1].kind == YNode::Kind::Scalar &&
+               root.items[i + 1].value != "step-v1") {
+        // Neither walker can read a document of another dialect: that is the one diagnostic.
+        diags.push_back(make_error("D-DIALECT",
+                                   "unsupported dialect '" + root.items[i + 1].value + "' (expected step-v1 or step-v2)",
+                                   loc_of(root.items[i + 1].mark)));
+        return std::nullopt;
+      }
   TaskWalker w(t, diags);
   w.doc.path = std::move(path);
   if (root.kind == YNode::Kind::Null) {
@@ -519,7 +533,7 @@ std::optional<TaskDoc> walk_task(const Text& t, const YNode& root, std::string p
   if (auto s = w.str(*f, "dialect", "the task document")) {
     w.doc.dialect = *s;
     if (*s != "step-v1")
-      w.error("D-DIALECT", "unsupported dialect '" + *s + "' (expected step-v1)", loc_of(f->get("dialect")->mark));
+      w.error("D-DIALECT", "unsupported dialect '" + *s + "' (expected step-v1 or step-v2)", loc_of(f->get("dialect")->mark));
   }
   for (auto [k, out] : {std::pair<const char*, std::string*>{"id", &w.doc.id}, {"group", &w.doc.group},
                         {"title", &w.doc.title}, {"description", &w.doc.description}})

@@ -251,7 +251,7 @@ TEST(TaskLoader, DocumentErrorsHaveExactLocations) {
   expect_first(replace(kGood, "{M: 5, N: 7", "{M: five, N: 7"), "D-TYPE", 7, 12, "size M");
   expect_first(replace(kGood, "{M: 5, N: 7", "{M: 0, N: 7"), "D-VALUE", 7, 12);
   expect_first(replace(kGood, "title: Scale rows", "title: [a, b]"), "D-TYPE", 4, 8);
-  expect_first(replace(kGood, "dialect: step-v1", "dialect: step-v2"), "D-DIALECT", 1, 10, "step-v2");
+  expect_first(replace(kGood, "dialect: step-v1", "dialect: step-v3"), "D-DIALECT", 1, 10, "step-v3");
   expect_first(replace(kGood, "{name: E0, dtype", "{name: _E0, dtype"), "D-NAME", 9, 12);
   expect_first(replace(kGood, "{name: W, dims", "{name: E0, dims"), "D-DUP", 12, 12, "E0");
   expect_first(replace(kGood, "{name: S0, dtype: fp32, dims: [N]}", "{name: S0, dtype: fp32, dims: [Q]}"),
