@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The main job: installs dependencies, builds stepforge-cli and runs the demo campaign (adaptive
-# self-improvement on the built-in offline synthesizer, no network), printing the per-iteration table.
+# The main job: installs dependencies, builds stepforge-cli and the workbench (stepforge), runs the demo
+# campaign (adaptive self-improvement on the built-in offline synthesizer, no network), prints its report and
+# ends with the one command that opens the demo campaign in the workbench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset default
-cmake --build --preset default -j "$(nproc)" --target stepforge-cli
+cmake --build --preset default -j "$(nproc)" --target stepforge-cli stepforge
 OUT=build/demo-campaign
 rm -rf "$OUT"
 ./build/default/app/cli/stepforge-cli campaign run resources/configs/demo.json --out "$OUT"
 ./build/default/app/cli/stepforge-cli campaign report "$OUT"
+echo
+echo "Open the demo campaign in the workbench:"
+echo "  $(pwd)/build/default/app/gui/stepforge --campaign $(pwd)/$OUT"
