@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_util.hpp"
+#include "core/common/speedup.hpp"
 #include "core/learn/engine_state.hpp"
 #include "core/learn/run_comparison.hpp"
 #include "core/learn/sweep.hpp"
@@ -51,6 +52,23 @@ std::string diversity_text(const json& d) {
          std::to_string(d.value("passed", 0));
 }
 
+// The median speedup as a reader should see it (sf::speedup_text: "1.25x", "tie (1.00x)", "0.80x (slower)"; "-"
+// when no task has one), and "; no faster program" after it when no task beat its baseline by the tie tolerance.
+std::string median_speedup_text(const json& r) {
+  if (!r.contains("median_speedup") || !r["median_speedup"].is_number()) return "-";
+  const double tol = r.value("fast_tolerance", kDefaultFastTolerance);
+  std::string s = speedup_text(r["median_speedup"].get<double>(), tol, 2, true);
+  if (r.value("fast_1", 0.0) == 0.0) s += "; no faster program";
+  return s;
+}
+
+// "1%": the report's tie tolerance as a percentage.
+std::string tolerance_percent(const json& r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g%%", 100.0 * r.value("fast_tolerance", kDefaultFastTolerance));
+  return buf;
+}
+
 }  // namespace
 
 void print_campaign_table(const learn::CampaignState& st, std::ostream& out) {
@@ -77,9 +95,7 @@ void print_campaign_table(const learn::CampaignState& st, std::ostream& out) {
   out << "tasks solved: " << r["tasks_solved"] << "/" << r["tasks_total"] << "  pass@1 " << fmt(r["pass_at_1"].get<double>())
       << "  pass@n " << fmt(r["pass_at_n"].get<double>());
   if (r.contains("fast_1") && r["fast_1"].is_number())
-    out << "  Fast_1.0 " << fmt(r["fast_1"].get<double>()) << "  median speedup "
-        << (r.contains("median_speedup") && r["median_speedup"].is_number() ? fmt(r["median_speedup"].get<double>(), 2)
-                                                                            : std::string("-"));
+    out << "  Fast_1.0 " << fmt(r["fast_1"].get<double>()) << "  median speedup " << median_speedup_text(r);
   out << "  tokens " << r["tokens"]["total"] << "  cost $"
       << fmt(r["cost_usd"].get<double>(), 4) << "  stop: " << (r["finished"].is_null() ? "(not finished)" : r["finished"].get<std::string>())
       << "\n";
@@ -109,18 +125,21 @@ int cmd_campaign_report(const std::string& dir, bool csv, bool as_json) {
   std::cout << "campaign " << r["name"].get<std::string>() << " (" << r["mode"].get<std::string>() << ", "
             << r["model"].get<std::string>() << ", n=" << r["n"] << ")\n\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-40s %-9s %4s %9s %7s %6s %10s %8s  %s\n", "task", "tag", "c", "successes",
+  std::snprintf(line, sizeof line, "%-40s %-9s %4s %9s %7s %6s %10s %14s  %s\n", "task", "tag", "c", "successes",
                 "samples", "solved", "cycles", "speedup", "distinct all/fail/pass");
   std::cout << line;
   for (const auto& t : r["tasks"]) {
-    // The fastest correct feasible program: cycles and speedup ('!' marks a suspicious speedup above 10x).
+    // The fastest correct feasible program: cycles and speedup ("tie (1.00x)" within the tie tolerance; '!' marks
+    // a suspicious speedup above 10x).
     std::string cyc = "-", sp = "-";
     if (t.contains("fastest")) {
       const json& f = t["fastest"];
       cyc = std::to_string(f["cycles"].get<std::int64_t>());
-      if (f["speedup"].is_number()) sp = fmt(f["speedup"].get<double>(), 2) + (f["suspicious"].get<bool>() ? "!" : "");
+      if (f["speedup"].is_number())
+        sp = speedup_text(f["speedup"].get<double>(), r.value("fast_tolerance", kDefaultFastTolerance), 2, true) +
+             (f["suspicious"].get<bool>() ? "!" : "");
     }
-    std::snprintf(line, sizeof line, "%-40s %-9s %4d %9lld %7lld %6s %10s %8s  %s\n", t["id"].get<std::string>().c_str(),
+    std::snprintf(line, sizeof line, "%-40s %-9s %4d %9lld %7lld %6s %10s %14s  %s\n", t["id"].get<std::string>().c_str(),
                   t["tag"].get<std::string>().c_str(), t["c"].get<int>(),
                   static_cast<long long>(t["successes"].get<std::int64_t>()),
                   static_cast<long long>(t["samples"].get<std::int64_t>()),
@@ -130,8 +149,8 @@ int cmd_campaign_report(const std::string& dir, bool csv, bool as_json) {
   }
   std::cout << "\ndistinct programs (all/fail/pass, summed over tasks): " << diversity_text(r["diversity"]) << "\n";
   std::cout << "\nspeed: fast_1 " << fmt(r["fast_1"].get<double>()) << "  fast_1.5 " << fmt(r["fast_1_5"].get<double>())
-            << "  median speedup "
-            << (r["median_speedup"].is_number() ? fmt(r["median_speedup"].get<double>(), 2) : std::string("-")) << "\n";
+            << "  median speedup " << median_speedup_text(r) << "  (faster = at least " << tolerance_percent(r)
+            << " faster than the reference)\n";
   if (st.is_sage()) {
     std::cout << "\n";
     print_sage_table(r, std::cout);

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/cli_util.hpp"
+#include "core/common/speedup.hpp"
 #include "app/cli/commands.hpp"
 #include "core/bench/catalogue.hpp"
 #include "core/cost/baseline.hpp"
@@ -202,7 +203,7 @@ std::optional<std::string> perf_suffix(const verify::ProgramFile& pf, const veri
   if (auto sp = cost::speedup(*r, base)) {
     char buf[64];
     std::snprintf(buf, sizeof buf, ", speedup %.3fx", *sp);
-    s += buf;
+    s += buf + speedup_mark(*sp);  // " (tie)" within the 1% tie tolerance
   } else if (!r->feasible) {
     s += ", not feasible (" + r->violations.front().code + ")";
   }

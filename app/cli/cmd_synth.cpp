@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_util.hpp"
+#include "core/common/speedup.hpp"
 #include "app/cli/commands.hpp"
 #include "core/bench/catalogue.hpp"
 #include "core/cost/baseline.hpp"
@@ -168,7 +169,8 @@ int cmd_synth(const SynthOpts& o) {
       }
     }
     if (o.perf) {
-      // Fast_x: tasks whose fastest correct feasible program beats the reference solution's cycles by > x
+      // Fast_x: tasks whose fastest correct feasible program beats x times the reference solution's speed by the
+      // tie tolerance (sf::faster_than: speedup ≥ x · 1.01)
       std::vector<double> sp;
       int fast1 = 0, fast15 = 0;
       for (std::size_t k = 0; k < tasks.size(); ++k) {
@@ -177,8 +179,8 @@ int cmd_synth(const SynthOpts& o) {
         double s = 0;
         if (tr.best_cycles && base && *tr.best_cycles > 0) s = double(*base) / double(*tr.best_cycles);
         sp.push_back(s);
-        fast1 += s > 1.0 ? 1 : 0;
-        fast15 += s > 1.5 ? 1 : 0;
+        fast1 += faster_than(s, kDefaultFastTolerance, 1.0) ? 1 : 0;  // by the 1% tie tolerance
+        fast15 += faster_than(s, kDefaultFastTolerance, 1.5) ? 1 : 0;
         if (o.json) {
           out.push_back({{"task", tasks[k]->id}, {"demos", label}, {"cycles", tr.best_cycles ? *tr.best_cycles : -1},
                          {"baseline", base ? *base : -1}, {"speedup", s}, {"origin", tr.best_origin},

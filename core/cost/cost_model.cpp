@@ -1,4 +1,5 @@
 #include "core/cost/cost_model.hpp"
+#include "core/common/speedup.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -130,7 +131,7 @@ std::string format_report(const CostReport& r, std::optional<std::int64_t> basel
        fmt_double(r.clock_ghz, 2) + " GHz, chip " + r.chip + ")\n";
   if (baseline_cycles) {
     s += "baseline: " + std::to_string(*baseline_cycles) + " cycles";
-    if (auto sp = speedup(r, baseline_cycles)) s += ", speedup " + fmt_double(*sp, 3) + "x";
+    if (auto sp = speedup(r, baseline_cycles)) s += ", speedup " + fmt_double(*sp, 3) + "x" + speedup_mark(*sp);
     s += "\n";
   }
   s += "off-chip: " + std::to_string(r.offchip_read_bytes) + " B read, " + std::to_string(r.offchip_write_bytes) +

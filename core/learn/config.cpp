@@ -60,7 +60,7 @@ const std::vector<std::string>& known_keys() {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
       "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective", "verify",
-      "demos",   "note",      "novelty"};
+      "demos",   "note",      "novelty", "fast_tolerance"};
   return keys;
 }
 
@@ -272,7 +272,7 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
     if (!mc) return std::nullopt;
     c.memory = *mc;
   }
-  if (!r.string("chip", c.chip)) return std::nullopt;
+  if (!r.string("chip", c.chip) || !r.number("fast_tolerance", c.fast_tolerance)) return std::nullopt;
   c.objective = r.find("chip") ? Objective::Performance : Objective::Correctness;
   s = std::string(objective_name(c.objective));
   if (!r.string("objective", s)) return std::nullopt;
@@ -397,7 +397,16 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
   if (!c.demos.golden.empty()) j["demos"] = {{"golden", c.demos.golden}, {"max", c.demos.max}};
   if (!c.note.empty()) j["note"] = c.note;
   if (c.novelty != 0) j["novelty"] = c.novelty;  // absent when off: old configs unchanged
+  if (c.fast_tolerance != kDefaultFastTolerance) j["fast_tolerance"] = c.fast_tolerance;  // absent at the default
   return j;
+}
+
+double fast_tolerance_of(const nlohmann::json& config) {
+  if (!config.is_object()) return kDefaultFastTolerance;
+  auto it = config.find("fast_tolerance");
+  if (it == config.end() || !it->is_number()) return kDefaultFastTolerance;
+  const double t = it->get<double>();
+  return t >= 0.0 && t <= kMaxFastTolerance ? t : kDefaultFastTolerance;
 }
 
 std::string validate(const CampaignConfig& c) {
@@ -420,6 +429,8 @@ std::string validate(const CampaignConfig& c) {
   if (c.max_prompt_tokens < 0) return "config key 'max_prompt_tokens': must be >= 0 (0 = unlimited)";
   if (c.extra_seeds < 0 || c.extra_seeds > 64) return "config key 'verify.extra_seeds': must be in [0, 64]";
   if (c.novelty < 0 || c.novelty > 16) return "config key 'novelty': must be true, false or in [0, 16]";
+  if (!(c.fast_tolerance >= 0.0 && c.fast_tolerance <= kMaxFastTolerance))
+    return "config key 'fast_tolerance': must be in [0, 0.5] (0.01 = a program must be 1% faster to count)";
   if (c.chip.empty()) return "config key 'chip': a chip profile name or path is required";
   if (c.backend.model.empty()) return "config key 'backend.model': the model name is required";
   if (auto b = llm::validate(c.backend); !b.empty()) return "config key 'backend': " + b;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/speedup.hpp"
 #include "core/agent/guardian.hpp"
 #include "core/agent/prompt_builder.hpp"
 #include "core/learn/stratify.hpp"
@@ -106,9 +107,16 @@ struct CampaignConfig {
   // novelty (issue 19 item 9): the proposer's prompt lists this many of the task's last distinct failed programs
   // as "already tried" (0 = off; `true` in the JSON = kDefaultNovelty). Written only when on.
   int novelty = 0;
+  // The tie tolerance of every speedup metric (issue 36 item 2; core/common/speedup.hpp): a program counts as
+  // faster than p× only when its speedup ≥ p · (1 + fast_tolerance). Written only when not the default.
+  double fast_tolerance = kDefaultFastTolerance;
 };
 
 inline constexpr int kDefaultNovelty = 3;
+
+// The tie tolerance of a campaign from its config echo (`fast_tolerance`; the default when absent, not a number
+// or out of range), for readers of a log (reports, projections, the GUI).
+double fast_tolerance_of(const nlohmann::json& config);
 
 // Strict parse: unknown keys, wrong types and out-of-range values are errors (`error` names the key).
 // Missing keys take the defaults above.

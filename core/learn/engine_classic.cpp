@@ -459,10 +459,10 @@ IterationSummary CampaignEngine::summarize(const IterationRecord& rec) const {
   // Speed (docs/learn.md "Cost"): this iteration's verdicts over the tasks sampled; cumulative over all tasks.
   std::map<std::string, FastestProgram> fast_now;
   for (const auto& [key, v] : rec.verdicts) offer_fastest(fast_now, v);
-  const json sp_it = speed_metrics(sampled, fast_now);
+  const json sp_it = speed_metrics(sampled, fast_now, cfg_.fast_tolerance);
   for (const auto& [k, v] : sp_it.items()) m["iteration"][k] = v;
   m["cumulative"] = completion_metrics(state_.tasks, best_after, rec.start.n);
-  const json sp_cu = speed_metrics(state_.tasks, state_.fastest);
+  const json sp_cu = speed_metrics(state_.tasks, state_.fastest, cfg_.fast_tolerance);
   for (const auto& [k, v] : sp_cu.items()) m["cumulative"][k] = v;
   m["tokens"] = {{"total", state_.total_tokens()}};
   m["cost_usd"] = state_.total_cost();

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/learn/config.hpp"
 #include "core/learn/metrics.hpp"
 
 namespace sf::learn {
@@ -141,9 +142,10 @@ struct Apply {
   }
 };
 
-json fastest_json(const FastestProgram& f) {
+json fastest_json(const FastestProgram& f, double tolerance) {
   return {{"cycles", f.cycles},
           {"speedup", f.speedup ? json(*f.speedup) : json(nullptr)},
+          {"faster", f.speedup && faster_than(*f.speedup, tolerance)},  // beats the baseline by the tolerance
           {"impl", f.impl},
           {"suspicious", f.suspicious()}};
 }
@@ -195,7 +197,8 @@ bool offer_fastest(std::map<std::string, FastestProgram>& m, const Verdict& v) {
   return true;
 }
 
-json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, FastestProgram>& m) {
+json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, FastestProgram>& m,
+                   double tolerance) {
   int f1 = 0, f15 = 0;
   std::vector<double> best;
   for (const auto& t : tasks) {
@@ -203,8 +206,8 @@ json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::strin
     if (it == m.end() || !it->second.speedup) continue;
     const double sp = *it->second.speedup;
     best.push_back(sp);
-    if (sp > 1.0) ++f1;
-    if (sp > 1.5) ++f15;
+    if (faster_than(sp, tolerance, 1.0)) ++f1;
+    if (faster_than(sp, tolerance, 1.5)) ++f15;
   }
   const double n = static_cast<double>(tasks.size());
   json med = nullptr;
@@ -312,7 +315,7 @@ json report_json(const CampaignState& s) {
         e["program_length"] = d.program_length;
         e["impl"] = d.impl;
       }
-    if (auto f = s.fastest.find(t.id); f != s.fastest.end()) e["fastest"] = fastest_json(f->second);
+    if (auto f = s.fastest.find(t.id); f != s.fastest.end()) e["fastest"] = fastest_json(f->second, fast_tolerance_of(s.config));
     tasks.push_back(e);
   }
   r["tasks"] = tasks;
@@ -327,8 +330,10 @@ json report_json(const CampaignState& s) {
   r["pass_at_k"] = m["pass_at_k"];
   r["by_tag"] = m["by_tag"];
   r["by_group"] = m["by_group"];
-  const json speed = speed_metrics(s.tasks, s.fastest);
+  const double tolerance = fast_tolerance_of(s.config);
+  const json speed = speed_metrics(s.tasks, s.fastest, tolerance);
   for (const auto& [k, v] : speed.items()) r[k] = v;
+  r["fast_tolerance"] = tolerance;
   json its = json::array();
   for (const auto& it : s.iterations) {
     if (!it.summary) continue;

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/speedup.hpp"
 #include "core/learn/events.hpp"
 #include "core/learn/projections.hpp"
 #include "core/learn/sage_state.hpp"
@@ -47,9 +48,11 @@ struct FastestProgram {
 };
 // Offers a verdict to `m` (only a PASS that is feasible and timed counts). True when it became the fastest.
 bool offer_fastest(std::map<std::string, FastestProgram>& m, const Verdict& v);
-// {"fast_1", "fast_1_5", "median_speedup"} over `tasks`: the share of tasks whose fastest program has a speedup
-// above 1.0 / 1.5 (0 with no task), and the median of the solved tasks' best speedups (null when none).
-nlohmann::json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, FastestProgram>& m);
+// {"fast_1", "fast_1_5", "median_speedup"} over `tasks`: the share of tasks whose fastest program is faster than
+// 1× / 1.5× under the tie tolerance (sf::faster_than: speedup ≥ p · (1 + tolerance); 0 with no task), and the
+// median of the solved tasks' best speedups (null when none).
+nlohmann::json speed_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::string, FastestProgram>& m,
+                             double tolerance = kDefaultFastTolerance);
 
 // Sample diversity (issue 19 item 10): distinct canonical programs among samples, among failures and among
 // successes. Canonical keys identify programs up to alpha-renaming (verify::Report::canonical_key); a sample

@@ -4,12 +4,14 @@
 // slow→fast experience.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <mutex>
 #include <sstream>
 
 #include "core/agent/distiller.hpp"
 #include "core/bench/catalogue.hpp"
+#include "core/learn/config.hpp"
 #include "core/learn/engine.hpp"
 #include "core/learn/filter.hpp"
 #include "core/llm/builtin_backend.hpp"
@@ -216,6 +218,62 @@ TEST(CostCampaign, FastestProgramAndSpeedMetrics) {
   s = speed_metrics(tasks, {});
   EXPECT_TRUE(s["median_speedup"].is_null());
   EXPECT_DOUBLE_EQ(s["fast_1"].get<double>(), 0.0);
+}
+
+// The tie tolerance (issue 36 item 2): faster only at ≥ p · (1 + tolerance); ties and slower programs are told
+// as such, never as "1.00×".
+TEST(CostCampaign, TheTieToleranceDecidesWhatCountsAsFaster) {
+  EXPECT_FALSE(sf::faster_than(1.0));
+  EXPECT_FALSE(sf::faster_than(1.009));
+  EXPECT_TRUE(sf::faster_than(101.0 / 100.0));  // exactly 1% faster counts
+  EXPECT_TRUE(sf::faster_than(1.0001, 0.0));
+  EXPECT_FALSE(sf::faster_than(1.0, 0.0));
+  EXPECT_FALSE(sf::faster_than(1.5, 0.01, 1.5));
+  EXPECT_TRUE(sf::faster_than(1.515, 0.01, 1.5));
+  EXPECT_FALSE(sf::faster_than(std::nan(""), 0.01));
+  EXPECT_FALSE(sf::faster_than(-2.0, 0.01));
+  EXPECT_EQ(sf::classify_speedup(1.004), sf::SpeedupClass::Tie);
+  EXPECT_EQ(sf::classify_speedup(0.995), sf::SpeedupClass::Tie);
+  EXPECT_EQ(sf::classify_speedup(0.98), sf::SpeedupClass::Slower);
+  EXPECT_EQ(sf::classify_speedup(std::nullopt), sf::SpeedupClass::None);
+  EXPECT_EQ(sf::speedup_text(1.25), "1.25×");
+  EXPECT_EQ(sf::speedup_text(1.004), "tie (1.00×)");
+  EXPECT_EQ(sf::speedup_text(0.8, 0.01, 2, true), "0.80x (slower)");
+  EXPECT_EQ(sf::best_speedup_text(1.004), "no faster program");
+  EXPECT_EQ(sf::best_speedup_text(0.5), "no faster program");
+  EXPECT_EQ(sf::best_speedup_text(2.0), "2.00×");
+  EXPECT_EQ(sf::best_speedup_text(std::nullopt), "");
+
+  // Fast_1 and Fast_1.5 under the default tolerance and a configured one; the median is the plain number.
+  std::map<std::string, FastestProgram> m;
+  m["a"] = {100, 1.004, "p", 0};  // a one-cycle win: a tie
+  m["b"] = {100, 1.02, "p", 0};
+  m["c"] = {100, 1.51, "p", 0};   // within 1% of 1.5: counts for Fast_1 only
+  std::vector<TaskInfo> tasks = {{"a", "g", "t"}, {"b", "g", "t"}, {"c", "g", "t"}, {"d", "g", "t"}};
+  json s = speed_metrics(tasks, m);
+  EXPECT_DOUBLE_EQ(s["fast_1"].get<double>(), 2.0 / 4);
+  EXPECT_DOUBLE_EQ(s["fast_1_5"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(s["median_speedup"].get<double>(), 1.02);
+  s = speed_metrics(tasks, m, 0.0);
+  EXPECT_DOUBLE_EQ(s["fast_1"].get<double>(), 3.0 / 4);
+  EXPECT_DOUBLE_EQ(s["fast_1_5"].get<double>(), 1.0 / 4);
+  s = speed_metrics(tasks, m, 0.05);
+  EXPECT_DOUBLE_EQ(s["fast_1"].get<double>(), 1.0 / 4);
+
+  // The config key: default 0.01, written only when changed, range-checked; readers of a log default too.
+  std::string err;
+  auto cfg = config_from_json(json{{"backend", {{"kind", "builtin"}, {"model", "builtin"}}}}, err);
+  ASSERT_TRUE(cfg) << err;
+  EXPECT_DOUBLE_EQ(cfg->fast_tolerance, 0.01);
+  EXPECT_FALSE(config_to_json(*cfg).contains("fast_tolerance"));
+  cfg = config_from_json(json{{"backend", {{"kind", "builtin"}, {"model", "builtin"}}}, {"fast_tolerance", 0.05}}, err);
+  ASSERT_TRUE(cfg) << err;
+  EXPECT_DOUBLE_EQ(config_to_json(*cfg)["fast_tolerance"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(fast_tolerance_of(config_to_json(*cfg)), 0.05);
+  EXPECT_FALSE(config_from_json(json{{"backend", {{"kind", "builtin"}, {"model", "builtin"}}}, {"fast_tolerance", -1}}, err));
+  EXPECT_NE(err.find("fast_tolerance"), std::string::npos) << err;
+  EXPECT_DOUBLE_EQ(fast_tolerance_of(json{{"fast_tolerance", "x"}}), 0.01);
+  EXPECT_DOUBLE_EQ(fast_tolerance_of(json(nullptr)), 0.01);
 }
 
 TEST(CostCampaign, FilterPrefersTheFasterFeasibleProgram) {
