@@ -11,6 +11,7 @@
 #include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
 #include "core/agent/round_trip.hpp"
+#include "core/common/speedup.hpp"
 #include "core/common/text_diff.hpp"
 #include "core/learn/interactive.hpp"
 #include "core/verify/program_file.hpp"
@@ -135,6 +136,27 @@ std::optional<std::string> program_from(const std::string& path, const bench::Ca
   return pf->impl;
 }
 
+// The speedup of a verified program over the reference as a sentence: faster only by the tie tolerance
+// (sf::faster_than), else "no faster program" with the ratio.
+std::string speedup_words(double speedup) {
+  switch (classify_speedup(speedup)) {
+    case SpeedupClass::Faster: return "speedup " + speedup_number(speedup, 2, true);
+    case SpeedupClass::Tie:
+      return "no faster program (a tie with the reference: " + speedup_number(speedup, 2, true) + ")";
+    case SpeedupClass::Slower:
+      return "no faster program (" + speedup_number(speedup, 2, true) + " the reference's speed)";
+    case SpeedupClass::None: break;
+  }
+  return {};
+}
+
+// The output tokens of the last proposer call among `traces` (0 when none).
+std::int64_t proposer_output_tokens(const std::vector<agent::TraceEvent>& traces) {
+  for (auto it = traces.rbegin(); it != traces.rend(); ++it)
+    if (it->role == "proposer") return it->usage.output_tokens;
+  return 0;
+}
+
 int cmd_ask_interactive(const AskOpts& o, const llm::BackendConfig& cfg, llm::ChatBackend& backend,
                         const bench::Catalogue& cat, const step::TaskDoc& task, const std::string& manual,
                         const llm::PriceTable* prices, agent::GuardianMode gmode, const nlohmann::json& session_cfg) {
@@ -213,13 +235,25 @@ int cmd_ask_interactive(const AskOpts& o, const llm::BackendConfig& cfg, llm::Ch
     std::cerr << "error: " << r.error << "\n";
     return 3;
   }
+  // An answer cut at max_tokens: say so, with the limit and the option that raises it (not "no impl").
+  const bool truncated = r.error_kind == "truncated";
+  const std::string error = truncated ? agent::truncation_notice(o.max_tokens, proposer_output_tokens(r.traces),
+                                                                 "--max-tokens")
+                                      : r.error;
   if (o.json) {
     nlohmann::json v = {{"type", "verdict"},   {"task", task.id},     {"action", learn::action_name(r.action)},
-                        {"round", r.round},    {"pass", r.pass},      {"error", r.error},
+                        {"round", r.round},    {"pass", r.pass},      {"error", error},
                         {"impl", r.impl},      {"proposal", r.proposal}};
+    if (truncated) {
+      v["truncated"] = true;
+      v["max_tokens"] = o.max_tokens;
+    }
     if (r.report) v["report"] = report_json(*r.report);
     if (r.cycles) v["cycles"] = *r.cycles;
-    if (r.speedup) v["speedup"] = *r.speedup;
+    if (r.speedup) {
+      v["speedup"] = *r.speedup;
+      v["faster"] = faster_than(*r.speedup);  // by the tie tolerance
+    }
     std::cout << v.dump() << "\n";
     return r.pass ? 0 : 1;
   }
@@ -228,9 +262,9 @@ int cmd_ask_interactive(const AskOpts& o, const llm::BackendConfig& cfg, llm::Ch
   else if (r.report)
     std::cout << "fail (reward 0) at " << (r.report->stage ? std::string(stage_name(*r.report->stage)) : "?") << " ["
               << r.report->code << "]";
-  else std::cout << "fail (reward 0): " << r.error;
+  else std::cout << "fail (reward 0): " << (truncated ? "truncated: " : "") << error;
   if (r.cycles) std::cout << ", " << *r.cycles << " cycles";
-  if (r.speedup) std::cout << ", speedup " << *r.speedup << "x";
+  if (r.speedup) std::cout << ", " << speedup_words(*r.speedup);
   std::cout << "\n";
   if (!r.impl.empty()) {
     if (!req.program.empty()) {
@@ -335,8 +369,15 @@ int cmd_ask(const AskOpts& o) {
   verify::Verifier verifier;
   auto r = agent::run_round_trip(*made.backend, *task, in, ctx, verifier, opt);
 
+  // An answer cut at max_tokens: say so, with the limit and the option that raises it (not "no impl").
+  const bool truncated = !r.pass && r.proposal.fail_stage == "truncated";
+  if (truncated) r.error = agent::truncation_notice(o.max_tokens, r.proposal.usage.output_tokens, "--max-tokens");
   if (o.json) {
     nlohmann::json v = {{"type", "verdict"}, {"task", task->id}, {"pass", r.pass}, {"error", r.error}};
+    if (truncated) {
+      v["truncated"] = true;
+      v["max_tokens"] = o.max_tokens;
+    }
     if (r.report) v["report"] = report_json(*r.report);
     std::cout << v.dump() << "\n";
   } else {
@@ -344,7 +385,7 @@ int cmd_ask(const AskOpts& o) {
     if (r.pass) std::cout << "pass (reward 1)\n";
     else if (r.report) std::cout << "fail (reward 0) at " << (r.report->stage ? std::string(stage_name(*r.report->stage)) : "?")
                                  << " [" << r.report->code << "]\n";
-    else std::cout << "fail (reward 0): " << r.error << "\n";
+    else std::cout << "fail (reward 0): " << (truncated ? "truncated: " : "") << r.error << "\n";
   }
   return r.pass ? 0 : 1;
 }

@@ -1,5 +1,7 @@
 #include "core/agent/proposer.hpp"
 
+#include <algorithm>
+
 #include "core/llm/builtin_backend.hpp"
 
 namespace sf::agent {
@@ -58,6 +60,13 @@ std::string truncation_feedback(int max_tokens, std::int64_t output_tokens) {
          std::to_string(output_tokens) +
          " output tokens) before it was complete; answer again, shorter: only the yaml block with impl: (and the "
          "lists asked for), no explanation";
+}
+
+std::string truncation_notice(int max_tokens, std::int64_t output_tokens, const std::string& setting) {
+  const long long suggested = std::min<long long>(2LL * std::max(max_tokens, 1), 1000000);
+  return "the answer was cut at the token limit (max_tokens = " + std::to_string(max_tokens) + "; the model wrote " +
+         std::to_string(output_tokens) + " output tokens) before it held a complete program; raise " + setting +
+         " (e.g. " + setting + " " + std::to_string(suggested) + ") and ask again";
 }
 
 Proposal Proposer::propose(const PromptInput& in, int sample_index, double temperature,

@@ -43,6 +43,9 @@ llm::ChatResult call_role(llm::ChatBackend& backend, const RoleContext& ctx, con
 bool answer_truncated(const std::string& finish_reason);
 // The verdict message and refinement feedback for a cut answer: where it was cut and what to do.
 std::string truncation_feedback(int max_tokens, std::int64_t output_tokens);
+// The same news for the person who asked (`ask`, the agent panel): the answer was cut at the token limit, which
+// limit, and the setting that raises it (`setting`, e.g. "--max-tokens"), with a suggested value.
+std::string truncation_notice(int max_tokens, std::int64_t output_tokens, const std::string& setting);
 
 struct Proposal {
   bool ok = false;             // the call succeeded and an impl was found

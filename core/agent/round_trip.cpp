@@ -16,7 +16,9 @@ RoundTripResult run_round_trip(llm::ChatBackend& backend, const step::TaskDoc& t
   Proposer proposer(backend, ctx, opt.prompt);
   res.proposal = proposer.propose(input, opt.sample_index, opt.temperature, opt.seed);
   if (!res.proposal.ok) {
-    res.error = !res.proposal.error.empty() ? res.proposal.error : "the answer contains no impl";
+    res.error = !res.proposal.error.empty()        ? res.proposal.error
+                : !res.proposal.fail_message.empty() ? res.proposal.fail_message  // e.g. cut at max_tokens
+                                                     : "the answer contains no impl";
     return res;
   }
   std::string impl = res.proposal.impl;

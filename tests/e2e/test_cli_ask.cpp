@@ -153,3 +153,42 @@ TEST(CliAsk, StreamWithTheBuiltinBackendShowsSearchProgress) {
   EXPECT_NE(r.out.find("[synth: searching programs for extra/exclusive_cumsum"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[synth: found a program after "), std::string::npos) << r.out;
 }
+
+// An answer cut at the token limit (OpenAI: finish_reason "length"; Anthropic: stop_reason "max_tokens") is
+// not "no impl": `ask` says it was cut, names the limit and the option that raises it, for a plain round trip
+// and an interactive round, in text and JSON.
+TEST(CliAsk, ATruncatedAnswerNamesTheTokenLimitAndTheSettingToRaise) {
+  sf::llm::testing::LoopbackServer server;
+  server.finish_reason = "length";
+  server.answer_text = "```yaml\nimpl: |\n  C = step.Scan(fn=fn_add, b=1).apply(E0)\n  Y = step.Map(fn=fn_mi";
+  struct Backend {
+    std::string name, url;
+  };
+  for (const Backend& b : {Backend{"openai", server.base_url()}, Backend{"anthropic", server.anthropic_base_url()}}) {
+    SCOPED_TRACE(b.name);
+    const std::string base = "env SF_E2E_KEY=k " + std::string(SF_CLI) + " ask --backend " + b.name + " --base-url " +
+                             b.url + " --model m --key-env SF_E2E_KEY --task extra/exclusive_cumsum --max-tokens 300";
+    for (const std::string& extra : {std::string(), std::string(" --instruction 'keep it short'")}) {
+      SCOPED_TRACE(extra.empty() ? "round trip" : "interactive");
+      AskRun text = run(base + extra);
+      EXPECT_EQ(text.code, 1) << text.out;
+      EXPECT_NE(text.out.find("fail (reward 0): truncated: the answer was cut at the token limit (max_tokens = 300"),
+                std::string::npos)
+          << text.out;
+      EXPECT_NE(text.out.find("raise --max-tokens (e.g. --max-tokens 600)"), std::string::npos) << text.out;
+      EXPECT_EQ(text.out.find("contains no impl"), std::string::npos) << text.out;
+      AskRun js = run(base + extra + " --json");
+      EXPECT_EQ(js.code, 1) << js.out;
+      EXPECT_NE(js.out.find("\"truncated\":true"), std::string::npos) << js.out;
+      EXPECT_NE(js.out.find("\"max_tokens\":300"), std::string::npos) << js.out;
+    }
+  }
+  // What was sent: the limit, under each provider's name for it.
+  bool openai = false, anthropic = false;
+  for (const auto& s : server.seen()) {
+    if (s.path == "/v1/messages" && s.body.find("\"max_tokens\":300") != std::string::npos) anthropic = true;
+    if (s.path == "/v1/chat/completions" && s.body.find("\"max_tokens\":300") != std::string::npos) openai = true;
+  }
+  EXPECT_TRUE(openai);
+  EXPECT_TRUE(anthropic);
+}

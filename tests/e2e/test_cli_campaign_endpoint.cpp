@@ -34,12 +34,13 @@ fs::path ep_scratch(const std::string& name) {
 }
 
 // Mode single, 2 tasks x 2 samples, one request at a time, no retries (so failures are quick).
-fs::path ep_write_config(const fs::path& dir, const std::string& base_url, const std::string& key_env = "") {
+fs::path ep_write_config(const fs::path& dir, const std::string& base_url, const std::string& key_env = "",
+                         const std::string& kind = "openai") {
   json c = {{"version", 1},
             {"name", "endpoint"},
             {"mode", "single"},
             {"backend",
-             {{"kind", "openai"},
+             {{"kind", kind},
               {"base_url", base_url},
               {"model", "test-model"},
               {"key_env", key_env},
@@ -177,33 +178,36 @@ TEST(CliCampaignEndpoint, ConnectionRefusedMidCampaignThenResumeGivesTheSameRepo
   fs::remove_all(dir);
 }
 
-// An answer cut at max_tokens (finish_reason "length") is the verdict `truncated`, whatever the fragment
-// parses to; every call event records its finish reason.
+// An answer cut at max_tokens (OpenAI finish_reason "length", Anthropic stop_reason "max_tokens") is the verdict
+// `truncated`, whatever the fragment parses to; every call event records its finish reason.
 TEST(CliCampaignEndpoint, AnswersCutAtMaxTokensAreTruncatedVerdicts) {
-  fs::path dir = ep_scratch("length");
-  LoopbackServer server;
-  server.finish_reason = "length";
-  fs::path cfg = ep_write_config(dir, server.base_url());
-  sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
-  EXPECT_EQ(r.code, 0) << r.out;
-  int verdicts = 0, truncated = 0, calls = 0, with_reason = 0;
-  std::istringstream log(sf::test_support::read_text(dir / "ws" / "events.jsonl"));
-  for (std::string line; std::getline(log, line);) {
-    json e = json::parse(line, nullptr, false);
-    if (e.value("type", "") == "verdict") {
-      ++verdicts;
-      if (e.value("stage", "") == "truncated") ++truncated;
-      EXPECT_NE(e.value("error", "").find("max_tokens = 256"), std::string::npos) << line;
+  for (const std::string kind : {"openai", "anthropic"}) {
+    SCOPED_TRACE(kind);
+    fs::path dir = ep_scratch("length_" + kind);
+    LoopbackServer server;
+    server.finish_reason = "length";
+    fs::path cfg = ep_write_config(dir, kind == "openai" ? server.base_url() : server.anthropic_base_url(), "", kind);
+    sf::e2e::CliRun r = sf::e2e::cli("campaign run " + cfg.string() + " --out " + (dir / "ws").string() + " --quiet");
+    EXPECT_EQ(r.code, 0) << r.out;
+    int verdicts = 0, truncated = 0, calls = 0, with_reason = 0;
+    std::istringstream log(sf::test_support::read_text(dir / "ws" / "events.jsonl"));
+    for (std::string line; std::getline(log, line);) {
+      json e = json::parse(line, nullptr, false);
+      if (e.value("type", "") == "verdict") {
+        ++verdicts;
+        if (e.value("stage", "") == "truncated") ++truncated;
+        EXPECT_NE(e.value("error", "").find("max_tokens = 256"), std::string::npos) << line;
+      }
+      if (e.value("type", "") == "llm_call") {
+        ++calls;
+        if (e.dump().find("\"finish_reason\":\"length\"") != std::string::npos) ++with_reason;
+      }
     }
-    if (e.value("type", "") == "llm_call") {
-      ++calls;
-      if (e.dump().find("\"finish_reason\":\"length\"") != std::string::npos) ++with_reason;
-    }
+    EXPECT_GT(verdicts, 0);
+    EXPECT_EQ(truncated, verdicts);
+    EXPECT_EQ(with_reason, calls);
+    fs::remove_all(dir);
   }
-  EXPECT_GT(verdicts, 0);
-  EXPECT_EQ(truncated, verdicts);
-  EXPECT_EQ(with_reason, calls);
-  fs::remove_all(dir);
 }
 
 // With budget.cost_usd set, a model without a price is refused before anything is sent, unless --prices FILE

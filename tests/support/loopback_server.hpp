@@ -76,7 +76,9 @@ class LoopbackServer {
   std::atomic<bool> client_gone{false};  // a streamed answer found the connection closed
   bool ignore_stream = false;  // answer a streaming request with a plain JSON body (servers without SSE)
   bool cut_stream = false;     // end the stream after the text, without finish reason or end marker
-  std::string finish_reason = "stop";  // OpenAI's value for Ok answers ("length": cut at max_tokens)
+  // OpenAI's value for Ok answers ("length": cut at max_tokens; an Anthropic answer then says
+  // stop_reason "max_tokens")
+  std::string finish_reason = "stop";
 
   int hits() const { return hits_.load(); }
   std::vector<Seen> seen() const {
@@ -174,7 +176,7 @@ class LoopbackServer {
     if (anthropic) {
       j = {{"type", "message"},
            {"content", {{{"type", "text"}, {"text", answer_text}}}},
-           {"stop_reason", "end_turn"},
+           {"stop_reason", finish_reason == "length" ? "max_tokens" : "end_turn"},  // Anthropic's names
            {"usage", {{"input_tokens", 100}, {"output_tokens", 20}, {"cache_read_input_tokens", 50}}}};
     } else {
       j = {{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", answer_text}}}, {"finish_reason", finish_reason}}}},
