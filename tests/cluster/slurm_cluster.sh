@@ -61,12 +61,14 @@ cluster_start() {
   cluster_need munged slurmctld slurmd sinfo sbatch squeue scontrol scancel || return 1
   SF_CLUSTER_DIR=$1
   local d=$SF_CLUSTER_DIR
-  mkdir -p "$d/munge" "$d/state" "$d/spool" "$d/log" "$d/run" || return 1
+  mkdir -p "$d/munge" "$d/munge-socket" "$d/state" "$d/spool" "$d/log" "$d/run" || return 1
+  # munged wants its key folder private and its socket folder (and the folders above it) searchable by all.
   chmod 700 "$d/munge"
+  chmod 755 "$d" "$d/munge-socket" "$(dirname "$d")"
   # munge refuses keys and folders that others can write; a fresh 1 KiB key per cluster.
   dd if=/dev/urandom of="$d/munge/munge.key" bs=1024 count=1 status=none || return 1
   chmod 400 "$d/munge/munge.key"
-  local socket="$d/munge/munge.socket"
+  local socket="$d/munge-socket/munge.socket"
   local force=()
   [ "$(id -u)" = 0 ] && force=(--force)
   munged "${force[@]}" --socket="$socket" --key-file="$d/munge/munge.key" --pid-file="$d/run/munged.pid" \
