@@ -76,91 +76,15 @@ std::vector<learn::CellStatus> current_status(const Loaded& l, bool quiet = fals
   return learn::sweep_status(l.root, l.folder, l.jobs ? &*l.jobs : nullptr, view ? &*view : nullptr);
 }
 
-std::string summary(const std::vector<learn::CellStatus>& cells) {
-  std::map<std::string, int> n;
-  for (const auto& c : cells) ++n[learn::cell_state_name(c.state)];
-  std::string s = std::to_string(cells.size()) + " cells:";
-  const char* order[] = {"finished", "running", "pending", "failed", "cancelled", "not_submitted"};
-  for (const char* k : order)
-    if (n.count(k)) s += " " + std::to_string(n[k]) + " " + k;
-  return s;
-}
+std::string summary(const std::vector<learn::CellStatus>& cells) { return learn::sweep_status_summary(cells); }
 
 bool live(learn::CellState s) { return s == learn::CellState::Pending || s == learn::CellState::Running; }
 
-// Submits `indices` with the folder's script; records the job on success.
-int submit(const Loaded& l, learn::SlurmJobs& jobs, const std::vector<int>& indices) {
-  const fs::path script = learn::slurm_dir(l.root) / "sweep.sbatch";
-  const std::string spec = learn::array_spec(indices, jobs.max_parallel);
-  auto r = run_process({"sbatch", "--parsable", "--array=" + spec, script.string()}, 120);
-  if (!r.started) {
-    std::cerr << "error: cannot run sbatch: " << r.error
-              << "\nfix: install Slurm's client commands (Debian: slurm-client) or run this on the cluster's login node\n";
-    return 2;
-  }
-  if (!r.ok()) {
-    std::cerr << "error: sbatch refused " << script.string()
-              << (r.timed_out ? " (no answer within 120 s)" : " (exit " + std::to_string(r.exit_code) + ")")
-              << ":\n" << r.err << (r.err.empty() || r.err.back() == '\n' ? "" : "\n")
-              << "fix: act on sbatch's message above: correct the --sbatch-arg options (partition, account, time, "
-                 "memory: see `sinfo` and your site's rules) or the Slurm client setup (SLURM_CONF), then rerun the "
-                 "same command; nothing was submitted\n";
-    return 1;
-  }
-  std::string id = r.out.substr(0, r.out.find_first_of(";\n"));
-  if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
-    std::cerr << "error: sbatch --parsable printed '" << r.out << "', not a job id; check with squeue, scancel any "
-              << "job it made, then rerun\n";
-    return 1;
-  }
-  jobs.submissions.push_back({id, indices});
-  for (int i : indices) jobs.cell_job[i] = id;
-  std::string err;
-  if (!learn::write_slurm_jobs(l.root, jobs, err)) {
-    std::cerr << "error: submitted job " << id << " but cannot record it: " << err << "\nfix: scancel " << id
-              << ", make " << l.root.string() << " writable, then rerun\n";
-    return 1;
-  }
-  std::cout << "submitted job " << id << ": array " << spec << " (" << indices.size() << " cells)\n";
-  auto cells = learn::sweep_cells(l.folder);
-  for (int i : indices)
-    std::cout << "  " << id << "_" << i << "  " << cells[static_cast<std::size_t>(i)].variant << " seed "
-              << cells[static_cast<std::size_t>(i)].seed << "\n";
-  std::cout << "watch: stepforge-cli campaign sweep status " << l.root.string() << "\n";
-  return 0;
-}
-
-// The cells to (re)submit: not finished, not queued, and (unless `retry_failed`) below their attempt limit.
-int resubmit_unfinished(const Loaded& l, learn::SlurmJobs& jobs, bool retry_failed) {
-  auto status = current_status(l);
-  std::vector<int> todo;
-  std::vector<std::string> gave_up;
-  for (const auto& c : status) {
-    if (c.state == learn::CellState::Finished || live(c.state)) continue;
-    if (c.attempts >= jobs.max_attempts) {
-      if (!retry_failed) {
-        gave_up.push_back(c.cell.variant + " seed " + std::to_string(c.cell.seed));
-        continue;
-      }
-      auto rec = learn::read_cell_record(l.root, c.cell.index).value_or(learn::CellRecord{});
-      rec.attempts = 0;
-      std::string err;
-      if (!learn::write_cell_record(l.root, c.cell.index, rec, err)) {
-        std::cerr << "error: " << err << "\n";
-        return 1;
-      }
-    }
-    todo.push_back(c.cell.index);
-  }
-  for (const auto& g : gave_up)
-    std::cerr << "note: " << g << " failed " << jobs.max_attempts
-              << " times and is not resubmitted (see its last_error in `campaign sweep status`; after fixing the "
-                 "cause: campaign sweep resubmit --retry-failed)\n";
-  if (todo.empty()) {
-    std::cout << "nothing to submit: " << summary(status) << "\n";
-    return gave_up.empty() ? 0 : 1;
-  }
-  return submit(l, jobs, todo);
+int print_action(const learn::SlurmAction& a) {
+  std::cout << a.out;
+  if (!a.err.empty()) std::cerr << (a.code == 0 || a.err.rfind("note:", 0) == 0 ? "" : "error: ") << a.err
+                                << (a.err.back() == '\n' ? "" : "\n");
+  return a.code;
 }
 
 int cmd_status(const std::string& dir, bool as_json) {
@@ -232,34 +156,13 @@ int cmd_resubmit(const std::string& dir, bool retry_failed) {
               << " is missing; rerun the campaign sweep command with --scheduler slurm to write it again\n";
     return 2;
   }
-  return resubmit_unfinished(*l, *l->jobs, retry_failed);
+  return print_action(learn::slurm_resubmit(l->root, l->folder, *l->jobs, retry_failed));
 }
 
 int cmd_cancel(const std::string& dir) {
   auto l = load(dir);
   if (!l) return 2;
-  if (!l->jobs || l->jobs->submissions.empty()) {
-    std::cout << "nothing to cancel: " << l->root.string() << " has no Slurm jobs\n";
-    return 0;
-  }
-  std::vector<std::string> argv = {"scancel"};
-  for (const auto& id : job_ids(*l->jobs)) argv.push_back(id);
-  auto r = run_process(argv, 60);
-  if (!r.started) {
-    std::cerr << "error: cannot run scancel: " << r.error
-              << "\nfix: run this on a machine with Slurm's client commands (the cluster's login node)\n";
-    return 2;
-  }
-  std::string ids;
-  for (std::size_t i = 1; i < argv.size(); ++i) ids += " " + argv[i];
-  if (!r.ok() && r.err.find("already completed") == std::string::npos &&
-      r.err.find("Invalid job id") == std::string::npos) {
-    std::cerr << "error: scancel" << ids << " failed:\n" << r.err;
-    return 1;
-  }
-  std::cout << "cancelled jobs" << ids << " (finished cells keep their results; continue with: stepforge-cli "
-            << "campaign sweep resubmit " << l->root.string() << ")\n";
-  return 0;
+  return print_action(learn::slurm_cancel(l->root, l->jobs.value_or(learn::SlurmJobs{})));
 }
 
 std::atomic<bool> g_stop{false};
@@ -358,12 +261,9 @@ int cmd_sweep_cell(const std::string& dir, int index) {
 }  // namespace
 
 bool slurm_client_available() {
-  if (find_on_path("sbatch")) return true;
-  std::cerr << "error: sbatch is not on PATH, so the sweep cannot go to Slurm\n"
-               "fix: run this on the cluster's login node (or a machine with Slurm's client commands: Debian "
-               "slurm-client), or load its module (e.g. `module load slurm`), or run the sweep here with "
-               "--scheduler local\n";
-  return false;
+  const std::string missing = learn::slurm_client_missing();
+  if (!missing.empty()) std::cerr << "error: " << missing << "\n";
+  return missing.empty();
 }
 
 int prepare_and_submit_slurm(const fs::path& out, const json& base, const std::vector<learn::SweepVariant>& variants,
@@ -435,7 +335,7 @@ int prepare_and_submit_slurm(const fs::path& out, const json& base, const std::v
                   fs::perm_options::add, ec);
   // Submitting settings change only with a new submission; record them with it.
   l->jobs = jobs;
-  return resubmit_unfinished(*l, *l->jobs, false);
+  return print_action(learn::slurm_resubmit(l->root, l->folder, *l->jobs, false));
 }
 
 void add_sweep_cluster_commands(CLI::App& campaign, CLI::App& sweep, int& exit_code) {

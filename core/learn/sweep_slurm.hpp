@@ -103,3 +103,28 @@ std::vector<CellStatus> sweep_status(const std::filesystem::path& root, const Sw
 nlohmann::json sweep_status_json(const std::vector<CellStatus>& cells);
 
 }  // namespace sf::learn
+
+namespace sf::learn {
+
+// "4 cells: 2 finished 1 running 1 pending"
+std::string sweep_status_summary(const std::vector<CellStatus>& cells);
+
+// The actions the CLI and the GUI share (sweep_slurm_submit.cpp). `out` is what to show on success, `err` the
+// cause and the fix; code 0 done, 1 failed (nothing half-recorded: a rerun repairs it), 2 usage.
+struct SlurmAction {
+  int code = 0;
+  std::string out, err;
+};
+// sbatch --parsable --array=<indices>%N DIR/slurm/sweep.sbatch; records the job id for the cells.
+SlurmAction slurm_submit_cells(const std::filesystem::path& root, const SweepFolder& f, SlurmJobs& jobs,
+                               const std::vector<int>& indices);
+// Submits the cells that are not finished nor queued (and below max_attempts unless retry_failed, which
+// starts their count again).
+SlurmAction slurm_resubmit(const std::filesystem::path& root, const SweepFolder& f, SlurmJobs& jobs,
+                           bool retry_failed);
+// scancel every job of the sweep.
+SlurmAction slurm_cancel(const std::filesystem::path& root, const SlurmJobs& jobs);
+// The cause and the fix when sbatch is not on PATH; empty when it is.
+std::string slurm_client_missing();
+
+}  // namespace sf::learn
