@@ -10,18 +10,18 @@
 namespace sf::step2::perf {
 namespace {
 
-const std::string kRes = std::string(SF_SOURCE_DIR) + "/resources";
+const std::string kChipRes = std::string(SF_SOURCE_DIR) + "/resources";
 
 TEST(Step2Chip, BundledProfiles) {
   std::string err;
-  auto a = find_chip("accelopt-step", kRes, err);
+  auto a = find_chip("accelopt-step", kChipRes, err);
   ASSERT_TRUE(a) << err;
   EXPECT_EQ(*a, accelopt_step());
-  auto capped = find_chip("accelopt-step-capped", kRes, err);
+  auto capped = find_chip("accelopt-step-capped", kChipRes, err);
   ASSERT_TRUE(capped) << err;
   EXPECT_EQ(capped->max_compute_nodes, 16);
   EXPECT_EQ(capped->compute_budget, 4096);
-  auto h = find_chip("step-hdl", kRes, err);
+  auto h = find_chip("step-hdl", kChipRes, err);
   ASSERT_TRUE(h) << err;
   EXPECT_EQ(h->pmu_bw, 256);
   EXPECT_EQ(h->hbm_channels, 8);
@@ -33,7 +33,7 @@ TEST(Step2Chip, BundledProfiles) {
 
 TEST(Step2Chip, V1ReadsV2ProfilesAndIgnoresTheirFields) {
   std::string err;
-  auto v1 = cost::find_chip("step-hdl", kRes, err);
+  auto v1 = cost::find_chip("step-hdl", kChipRes, err);
   ASSERT_TRUE(v1) << err;
   EXPECT_EQ(v1->pmu_bw, 256);
   EXPECT_FALSE(cost::parse_chip(R"({"hbm_startup": 1.5, "bogus": 1})", err));
@@ -57,16 +57,16 @@ TEST(Step2Chip, BadProfilesAreClearErrors) {
   ASSERT_TRUE(ok) << err;
   EXPECT_EQ(ok->max_compute_nodes, 4);
   EXPECT_EQ(ok->name, "mine");
-  EXPECT_FALSE(find_chip("no-such-chip", kRes, err));
+  EXPECT_FALSE(find_chip("no-such-chip", kChipRes, err));
   EXPECT_NE(err.find("accelopt-step"), std::string::npos) << err;  // lists the bundled ones
-  EXPECT_FALSE(find_chip("default", kRes, err));                   // a v1 profile lacks the v2 fields
+  EXPECT_FALSE(find_chip("default", kChipRes, err));                   // a v1 profile lacks the v2 fields
   EXPECT_NE(err.find("default.json"), std::string::npos) << err;
 }
 
 TEST(Step2Chip, TestDataProfilesLoad) {
   std::string err;
   for (const char* f : {"budget-8192.json", "budget-12288.json", "budget-24576.json"}) {
-    auto c = find_chip(std::string(SF_TEST_DATA_DIR) + "/step25/chips/" + f, kRes, err);
+    auto c = find_chip(std::string(SF_TEST_DATA_DIR) + "/step25/chips/" + f, kChipRes, err);
     ASSERT_TRUE(c) << err;
     EXPECT_EQ(c->pmu_bw, 64);
     EXPECT_EQ(c->tail, 2);

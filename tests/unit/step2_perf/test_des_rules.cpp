@@ -79,7 +79,7 @@ TEST(Step2Des, ShallowerFifosNeverMakeAProgramFaster) {
   }
 }
 
-TEST(Step2Des, MoreChannelsOrParallelDispatchNeverSlowAMemoryBoundCopy) {
+TEST(Step2Des, ParallelDispatchSpeedsUpAMemoryBoundCopy) {
   GraphBuilder b;
   int x = b.load("X", {64, 64}, {1, 1}, {4, 4}, 1);
   b.store(x, "Y", {256, 256}, 1);
