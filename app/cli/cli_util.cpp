@@ -131,7 +131,7 @@ std::string allocator_name() {
 
 const bench::Catalogue& cli_catalogue() {
   static Diagnostics ignored;
-  static bench::Catalogue cat = bench::Catalogue::load(resources_dir(), ignored);
+  static bench::Catalogue cat = bench::Catalogue::load_all(resources_dir(), ignored);  // step-v1 and step-v2 tasks
   return cat;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 #include <CLI/CLI.hpp>
 
@@ -17,7 +18,7 @@ namespace sf::cli {
 namespace {
 
 struct TaskOpts {
-  std::string group, id, resources, solutions, mutants, hacks, manual;
+  std::string group, id, resources, solutions, mutants, hacks, manual, dialect;
   bool json = false;
 };
 
@@ -30,6 +31,29 @@ std::optional<bench::Catalogue> load_catalogue(const TaskOpts& o) {
     return std::nullopt;
   }
   return cat;
+}
+
+// The STeP-25 optimisation benchmark (<resources>/benchmark_v2); nullopt after printing its problems.
+std::optional<bench::Catalogue> load_catalogue_v2(const TaskOpts& o) {
+  Diagnostics ds;
+  std::string dir = o.resources.empty() ? resources_dir() : o.resources;
+  auto cat = bench::Catalogue::load_v2(dir, ds);
+  if (has_errors(ds)) {
+    print_diagnostics(ds, "");
+    return std::nullopt;
+  }
+  return cat;
+}
+
+// --dialect: "" (both), step-v1 or step-v2.
+bool wants(const TaskOpts& o, bool v2) { return o.dialect.empty() || o.dialect == (v2 ? "step-v2" : "step-v1"); }
+
+std::string tensor_io(const step::TaskDoc& t) {
+  std::string s;
+  for (std::size_t i = 0; i < t.tensor_inputs.size(); ++i) s += (i ? "," : "") + t.tensor_inputs[i].name;
+  s += "->";
+  for (std::size_t i = 0; i < t.tensor_outputs.size(); ++i) s += (i ? "," : "") + t.tensor_outputs[i].name;
+  return s;
 }
 
 std::string tags(const step::TaskDoc& t) {
@@ -47,12 +71,14 @@ std::string io_summary(const step::TaskDoc& t) {
 }
 
 int cmd_list(const TaskOpts& o) {
-  auto cat = load_catalogue(o);
-  if (!cat) return 1;
+  std::optional<bench::Catalogue> cat, cat2;
+  if (wants(o, false) && !(cat = load_catalogue(o))) return 1;
+  if (wants(o, true) && !(cat2 = load_catalogue_v2(o))) return 1;
   nlohmann::json arr = nlohmann::json::array();
-  if (!o.json) std::printf("%-40s %-11s %-12s %4s  %s\n", "id", "group", "tags", "fns", "inputs->outputs");
   int n = 0;
-  for (const auto& t : cat->tasks()) {
+  if (cat && !o.json) std::printf("%-40s %-11s %-12s %4s  %s\n", "id", "group", "tags", "fns", "inputs->outputs");
+  static const std::vector<step::TaskDoc> kNone;
+  for (const auto& t : cat ? cat->tasks() : kNone) {
     if (!o.group.empty() && t.group != o.group) continue;
     ++n;
     if (o.json) {
@@ -63,24 +89,60 @@ int cmd_list(const TaskOpts& o) {
                   io_summary(t).c_str());
     }
   }
-  if (o.json) {
-    std::cout << arr.dump(2) << "\n";
-  } else {
-    std::printf("%d task(s)\n", n);
+  if (cat && !o.json) std::printf("%d task(s)\n", n);
+  // The STeP-25 tasks follow the step-v1 table (whose lines stay as they were), in their own columns.
+  int n2 = 0;
+  if (cat2) {
+    if (!o.json) {
+      if (cat) std::printf("\n");
+      std::printf("%-40s %-11s %-8s %-14s %s\n", "id", "group", "dialect", "chip", "inputs->outputs");
+    }
+    for (const auto& t : cat2->tasks()) {
+      if (!o.group.empty() && t.group != o.group) continue;
+      ++n2;
+      if (o.json) {
+        arr.push_back({{"id", t.id}, {"group", t.group}, {"title", t.title}, {"dialect", t.dialect},
+                       {"chip", t.chip}, {"io", tensor_io(t)}});
+      } else {
+        std::printf("%-40s %-11s %-8s %-14s %s\n", t.id.c_str(), t.group.c_str(), t.dialect.c_str(), t.chip.c_str(),
+                    tensor_io(t).c_str());
+      }
+    }
+    if (!o.json) std::printf("%d step-v2 task(s)\n", n2);
   }
-  if (n == 0 && !o.group.empty()) {
+  if (o.json) std::cout << arr.dump(2) << "\n";
+  if (n + n2 == 0 && !o.group.empty()) {
+    std::set<std::string> groups;
+    for (const auto* c : {cat ? &*cat : nullptr, cat2 ? &*cat2 : nullptr})
+      if (c)
+        for (const auto& g : c->groups()) groups.insert(g);
     std::cerr << "error: no task in group '" << o.group << "' (groups:";
-    for (const auto& g : cat->groups()) std::cerr << " " << g;
+    for (const auto& g : groups) std::cerr << " " << g;
     std::cerr << ")\n";
     return 1;
   }
   return 0;
 }
 
+// A step-v2 task as agents see it: a header and the document without impl, verify, baseline and meta.
+int show_v2(const step::TaskDoc& t) {
+  std::cout << "# " << t.id << " — " << t.title << "\n# dialect: " << t.dialect << ", chip: " << t.chip
+            << "\n# file: " << t.path << "\n";
+  std::string text = bench::v2_agent_text(t);
+  std::cout << text;
+  if (!text.empty() && text.back() != '\n') std::cout << "\n";
+  return 0;
+}
+
 int cmd_show(const TaskOpts& o) {
-  auto cat = load_catalogue(o);
-  if (!cat) return 1;
-  const step::TaskDoc* t = cat->find(o.id);
+  std::optional<bench::Catalogue> cat;
+  if (wants(o, false) && !(cat = load_catalogue(o))) return 1;
+  const step::TaskDoc* t = cat ? cat->find(o.id) : nullptr;
+  if (!t && wants(o, true)) {
+    auto cat2 = load_catalogue_v2(o);
+    if (!cat2) return 1;
+    if (const step::TaskDoc* t2 = cat2->find(o.id)) return show_v2(*t2);
+  }
   if (!t) {
     std::cerr << "error: no task '" << o.id << "' (see `stepforge-cli tasks list`)\n";
     return 1;
@@ -157,10 +219,14 @@ void add_task_commands(CLI::App& app, int& exit_code) {
   tasks->add_option("--resources", o->resources, "resources directory (default: the bundled one)");
   auto* list = tasks->add_subcommand("list", "A table of tasks: id, group, tags, fns, inputs->outputs");
   list->add_option("--group", o->group, "only this group");
+  list->add_option("--dialect", o->dialect, "only tasks of this dialect (default: both; step-v2 tasks follow)")
+      ->check(CLI::IsMember({"step-v1", "step-v2"}));
   list->add_flag("--json", o->json, "JSON output");
   list->callback([o, &exit_code] { exit_code = cmd_list(*o); });
   auto* show = tasks->add_subcommand("show", "Print a task as agents see it");
   show->add_option("id", o->id, "task id, e.g. attention/online_softmax_fused")->required();
+  show->add_option("--dialect", o->dialect, "look the id up only among tasks of this dialect")
+      ->check(CLI::IsMember({"step-v1", "step-v2"}));
   show->callback([o, &exit_code] { exit_code = cmd_show(*o); });
   auto* val = tasks->add_subcommand(
       "validate", "Check every task, reference solution, mutant and manual example (non-zero exit on any problem)");
