@@ -30,6 +30,7 @@
 #include "widgets/editor/agent_docks.hpp"
 #include "widgets/audit/audit_docks.hpp"
 #include "widgets/campaign/campaign_docks.hpp"
+#include "widgets/campaign/sweep_status.hpp"
 #include "widgets/engine/engine_bridge.hpp"
 #include "widgets/inspect/graph_view.hpp"
 #include "widgets/editor/issues_model.hpp"
@@ -208,6 +209,10 @@ void MainWindow::createActions() {
   save->setShortcut(QKeySequence::Save);
   a = file->addAction(tr("Save &As…"), this, [this] { saveDialog(true); });
   a->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  // A sweep's cells (local or on Slurm): states, progress, job ids, Resubmit / Cancel (sweep_status.hpp).
+  file->addAction(tr("Open S&weep…"), this,
+                  [this] { openSweepWindow(this, [this](const QString& d) { campaign_->openWorkspace(d); }); });
   file->addSeparator();
   a = file->addAction(tr("&Quit"), this, &QWidget::close);
   a->setShortcut(QKeySequence::Quit);
