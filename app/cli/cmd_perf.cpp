@@ -8,6 +8,7 @@
 #include "app/cli/cli_util.hpp"
 #include "core/common/speedup.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/perf_v2.hpp"
 #include "core/bench/catalogue.hpp"
 #include "core/cost/baseline.hpp"
 #include "core/verify/program_file.hpp"
@@ -19,7 +20,7 @@ namespace {
 
 struct PerfOpts {
   std::vector<std::string> files;
-  std::string chip = "default";
+  std::string chip;  // empty: "default" for step-v1 files, the task's chip for step-v2 files
   bool json = false;
   int reps = 200;
 };
@@ -97,7 +98,7 @@ std::optional<cost::ChipProfile> chip_or_error(const std::string& name) {
 }
 
 int cmd_perf(const PerfOpts& o) {
-  auto chip = chip_or_error(o.chip);
+  auto chip = chip_or_error(o.chip.empty() ? "default" : o.chip);
   if (!chip) return 2;
   cost::CostModel model(*chip);
   cost::Baselines baselines(model, resources_dir() + "/solutions");
@@ -107,6 +108,10 @@ int cmd_perf(const PerfOpts& o) {
   for (const auto& f : o.files) {
     std::string error;
     auto pv = load_verified(f, v, error);
+    if (pv && pv->pf.task.is_v2()) {
+      rc |= perf2_file(f, pv->pf, o.chip, o.json, all);
+      continue;
+    }
     std::optional<cost::CostReport> r;
     Diagnostics cd;
     if (pv) {
@@ -137,7 +142,7 @@ int cmd_perf(const PerfOpts& o) {
 }
 
 int cmd_bench_perf(const PerfOpts& o) {
-  auto chip = chip_or_error(o.chip);
+  auto chip = chip_or_error(o.chip.empty() ? "default" : o.chip);
   if (!chip) return 2;
   cost::CostModel model(*chip);
   verify::Verifier v;
@@ -145,10 +150,25 @@ int cmd_bench_perf(const PerfOpts& o) {
   std::printf("%-48s %8s %8s %12s %12s %12s %12s\n", "file", "tokens", "reps", "median_us", "p10_us", "p90_us",
               "instr/eval");
   std::vector<double> medians;
+  double v2_total = 0;
+  int v2_files = 0;
   int failed = 0;
   for (const auto& f : o.files) {
     std::string error;
     auto pv = load_verified(f, v, error);
+    if (pv && pv->pf.task.is_v2()) {
+      auto b = bench2_file(f, pv->pf, o.chip, o.reps);
+      if (!b) {
+        ++failed;
+        continue;
+      }
+      medians.push_back(b->median_us);
+      v2_total += b->median_us;
+      ++v2_files;
+      std::printf("%-48s %8lld %8d %12.1f %12.1f %12.1f %12s\n", f.c_str(), static_cast<long long>(b->tokens), o.reps,
+                  b->median_us, b->p10_us, b->p90_us, (std::to_string(b->requests) + " req").c_str());
+      continue;
+    }
     Diagnostics cd;
     std::optional<cost::CostReport> first;
     if (pv) first = model.evaluate(pv->pf.task, *pv->check.program, *pv->check.typed, cd);  // warms the cache
@@ -186,6 +206,10 @@ int cmd_bench_perf(const PerfOpts& o) {
                 "step-perf takes 230000-1320000 us per small kernel\n",
                 med, med / 1000.0);
   }
+  if (v2_files)
+    std::printf("step-v2: %d file(s), %.1f us in all (sum of medians); target for the 21 calibration programs "
+                "50000 us (ratio %.3f)\n",
+                v2_files, v2_total, v2_total / 50000.0);
   if (failed) std::printf("%d file(s) failed and are left out of the median\n", failed);
   return failed ? 1 : 0;
 }
@@ -194,6 +218,7 @@ int cmd_bench_perf(const PerfOpts& o) {
 
 std::optional<std::string> perf_suffix(const verify::ProgramFile& pf, const verify::CheckResult& cr,
                                        cost::CostModel& model, cost::Baselines& baselines) {
+  if (pf.task.is_v2()) return perf2_suffix(pf, "");  // the task's chip (a v1 --chip does not apply)
   if (!cr.ok()) return std::nullopt;
   Diagnostics cd;
   auto r = model.evaluate(pf.task, *cr.program, *cr.typed, cd);
@@ -216,8 +241,9 @@ void add_perf_commands(CLI::App& app, int& exit_code) {
   perf->add_option("files", o->files, "task documents with impl, or solution files")
       ->required()
       ->check(CLI::ExistingFile);
-  perf->add_option("--chip", o->chip, "chip profile: a bundled name (default, edge) or a JSON file")
-      ->capture_default_str();
+  perf->add_option("--chip", o->chip,
+                   "chip profile: a bundled name (default, edge; step-v2: accelopt-step, accelopt-step-capped, "
+                   "step-hdl) or a JSON file [default: 'default' for step-v1, the task's chip for step-v2]");
   perf->add_flag("--json", o->json, "print one JSON object per file");
   perf->callback([o, &exit_code] { exit_code = guarded([&] { return cmd_perf(*o); }); });
 
@@ -225,7 +251,7 @@ void add_perf_commands(CLI::App& app, int& exit_code) {
   auto* bp = bench->add_subcommand("perf", "Median time per cost evaluation (perf_sizes, warm task cache)");
   bp->add_option("files", o->files, "program files")->required()->check(CLI::ExistingFile);
   bp->add_option("--reps", o->reps, "repetitions per file")->capture_default_str()->check(CLI::Range(1, 1000000));
-  bp->add_option("--chip", o->chip, "chip profile")->capture_default_str();
+  bp->add_option("--chip", o->chip, "chip profile [default: 'default' for step-v1, the task's chip for step-v2]");
   bp->callback([o, &exit_code] { exit_code = guarded([&] { return cmd_bench_perf(*o); }); });
 }
 
