@@ -7,6 +7,7 @@
 #include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
 #include "core/inspect/graph_export.hpp"
+#include "core/verify/dialect_v2.hpp"
 #include "core/verify/program_file.hpp"
 
 namespace sf::cli {
@@ -28,6 +29,18 @@ void add_graph_command(CLI::App& app, int& exit_code) {
     if (!pf) {
       print_diagnostics(ds, o->file);
       exit_code = 2;
+      return;
+    }
+    if (pf->task.is_v2()) {  // the step-v2 graph comes from the seam (core/verify/dialect_v2.hpp)
+      Diagnostics gd;
+      std::string text = verify::v2::graph(*pf, o->dot, gd);
+      print_diagnostics(gd, o->file);
+      if (text.empty()) {
+        std::cerr << "error: " << o->file << ": no graph: the program does not check\n";
+        exit_code = 1;
+        return;
+      }
+      std::cout << text;
       return;
     }
     Diagnostics gd;

@@ -10,6 +10,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/sim/token_view.hpp"
 #include "core/step/printer.hpp"
+#include "core/verify/dialect_v2.hpp"
 #include "core/verify/program_file.hpp"
 
 namespace sf::cli {
@@ -47,7 +48,7 @@ int cmd_check(const ProgramOpts& o) {
     if (!cr.ok()) {
       rc = 1;
     } else {
-      std::cout << f << ": ok (" << step::program_length(*cr.program) << " statements)\n";
+      std::cout << f << ": ok (" << cr.statements() << " statements)\n";
     }
   }
   return rc;
@@ -98,7 +99,7 @@ int cmd_verify(const ProgramOpts& o) {
     char buf[200];
     if (r.pass) {
       std::string perf;
-      if (model) {
+      if (model && !pf->task.is_v2()) {  // step-v2 timing: `perf`
         auto cr = verify::check_program(pf->task, pf->impl, pf->impl_line_starts);
         perf = perf_suffix(*pf, cr, *model, *baselines).value_or("");
       }
@@ -121,6 +122,15 @@ int cmd_run(const ProgramOpts& o) {
   if (!pf) {
     print_diagnostics(ds, f);
     return 1;
+  }
+  if (pf->task.is_v2()) {  // the step-v2 run view comes from the seam (core/verify/dialect_v2.hpp)
+    verify::v2::RunRequest req{o.alt, o.seed, o.seed_set, o.show, o.max_tokens};
+    std::string out;
+    Diagnostics rd;
+    int rc = verify::v2::run(*pf, req, out, rd);
+    print_diagnostics(rd, f);
+    std::cout << out;
+    return rc;
   }
   auto cr = verify::check_program(pf->task, pf->impl, pf->impl_line_starts);
   print_diagnostics(cr.diags, f);

@@ -7,7 +7,9 @@
 #include "core/step/affine.hpp"
 #include "core/step/names.hpp"
 #include "core/step/parser.hpp"
+#include "core/step/printer.hpp"
 #include "core/step/task_compile.hpp"
+#include "core/verify/dialect_v2.hpp"
 
 namespace sf::verify {
 
@@ -44,8 +46,14 @@ std::optional<Stage> failing_stage(const Diagnostics& diags) {
   return best;
 }
 
+int CheckResult::statements() const {
+  if (program) return step::program_length(*program);
+  return v2 && v2->program ? static_cast<int>(v2->program->stmts.size()) : 0;
+}
+
 CheckResult check_program(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
                           const CheckOptions& opt) {
+  if (task.is_v2()) return v2::check_program(task, impl, line_starts, opt);
   CheckResult res;
   step::ParseOptions po;
   po.line_starts = line_starts;
@@ -76,6 +84,7 @@ CheckResult check_program(const step::TaskDoc& task, std::string_view impl, cons
 
 CheckResult check_document(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
                            const CheckOptions& opt) {
+  if (task.is_v2()) return v2::check_document(task, impl, line_starts, opt);
   Diagnostics task_diags;
   std::set<std::tuple<std::string, int, int>> seen;
   for (const auto& [name, sizes] : task.static_bindings()) {

@@ -2,6 +2,7 @@
 // Used by `stepforge-cli check`, the verifier, the guardian and the editor's live checking.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "core/step/ast.hpp"
 #include "core/step/task.hpp"
 #include "core/step/typecheck.hpp"
+#include "core/step2/check.hpp"
 
 namespace sf::verify {
 
@@ -20,11 +22,17 @@ struct CheckOptions {
   std::int64_t max_total_scalars = 64'000'000;
 };
 
+// The dialect seam (ARCHITECTURE "Two dialects behind one seam"): check_program, check_document and
+// Verifier::verify read TaskDoc::dialect once and run step-v1 (program/typed) or step-v2 (v2: core/step2's
+// parser, checker and graphs; dialect_v2.cpp).
 struct CheckResult {
-  std::optional<step::Program> program;     // set when the impl parsed
-  std::optional<step::TypedProgram> typed;  // set when every static check passed
+  std::optional<step::Program> program;     // step-v1: set when the impl parsed
+  std::optional<step::TypedProgram> typed;  // step-v1: set when every static check passed
+  std::shared_ptr<const step2::CheckResult> v2;  // step-v2: the parsed program and its graphs
   Diagnostics diags;                        // errors (sorted by line, at most 20) and warnings
-  bool ok() const { return typed.has_value(); }
+  bool ok() const { return typed.has_value() || (v2 && v2->ok()); }
+  // Statements of the parsed program (either dialect), 0 when it did not parse.
+  int statements() const;
 };
 
 CheckResult check_program(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,

@@ -11,6 +11,7 @@
 #include "core/common/hash.hpp"
 #include "core/sim/datagen.hpp"
 #include "core/step/printer.hpp"
+#include "core/verify/dialect_v2.hpp"
 
 namespace sf::verify {
 
@@ -178,6 +179,7 @@ std::shared_ptr<const CheckResult> Verifier::check(const step::TaskDoc& task, st
 
 Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
                         const std::vector<std::uint64_t>& extra_seeds, std::shared_ptr<const CheckResult> checked) {
+  if (task.is_v2()) return verify_v2(task, impl, line_starts, checked);
   auto t0 = std::chrono::steady_clock::now();
   Report rep;
   auto finish = [&]() -> Report {
@@ -342,6 +344,7 @@ std::vector<OutputComparison> compare_outputs(const Report& r) {
 }
 
 bool validate_task(Verifier& v, const step::TaskDoc& task, Diagnostics& diags) {
+  if (task.is_v2()) return v2::validate_task(task, diags);
   bool ok = true;
   for (const auto& [name, sizes] : task.static_bindings()) {
     if (name == "perf_sizes") continue;  // the cost model's binding: never simulated

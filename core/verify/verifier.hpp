@@ -19,6 +19,7 @@
 #include "core/sim/compare.hpp"
 #include "core/sim/simulator.hpp"
 #include "core/step/task.hpp"
+#include "core/step2/prepare.hpp"
 #include "core/verify/checker.hpp"
 
 namespace sf::verify {
@@ -124,6 +125,10 @@ class Verifier {
                                           sim::Structure structure = sim::Structure::Spec);
 
  private:
+  // step-v2 (dialect_v2.cpp): the same verdict over core/step2's simulator, with its own input-set cache.
+  Report verify_v2(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
+                   std::shared_ptr<const CheckResult> checked);
+  std::map<std::string, std::shared_ptr<const step2::Prepared>> cache_v2_;  // guarded by mu_
   // prepare() with the task part of the cache key computed by the caller (verify: once for all its input sets).
   std::shared_ptr<const Prepared> prepare_keyed(const step::TaskDoc& task, const std::string& task_key,
                                                 const step::SizeBinding& sizes, std::uint64_t seed,
