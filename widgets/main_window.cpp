@@ -294,6 +294,18 @@ bool MainWindow::event(QEvent* e) {
   return QMainWindow::event(e);
 }
 
+void MainWindow::changeEvent(QEvent* e) {
+  QMainWindow::changeEvent(e);
+  if (e->type() == QEvent::FontChange) fitRowsToFont();
+}
+
+void MainWindow::fitRowsToFont() {
+  // A table's row height is fixed when it is made: after a font change (the presentation layout and back) every
+  // table's rows follow its font, so descenders and underscores are not cut.
+  for (QTableView* v : findChildren<QTableView*>())
+    v->verticalHeader()->setDefaultSectionSize(v->fontMetrics().height() + 6);
+}
+
 void MainWindow::fitDocks(bool firstShow) {
   auto* tasksDock = findChild<QDockWidget*>(QStringLiteral("TasksDock"));
   if (firstShow) {

@@ -94,6 +94,7 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* e) override;
   void showEvent(QShowEvent* e) override;
   bool event(QEvent* e) override;  // dock tab bars: titles never elided
+  void changeEvent(QEvent* e) override;  // a font change: fitRowsToFont
 
  private:
   void createActions();
@@ -102,6 +103,7 @@ class MainWindow : public QMainWindow {
   // Widens the Tasks dock to show every task id whole (at most 2/5 of the window; issue 21); on the first
   // show without a saved layout also gives the Issues dock its default height.
   void fitDocks(bool firstShow);
+  void fitRowsToFont();
   bool shown_ = false;
   bool savedLayout_ = false;  // restoreSettings found a saved dock layout
   void saveSettings() const;

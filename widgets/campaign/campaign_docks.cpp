@@ -353,6 +353,7 @@ void CampaignDocks::setPresentation(bool on) {
     // Leaving restores the saved state.
     if (auto* t = w_->findChild<QDockWidget*>(QStringLiteral("TracesDock")))
       for (const char* name : {"AuditDock", "MemoryDock"})
+  curves_->setToolsVisible(!on);  // the chart keeps its room; the menus keep every action
         if (auto* d = w_->findChild<QDockWidget*>(QLatin1String(name))) w_->tabifyDockWidget(t, d);
     if (w_->centralWidget()) w_->centralWidget()->hide();
     if (auto* c = w_->findChild<QDockWidget*>(QStringLiteral("CurvesDock"))) c->raise();

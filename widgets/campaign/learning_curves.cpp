@@ -52,12 +52,19 @@ LearningCurves::LearningCurves(QWidget* parent)
   auto* png = new QPushButton(tr("PNG…"), this);
   auto* svg = new QPushButton(tr("SVG…"), this);
   // Two rows of controls (what is plotted; sweep and export), so that a narrow dock shows them whole.
+  // The combo boxes never get less than their longest choice (in the presentation font too).
+  for (QComboBox* c : {xCombo_, metricCombo_, tagCombo_}) {
+    c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    c->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+  }
   auto* top = new QHBoxLayout;
   top->addWidget(xCombo_);
   top->addWidget(metricCombo_);
   top->addWidget(tagCombo_);
   top->addStretch(1);
-  auto* second = new QHBoxLayout;
+  tools_ = new QWidget(this);  // the second row: hidden in the presentation layout (setToolsVisible)
+  auto* second = new QHBoxLayout(tools_);
+  second->setContentsMargins(0, 0, 0, 0);
   second->addWidget(perfCheck_);
   second->addStretch(1);
   second->addWidget(sweepButton);
@@ -75,7 +82,7 @@ LearningCurves::LearningCurves(QWidget* parent)
   auto* l = new QVBoxLayout(this);
   l->setContentsMargins(2, 2, 2, 2);
   l->addLayout(top);
-  l->addLayout(second);
+  l->addWidget(tools_);
   l->addWidget(view_, 1);
   l->addWidget(legend_);
   view_->installEventFilter(this);
@@ -320,6 +327,8 @@ void LearningCurves::clearSweep() {
   sweep_.clear();
   rebuild();
 }
+
+void LearningCurves::setToolsVisible(bool on) { tools_->setVisible(on); }
 
 void LearningCurves::setXAxis(XAxis x) { xCombo_->setCurrentIndex(x == XAxis::Tokens ? 1 : 0); }
 void LearningCurves::setMetric(Metric m) { metricCombo_->setCurrentIndex(m == Metric::Pass1 ? 1 : m == Metric::PassN ? 2 : 0); }

@@ -48,6 +48,9 @@ class LearningCurves : public QWidget {
   };
   const QVector<SweepBand>& sweepBands() const { return sweep_; }
 
+  // The second row of controls (the Speedups switch, Open sweep, export): the presentation layout hides it,
+  // so the chart keeps its room at 1366×768.
+  void setToolsVisible(bool on);
   void setXAxis(XAxis x);
   void setMetric(Metric m);
   void setTag(const QString& tag);  // "" = all tasks
@@ -119,6 +122,7 @@ class LearningCurves : public QWidget {
   QComboBox *xCombo_, *metricCombo_, *tagCombo_;
   QCheckBox* perfCheck_;
   QLabel* legend_ = nullptr;
+  QWidget* tools_ = nullptr;
   QChart* chart_;
   QChartView* view_;
 };

@@ -70,8 +70,10 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const {
         case RoleColumn: return r.role;
         case TaskColumn: return r.task;
         case IterationColumn: return r.iteration;
-        case SampleColumn: return r.temperatureIndex > 0 ? QStringLiteral("%1/T%2").arg(r.sample).arg(r.temperatureIndex)
-                                                         : QString::number(r.sample);
+        case SampleColumn:  // from 1, as people count (the log's index + 1); none for a call outside a sample
+          if (r.sample < 0) return QStringLiteral("—");
+          return r.temperatureIndex > 0 ? QStringLiteral("%1/T%2").arg(r.sample + 1).arg(r.temperatureIndex)
+                                        : QString::number(r.sample + 1);
         case VerdictColumn:
           if (!r.error.isEmpty() && r.verdict.isEmpty()) return tr("error: %1").arg(r.error);
           if (r.verdict.isEmpty()) return tr("…");

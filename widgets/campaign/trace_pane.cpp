@@ -225,11 +225,16 @@ void TracePane::showDetail(const QModelIndex& proxyIndex) {
   tabs_->setTabVisible(tabs_->indexOf(reasoning_), !d.reasoning.isEmpty());
   impl_->setPlainText(d.impl);
   diff_->setPlainText(d.guardianDiff.isEmpty() ? tr("(the guardian changed nothing)") : d.guardianDiff);
-  QString v = tr("%1 — %2, iteration %3, sample %4 (temperature index %5)\n")
-                  .arg(r.verdict.isEmpty() ? tr("pending") : r.verdict, r.task)
-                  .arg(r.iteration)
-                  .arg(r.sample)
-                  .arg(r.temperatureIndex);
+  // Samples are numbered from 1 for people, as in the Sample column (the log counts from 0; a call outside any
+  // sample, e.g. a sage consolidation, has none). Iterations keep the log's numbers (iteration 0 is the first).
+  QString v = (r.sample >= 0 ? tr("%1 — %2, iteration %3, sample %4 (temperature index %5)\n")
+                                   .arg(r.verdict.isEmpty() ? tr("pending") : r.verdict, r.task)
+                                   .arg(r.iteration)
+                                   .arg(r.sample + 1)
+                                   .arg(r.temperatureIndex)
+                             : tr("%1 — %2, iteration %3, no sample\n")
+                                   .arg(r.verdict.isEmpty() ? tr("pending") : r.verdict, r.task)
+                                   .arg(r.iteration));
   v += tr("role %1, %2 tokens, %3 s, $%4%5\n")
            .arg(r.role)
            .arg(r.tokens)

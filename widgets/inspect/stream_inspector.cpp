@@ -97,8 +97,10 @@ void StreamInspector::setSnapshot(inspect::InspectorSnapshot snapshot) {
   outputs_->setOutputs(snap_);
   error_->setText(QString::fromStdString(snap_->error));
   error_->setVisible(!snap_->error.empty());
-  // Keep the user's selection across runs when the stream still exists.
-  if (!keep_stream.isEmpty()) selectStream(keep_stream);
+  // Keep the user's selection across runs when the stream still exists; else the first stream, so the pane
+  // never opens empty.
+  if ((keep_stream.isEmpty() || !selectStream(keep_stream)) && !snap_->streams.empty())
+    selectStream(QString::fromStdString(snap_->streams.front().name));
   if (!keep_output.isEmpty() && !selectOutput(keep_output) && !snap_->outputs.empty())
     selectOutput(QString::fromStdString(snap_->outputs.front().name));
   if (keep_output.isEmpty() && !snap_->outputs.empty()) {
