@@ -1,4 +1,6 @@
-// libFuzzer: a program through the STeP-25 cost model. The input bytes describe a small dataflow graph (loads,
+// libFuzzer: a program through the STeP-25 cost model, in two modes chosen by the first byte. '#': the rest is
+// the impl of a v2 program of a fixed task (A [64,128], B [128,64] → C [64,64]), checked by core/step2 and,
+// when it checks, timed. Otherwise the input bytes describe a small dataflow graph (loads,
 // every phase-1 operator, stores; small dims) and a chip (FIFO depth, channels, par_dispatch); the graph is
 // built the way the v2 checker types it (binary operators only on equal shapes), then timed. Invariants: no
 // crash, no hang (events and requests are bounded), bytes and cycles never negative, the timeline within its
@@ -7,6 +9,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/step/task.hpp"
+#include "core/step2/check.hpp"
+#include "core/step2/perf/bytes.hpp"
 #include "core/step2/perf/perf.hpp"
 #include "tests/support/step2_graphs.hpp"
 
@@ -22,9 +27,51 @@ struct Reader {
 using sf::step2::Fn;
 using sf::test::GraphBuilder;
 
+const sf::step::TaskDoc& fixed_task() {
+  static const sf::step::TaskDoc task = [] {
+    sf::Diagnostics ds;
+    auto t = sf::step::load_task_text(R"(dialect: step-v2
+id: fuzz/gemm
+title: t
+description: d
+sizes: {M: 64, K: 128, N: 64}
+inputs:
+  - {name: A, shape: [M, K], data_gen: randn}
+  - {name: B, shape: [K, N], data_gen: randn}
+outputs:
+  - {name: C, shape: [M, N]}
+reference: |
+  return A @ B
+)",
+                                      "fuzz.yaml", ds);
+    if (!t) std::abort();
+    return *t;
+  }();
+  return task;
+}
+
+// A v2 program text through check → cost model; the bytes are counted first and a program with more than
+// 10^5 HBM requests is not simulated (the model's own limit is 2·10^6; the fuzzer keeps each run short).
+int run_source(const std::uint8_t* data, std::size_t size) {
+  if (size > 4096) return 0;
+  std::string_view impl(reinterpret_cast<const char*>(data), size);
+  auto cr = sf::step2::check(fixed_task(), impl);
+  const sf::step2::Graph* g = cr.graph();
+  if (!g) return 0;
+  auto chip = sf::step2::perf::accelopt_step();
+  if (sf::step2::perf::count_bytes(*g, chip.hbm_request_bytes).hbm_requests > 100000) return 0;
+  sf::step2::perf::Options opt;
+  opt.sim.max_events = 200000;
+  auto r = sf::step2::perf::evaluate(*g, chip, opt);
+  if (r.offchip_read_bytes < 0 || r.onchip_bytes < 0 || r.cycles < 0) std::abort();
+  if (r.nodes.size() != g->nodes.size()) std::abort();
+  return 0;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 0 && data[0] == '#') return run_source(data + 1, size - 1);
   Reader in{data, size};
   sf::step2::perf::Chip chip = sf::step2::perf::accelopt_step();
   chip.fifo_depth = 1 + in.pick(4);
