@@ -347,6 +347,7 @@ GraphCostOverlay graph_cost_overlay(const DataflowGraph& g, const cost::CostRepo
   GraphCostOverlay o;
   const std::size_t nn = g.nodes.size();
   o.node_share.assign(nn, -1);
+  o.node_utilisation.assign(nn, -1);
   o.node_busy.assign(nn, 0);
   o.edge_tokens.assign(g.edges.size(), -1);
   std::vector<std::vector<const cost::UnitReport*>> units(nn);
@@ -381,6 +382,10 @@ GraphCostOverlay graph_cost_overlay(const DataflowGraph& g, const cost::CostRepo
     for (const auto* u : units[n]) o.node_busy[n] += u->busy;
     o.node_share[n] = total > 0 ? static_cast<double>(o.node_busy[n]) / static_cast<double>(total) : 0.0;
     o.max_share = std::max(o.max_share, o.node_share[n]);
+    o.node_utilisation[n] =
+        r.cycles > 0 ? std::min(1.0, static_cast<double>(o.node_busy[n]) /
+                                         (static_cast<double>(r.cycles) * static_cast<double>(units[n].size())))
+                     : 0.0;
   }
   std::vector<int> in_edges(nn, 0), out_edges(nn, 0);
   for (const auto& e : g.edges) {

@@ -63,7 +63,11 @@ DataflowGraph dataflow_graph_from_impl(const step::TaskDoc& task, std::string_vi
 // markers and nodes without a unit) and per edge the tokens that passed (-1 when the unit counts do not
 // determine it, e.g. the lanes of a Partition).
 struct GraphCostOverlay {
+  // node_share: the node's share of all busy cycles (sums to 1). node_utilisation: busy / total cycles of the
+  // node's units (their mean when a statement has several), 0..1 — what the graph shows (issue 34 item 7).
+  // -1 for nodes without a unit.
   std::vector<double> node_share;
+  std::vector<double> node_utilisation;
   std::vector<std::int64_t> node_busy;
   std::vector<std::int64_t> edge_tokens;
   double max_share = 0;

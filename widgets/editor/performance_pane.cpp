@@ -12,6 +12,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/inspect/perf_words.hpp"
+
 namespace sf::widgets {
 
 QString formatCount(qint64 v) { return QString::number(v); }
@@ -25,6 +27,7 @@ PerfUnitsModel::PerfUnitsModel(QObject* parent) : QAbstractTableModel(parent) {}
 void PerfUnitsModel::setReport(std::shared_ptr<const cost::CostReport> r) {
   beginResetModel();
   report_ = std::move(r);
+  ties_ = report_ ? inspect::tied_bottlenecks(*report_) : std::vector<int>{};
   endResetModel();
 }
 
@@ -39,7 +42,7 @@ QColor PerfUnitsModel::bottleneckColor() { return QColor(QStringLiteral("#fde68a
 QVariant PerfUnitsModel::data(const QModelIndex& index, int role) const {
   if (!report_ || !index.isValid() || index.row() >= rowCount()) return {};
   const auto& u = report_->units[static_cast<std::size_t>(index.row())];
-  const bool bottleneck = index.row() == report_->bottleneck;
+  const bool bottleneck = std::find(ties_.begin(), ties_.end(), index.row()) != ties_.end();
   switch (role) {
     case Qt::DisplayRole:
       switch (index.column()) {
@@ -51,6 +54,7 @@ QVariant PerfUnitsModel::data(const QModelIndex& index, int role) const {
         case BlockedOut: return formatCount(u.blocked_out);
         case TokensIn: return formatCount(u.tokens_in);
         case TokensOut: return formatCount(u.tokens_out);
+        case Utilisation: return QStringLiteral("%1 %").arg(100.0 * inspect::unit_utilisation(u, report_->cycles), 0, 'f', 1);
       }
       return {};
     case Qt::TextAlignmentRole:
@@ -69,7 +73,10 @@ QVariant PerfUnitsModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     case Qt::ToolTipRole:
-      return bottleneck ? tr("Bottleneck: the unit with the most busy cycles") : QVariant();
+      if (!bottleneck) return {};
+      return ties_.size() > 1 ? tr("Bottleneck, tied with %n other unit(s): the most busy cycles", "",
+                                   static_cast<int>(ties_.size()) - 1)
+                              : tr("Bottleneck: the unit with the most busy cycles");
     case LineRole: return u.line;
     case BottleneckRole: return bottleneck;
     default: return {};
@@ -77,16 +84,29 @@ QVariant PerfUnitsModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant PerfUnitsModel::headerData(int section, Qt::Orientation o, int role) const {
-  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (o != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case Busy: return tr("Cycles the unit spent working");
+      case StallIn: return tr("Cycles the unit waited for an input token");
+      case BlockedOut: return tr("Cycles the unit waited for room on its output channel");
+      case TokensIn: return tr("Tokens the unit received");
+      case TokensOut: return tr("Tokens the unit sent");
+      case Utilisation: return tr("Busy cycles / the program's total cycles");
+    }
+    return {};
+  }
+  if (role != Qt::DisplayRole) return {};
   switch (section) {
     case Line: return tr("Line");
     case Primitive: return tr("Primitive");
     case Stream: return tr("Stream");
-    case Busy: return tr("Busy");
-    case StallIn: return tr("Stall in");
-    case BlockedOut: return tr("Blocked out");
+    case Busy: return tr("Busy (cycles)");
+    case StallIn: return tr("Stall in (cycles)");
+    case BlockedOut: return tr("Blocked out (cycles)");
     case TokensIn: return tr("Tokens in");
     case TokensOut: return tr("Tokens out");
+    case Utilisation: return tr("Utilisation");
   }
   return {};
 }
@@ -168,7 +188,8 @@ void PerfTimeline::paintEvent(QPaintEvent*) {
       if (fs > 0)
         p.fillRect(QRectF(x0, top + h * (1 - fb - fs), std::max(1.0, x1 - x0), h * fs), stalledColor());
     }
-    if (x == r.bottleneck) {
+    const auto ties = inspect::tied_bottlenecks(r);
+    if (std::find(ties.begin(), ties.end(), x) != ties.end()) {
       p.setPen(QPen(QColor(QStringLiteral("#b45309")), 2));
       p.setBrush(Qt::NoBrush);
       p.drawRect(QRectF(1, row.top() + 1, width() - 3, row.height() - 2));
@@ -185,8 +206,25 @@ void PerfTimeline::paintEvent(QPaintEvent*) {
     const int tw = p.fontMetrics().horizontalAdvance(t);
     p.drawText(QPointF(std::clamp(x - tw / 2.0, 0.0, width() - tw - 1.0), axisY + 4 + p.fontMetrics().ascent()), t);
   }
-  p.drawText(QRect(4, axisY + 2, kLabelWidth - 8, kAxisHeight - 2), Qt::AlignLeft | Qt::AlignVCenter,
+  p.drawText(QRect(4, axisY + 2, kLabelWidth - 8, p.fontMetrics().height() + 4), Qt::AlignLeft | Qt::AlignVCenter,
              tr("cycles"));
+  // Legend: what the two colours and the outline mean.
+  const int ly = axisY + p.fontMetrics().height() + 8;
+  double lx = kLabelWidth;
+  const struct {
+    QColor c;
+    QString t;
+  } items[] = {{busyColor(), tr("busy")}, {stalledColor(), tr("stalled (waiting for input or output)")}};
+  for (const auto& it : items) {
+    p.fillRect(QRectF(lx, ly + 2, 14, p.fontMetrics().height() - 4), it.c);
+    p.setPen(text);
+    p.drawText(QPointF(lx + 18, ly + p.fontMetrics().ascent()), it.t);
+    lx += 30 + p.fontMetrics().horizontalAdvance(it.t);
+  }
+  p.setPen(QPen(QColor(QStringLiteral("#b45309")), 2));
+  p.drawRect(QRectF(lx, ly + 2, 14, p.fontMetrics().height() - 4));
+  p.setPen(text);
+  p.drawText(QPointF(lx + 18, ly + p.fontMetrics().ascent()), tr("bottleneck"));
 }
 
 // ----------------------------------------------------------------------------------------------- pane
@@ -195,6 +233,8 @@ PerformancePane::PerformancePane(QWidget* parent)
     : QWidget(parent),
       message_(new QLabel(this)),
       totals_(new QLabel(this)),
+      bound_(new QLabel(this)),
+      legend_(new QLabel(this)),
       units_(new PerfUnitsModel(this)),
       view_(new QTableView(this)),
       timeline_(new PerfTimeline),
@@ -206,6 +246,19 @@ PerformancePane::PerformancePane(QWidget* parent)
   totals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   totals_->setWordWrap(true);
   totals_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  bound_->setObjectName(QStringLiteral("PerfBoundSentence"));
+  bound_->setWordWrap(true);
+  bound_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  QFont bf = bound_->font();
+  bf.setBold(true);
+  bound_->setFont(bf);
+  legend_->setObjectName(QStringLiteral("PerfLegend"));
+  legend_->setWordWrap(true);
+  legend_->setTextFormat(Qt::RichText);
+  legend_->setText(tr("<span style=\"background:%1\">&nbsp;<b>bold</b>&nbsp;</span> the bottleneck: every unit "
+                      "tied for the most busy cycles. Utilisation = busy cycles / the program's total cycles. "
+                      "Cycles are clock cycles of the chip profile.")
+                       .arg(PerfUnitsModel::bottleneckColor().name()));
   view_->setObjectName(QStringLiteral("PerfUnitsView"));
   view_->setModel(units_);
   view_->verticalHeader()->hide();
@@ -221,8 +274,10 @@ PerformancePane::PerformancePane(QWidget* parent)
   auto* top = new QWidget(this);
   auto* tl = new QVBoxLayout(top);
   tl->setContentsMargins(0, 0, 0, 0);
+  tl->addWidget(bound_);
   tl->addWidget(totals_);
   tl->addWidget(view_, 1);
+  tl->addWidget(legend_);
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(top);
   split->addWidget(timelineScroll_);
@@ -253,6 +308,8 @@ void PerformancePane::clear() {
   message_->show();
   totals_->clear();
   totals_->hide();
+  bound_->clear();
+  bound_->hide();
   units_->setReport(nullptr);
   timeline_->setReport(nullptr);
 }
@@ -279,6 +336,8 @@ void PerformancePane::setSnapshot(const PerfSnapshot& s) {
     message_->show();
     totals_->clear();
     totals_->hide();
+    bound_->clear();
+    bound_->hide();
     units_->setReport(nullptr);
     timeline_->setReport(nullptr);
     return;
@@ -322,16 +381,26 @@ void PerformancePane::setSnapshot(const PerfSnapshot& s) {
       feas += QStringLiteral("<br>") + QString::fromStdString(d.code + " " + d.message).toHtmlEscaped();
   }
   html += row(tr("Feasibility"), feas);
-  if (r.bottleneck >= 0 && r.bottleneck < static_cast<int>(r.units.size())) {
-    const auto& b = r.units[static_cast<std::size_t>(r.bottleneck)];
-    html += row(tr("Bottleneck"), tr("%1 %2 (line %3), %4 busy cycles")
-                                      .arg(QString::fromStdString(b.primitive), QString::fromStdString(b.name))
-                                      .arg(b.line > 0 ? QString::number(b.line) : QStringLiteral("-"))
-                                      .arg(formatCount(b.busy)));
+  const auto ties = inspect::tied_bottlenecks(r);
+  if (!ties.empty()) {
+    QStringList names;
+    for (int t : ties) {
+      const auto& b = r.units[static_cast<std::size_t>(t)];
+      names << tr("%1 %2 (line %3)")
+                   .arg(QString::fromStdString(b.primitive), QString::fromStdString(b.name))
+                   .arg(b.line > 0 ? QString::number(b.line) : QStringLiteral("-"));
+    }
+    const auto& b = r.units[static_cast<std::size_t>(ties.front())];
+    html += row(ties.size() > 1 ? tr("Bottleneck (%n tied)", "", static_cast<int>(ties.size())) : tr("Bottleneck"),
+                tr("%1, %2 busy cycles (%3 % utilisation)")
+                    .arg(names.join(QStringLiteral(", ")).toHtmlEscaped(), formatCount(b.busy))
+                    .arg(100.0 * inspect::unit_utilisation(b, r.cycles), 0, 'f', 1));
   }
   html += QStringLiteral("</table>");
   totals_->setText(html);
   totals_->show();
+  bound_->setText(QString::fromStdString(inspect::bound_sentence(r)));
+  bound_->show();
   units_->setReport(s.report);
   view_->resizeColumnsToContents();
   timeline_->setReport(s.report);
@@ -339,6 +408,9 @@ void PerformancePane::setSnapshot(const PerfSnapshot& s) {
 }
 
 QString PerformancePane::messageText() const { return message_->isHidden() ? QString() : message_->text(); }
+
+QString PerformancePane::boundText() const { return bound_->isHidden() ? QString() : bound_->text(); }
+QString PerformancePane::legendText() const { return legend_->text(); }
 
 QString PerformancePane::totalsText() const {
   if (totals_->isHidden() || totals_->text().isEmpty()) return {};

@@ -18,12 +18,13 @@ class QScrollArea;
 
 namespace sf::widgets {
 
-// One row per unit of a cost report (loads, statements, stores). The bottleneck row is bold with a
-// highlighted background.
+// One row per unit of a cost report (loads, statements, stores), cycles and tokens with their units in the
+// headers and each unit's utilisation (busy / total cycles). Every unit tied for the most busy cycles is a
+// bottleneck row: bold with a highlighted background (issue 34 item 6).
 class PerfUnitsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Line, Primitive, Stream, Busy, StallIn, BlockedOut, TokensIn, TokensOut, ColumnCount };
+  enum Column { Line, Primitive, Stream, Busy, StallIn, BlockedOut, TokensIn, TokensOut, Utilisation, ColumnCount };
   enum Role { LineRole = Qt::UserRole + 1, BottleneckRole, SortRole };
   explicit PerfUnitsModel(QObject* parent = nullptr);
 
@@ -36,9 +37,11 @@ class PerfUnitsModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
   static QColor bottleneckColor();
+  const std::vector<int>& bottlenecks() const { return ties_; }
 
  private:
   std::shared_ptr<const cost::CostReport> report_;
+  std::vector<int> ties_;
 };
 
 // Per unit one row: per bucket of report.timeline_bucket_cycles cycles a stacked bar, busy (green) from the
@@ -56,7 +59,7 @@ class PerfTimeline : public QWidget {
 
   static QColor busyColor();
   static QColor stalledColor();
-  static constexpr int kRowHeight = 18, kLabelWidth = 170, kAxisHeight = 22;
+  static constexpr int kRowHeight = 18, kLabelWidth = 170, kAxisHeight = 44;  // ticks + legend
 
  Q_SIGNALS:
   void unitClicked(int unit);
@@ -86,6 +89,8 @@ class PerformancePane : public QWidget {
   PerfTimeline* timeline() const { return timeline_; }
   QString messageText() const;  // the "why" / stale line ("" when hidden)
   QString totalsText() const;   // the totals as plain text ("" when there is no report)
+  QString boundText() const;    // the sentence saying what bounds the program ("" when there is no report)
+  QString legendText() const;   // the legend under the table
 
  Q_SIGNALS:
   // A unit with a statement line was activated (table row or timeline row): jump to `line` (file, 1-based).
@@ -97,6 +102,8 @@ class PerformancePane : public QWidget {
   PerfSnapshot snapshot_;
   QLabel* message_;
   QLabel* totals_;
+  QLabel* bound_;
+  QLabel* legend_;
   PerfUnitsModel* units_;
   QTableView* view_;
   PerfTimeline* timeline_;

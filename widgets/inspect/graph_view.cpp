@@ -5,6 +5,7 @@
 #include <QGraphicsPathItem>
 #include <QGraphicsPolygonItem>
 #include <QGraphicsScene>
+#include <QLabel>
 #include <QGraphicsSimpleTextItem>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -194,14 +195,22 @@ void GraphView::rebuildScene() {
     inspect::GraphNode n = graph_.nodes[i];
     QColor fill;
     const double share = withCost ? overlay_.node_share[i] : -1;
-    if (share >= 0) {
-      n.subtitle += " · " + tr("%1% busy").arg(share * 100, 0, 'f', 1).toStdString();
-      fill = shareColor(share, overlay_.max_share);
+    const double util = withCost && i < overlay_.node_utilisation.size() ? overlay_.node_utilisation[i] : -1;
+    if (util >= 0) {
+      n.subtitle += " · " + tr("%1 % utilised").arg(util * 100, 0, 'f', 1).toStdString();
+      fill = utilisationColor(util);
     }
     auto* item = new NodeItem(n, base, fill);
     item->setData(KindKey, QStringLiteral("node"));
     item->setData(IndexKey, static_cast<int>(i));
     if (share >= 0) item->setData(ShareKey, share);
+    if (util >= 0) {
+      item->setData(UtilisationKey, util);
+      item->setToolTip(tr("%1 % utilised: busy %2 of %3 cycles")
+                           .arg(util * 100, 0, 'f', 1)
+                           .arg(overlay_.node_busy[i])
+                           .arg(cost_->cycles));
+    }
     item->setZValue(2);
     items.push_back(item);
     in.node_sizes.emplace_back(item->size().width(), item->size().height());
@@ -255,6 +264,23 @@ void GraphView::rebuildScene() {
     labels_.push_back(box);
   }
   scene_->setSceneRect(QRectF(-20, -20, layout_.width + 40, layout_.height + 40));
+  // The legend of the node colours, over the view's top-left corner while there is a cost report.
+  if (!legend_) {
+    auto* l = new QLabel(viewport());
+    l->setObjectName(QStringLiteral("GraphCostLegend"));
+    l->setTextFormat(Qt::RichText);
+    l->setAutoFillBackground(true);
+    l->setMargin(4);
+    l->setText(tr("Node colour: utilisation = busy / total cycles &nbsp;"
+                  "<span style=\"background:%1\">&nbsp;0 %&nbsp;</span>"
+                  "<span style=\"background:%2\">&nbsp;50 %&nbsp;</span>"
+                  "<span style=\"background:%3\">&nbsp;100 %&nbsp;</span>")
+                   .arg(utilisationColor(0).name(), utilisationColor(0.5).name(), utilisationColor(1).name()));
+    l->move(6, 6);
+    legend_ = l;
+  }
+  legend_->adjustSize();
+  legend_->setVisible(withCost);
 }
 
 int GraphView::selectedNode() const {

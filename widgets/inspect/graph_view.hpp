@@ -25,7 +25,8 @@ class GraphView : public QGraphicsView {
   // Item data keys set on every scene item this view creates (for tooltips, tests and tools).
   // KindKey: "node", "edge", "label"; IndexKey: node/edge index; with a cost report: ShareKey (node: share of
   // busy cycles, 0..1) and TokensKey (label: tokens on the edge).
-  enum ItemData { KindKey = 0, IndexKey = 1, ShareKey = 2, TokensKey = 3 };
+  // UtilisationKey (node: busy / total cycles, 0..1; the label and the fill show it).
+  enum ItemData { KindKey = 0, IndexKey = 1, ShareKey = 2, TokensKey = 3, UtilisationKey = 4 };
 
   explicit GraphView(QWidget* parent = nullptr);
   ~GraphView() override;
@@ -39,6 +40,10 @@ class GraphView : public QGraphicsView {
   const inspect::GraphCostOverlay& costOverlay() const { return overlay_; }
   // The fill of a primitive node with `share` of the busy cycles, of at most `maxShare` among the nodes.
   static QColor shareColor(double share, double maxShare);
+  // The fill of a node with `utilisation` (busy / total cycles, 0..1): the same scale for every program.
+  static QColor utilisationColor(double utilisation) { return shareColor(utilisation, 1.0); }
+  // The legend of the cost colours (shown over the view while a cost report is set; null before).
+  QWidget* costLegend() const { return legend_; }
   const inspect::DataflowGraph& graph() const { return graph_; }
   const inspect::LayoutResult& layout() const { return layout_; }
 
@@ -78,6 +83,7 @@ class GraphView : public QGraphicsView {
   std::vector<QGraphicsPathItem*> edges_;
   std::vector<QGraphicsItem*> labels_;
   bool syncing_ = false;
+  QWidget* legend_ = nullptr;
 };
 
 }  // namespace sf::widgets
