@@ -46,6 +46,12 @@ Explorer::~Explorer() {
     if (w && !w->parent()) delete w;
 }
 
+CostView* Explorer::costView() const { return cost_; }
+RooflineView* Explorer::rooflineView() const { return roofline_; }
+TimelineView* Explorer::timelineView() const { return timeline_; }
+WhatIfPanel* Explorer::whatIfPanel() const { return whatIf_; }
+DiffView* Explorer::diffView() const { return diff_; }
+
 void Explorer::setRoofs(const Roofs& r) {
   roofline_->setRoofs(r);
   whatIf_->setComputeBudget(static_cast<std::int64_t>(r.compute_flop_per_cycle));

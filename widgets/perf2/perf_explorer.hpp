@@ -43,11 +43,11 @@ class Explorer : public QObject {
   const Outcome& lastGood() const { return lastGood_; }
   const Outcome& baseline() const { return baseline_; }
   Retimer* retimer() const { return retimer_; }
-  CostView* costView() const { return cost_; }
-  RooflineView* rooflineView() const { return roofline_; }
-  TimelineView* timelineView() const { return timeline_; }
-  WhatIfPanel* whatIfPanel() const { return whatIf_; }
-  DiffView* diffView() const { return diff_; }
+  CostView* costView() const;
+  RooflineView* rooflineView() const;
+  TimelineView* timelineView() const;
+  WhatIfPanel* whatIfPanel() const;
+  DiffView* diffView() const;
 
   // Adds one dock per view to `w` (objectNames Perf2CostDock, RooflineDock, TimelineDock, WhatIfDock,
   // Perf2DiffDock), tabified on the right, and returns them in that order.

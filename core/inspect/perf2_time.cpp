@@ -1,0 +1,37 @@
+#include "core/inspect/perf2_time.hpp"
+
+#include "core/step2/check.hpp"
+#include "core/step2/perf/perf.hpp"
+
+namespace sf::inspect::perf2 {
+
+Timed time_program(const step::TaskDoc& task, std::string_view impl, const step2::perf::Chip& chip,
+                   const TimeOptions& opt) {
+  Timed t;
+  const auto cr = step2::check(task, impl);
+  const step2::Graph* g = cr.graph();
+  if (!cr.ok() || !g) {
+    for (const auto& d : cr.diags) {
+      if (!d.is_error()) continue;
+      t.error = d.code + " " + d.message;
+      t.error_line = d.loc.line;
+      break;
+    }
+    if (t.error.empty()) t.error = "the program does not check";
+    return t;
+  }
+  step2::perf::Options o;
+  o.sim.timeline = opt.timeline;
+  o.sim.max_intervals = opt.max_intervals;
+  if (opt.baseline_cycles > 0) o.baseline_cycles = opt.baseline_cycles;
+  t.graph = *g;
+  t.report = step2::perf::evaluate(t.graph, chip, o);
+  t.ok = true;
+  return t;
+}
+
+std::map<std::string, std::int64_t> size_values(const step::TaskDoc& task) {
+  return {task.sizes.begin(), task.sizes.end()};
+}
+
+}  // namespace sf::inspect::perf2
