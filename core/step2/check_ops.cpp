@@ -11,6 +11,19 @@ namespace sf::step2::detail {
 
 namespace {
 
+ElemType tile_elem(TileShape t) {
+  ElemType e;
+  e.tile = t;
+  return e;
+}
+ElemType buffer_elem(TileShape t, std::vector<std::int64_t> shape) {
+  ElemType e;
+  e.tile = t;
+  e.is_buffer = true;
+  e.buffer_shape = std::move(shape);
+  return e;
+}
+
 std::string tile_text(TileShape t) { return "Tile[" + std::to_string(t.rows) + ", " + std::to_string(t.cols) + "]"; }
 
 std::string list_text(const std::vector<std::int64_t>& v) { return shape_text(v); }
@@ -270,21 +283,26 @@ class Rule {
     auto out1 = [&](ElemType e, std::vector<std::int64_t> shape) { outs.push_back({std::move(e), std::move(shape)}); };
     switch (op) {
       case Op::OffChipLoad: return load(outs);
-      case Op::OffChipStore: return par_dispatch() & tile_input(0, "the stored stream");
+      case Op::OffChipStore: {
+        const bool pd = par_dispatch();  // both are reported
+        return tile_input(0, "the stored stream") && pd;
+      }
       case Op::UnaryMap: {
-        bool ok = compute_kwargs() & tile_input(0, "the input");
+        const bool kw_ok = compute_kwargs();
+        bool ok = tile_input(0, "the input") && kw_ok;
         if (!ok || !fn_kind_is({FnKind::Unary, FnKind::Reduce, FnKind::Const},
                                "a one-tile fn (silu, exp, tanh, rsqrt, square, sigmoid, gelu, relu, row_sum, row_max, "
                                "scale, shift)") || !const_c())
           return false;
         std::string why;
         auto t = fn_out_tile(kw_.fn, ins[0].elem.tile, ins[0].elem.tile, why);
-        out1(ElemType{*t}, ins[0].shape);
+        out1(tile_elem(*t), ins[0].shape);
         return true;
       }
       case Op::BinaryMap:
       case Op::BinaryMapAccum: {
-        bool ok = compute_kwargs() & tile_input(0, "the first input") & tile_input(1, "the second input");
+        const bool kw_ok = compute_kwargs(), t0 = tile_input(0, "the first input");
+        bool ok = tile_input(1, "the second input") && kw_ok && t0;
         if (!ok) return false;
         if (op == Op::BinaryMap && !fn_kind_is({FnKind::Binary, FnKind::Matmul}, "a two-tile fn (add, mul, div, sub, max, matmul, matmul_t)"))
           return false;
@@ -300,16 +318,17 @@ class Rule {
           return false;
         }
         if (op == Op::BinaryMap) {
-          out1(ElemType{*t}, ins[0].shape);
+          out1(tile_elem(*t), ins[0].shape);
           return true;
         }
         if (!rank_kw("rank", 1, ins[0].rank())) return false;
         kw_.rank = static_cast<int>(ints["rank"]);
-        out1(ElemType{*t}, {ins[0].shape.begin(), ins[0].shape.end() - kw_.rank});
+        out1(tile_elem(*t), {ins[0].shape.begin(), ins[0].shape.end() - kw_.rank});
         return true;
       }
       case Op::Accum: {
-        bool ok = compute_kwargs() & tile_input(0, "the input");
+        const bool kw_ok = compute_kwargs();
+        bool ok = tile_input(0, "the input") && kw_ok;
         if (!ok || !fn_kind_is({FnKind::Binary, FnKind::Retile}, "add, mul, max, retile_row or retile_col") ||
             !rank_kw("rank", 1, ins[0].rank()))
           return false;
@@ -325,7 +344,7 @@ class Rule {
                                              tile_text(x) + " gives " + tile_text(want) + "; fix: out=" + tile_text(want));
           return false;
         }
-        out1(ElemType{kw_.tile}, {ins[0].shape.begin(), ins[0].shape.end() - kw_.rank});
+        out1(tile_elem(kw_.tile), {ins[0].shape.begin(), ins[0].shape.end() - kw_.rank});
         return true;
       }
       case Op::Broadcast: {
@@ -337,7 +356,7 @@ class Rule {
       case Op::Bufferize: {
         if (!tile_input(0, "the input") || !rank_kw("rank", 1, ins[0].rank())) return false;
         kw_.rank = static_cast<int>(ints["rank"]);
-        ElemType e{ins[0].elem.tile, true, {ins[0].shape.end() - kw_.rank, ins[0].shape.end()}};
+        ElemType e = buffer_elem(ins[0].elem.tile, {ins[0].shape.end() - kw_.rank, ins[0].shape.end()});
         out1(e, {ins[0].shape.begin(), ins[0].shape.end() - kw_.rank});
         return true;
       }
@@ -367,7 +386,7 @@ class Rule {
         std::vector<std::int64_t> s = ins[0].shape;
         s.insert(s.end(), kw_.repeat.begin(), kw_.repeat.end());
         s.insert(s.end(), b.begin(), b.end());
-        out1(ElemType{ins[0].elem.tile}, s);
+        out1(tile_elem(ins[0].elem.tile), s);
         return true;
       }
       case Op::RepeatStatic: {
@@ -455,7 +474,7 @@ class Rule {
         TileShape t = ins[0].elem.tile;
         auto s = ins[0].shape;
         s.back() *= kw_.split_row ? t.rows : t.cols;
-        out1(ElemType{kw_.split_row ? TileShape{1, t.cols} : TileShape{t.rows, 1}}, s);
+        out1(tile_elem(kw_.split_row ? TileShape{1, t.cols} : TileShape{t.rows, 1}), s);
         return true;
       }
       case Op::Parallelize: {
@@ -548,7 +567,7 @@ class Rule {
     kw_.shape = shape;
     std::vector<std::int64_t> s{1};
     s.insert(s.end(), shape.begin(), shape.end());
-    outs.push_back({ElemType{kw_.tile}, s});
+    outs.push_back({tile_elem(kw_.tile), s});
     return ok;
   }
 
