@@ -125,6 +125,24 @@ TEST(CurveStyles, ComparedCampaignsEachHaveTheirOwnColours) {
   EXPECT_EQ(pass1.size(), 3);
 }
 
+TEST(CurveStyles, RunsOfOneConfigAreNamedByTheirWorkspace) {
+  LearningCurves c;
+  QVector<CampaignSummary> runs;
+  for (const char* dir : {"/tmp/runs/demo-a", "/tmp/runs/demo-b"}) {
+    CampaignSummary s;
+    s.name = QStringLiteral("demo");
+    s.dir = QString::fromLatin1(dir);
+    s.curve = curveWithSpeedups(1.0);
+    runs << s;
+  }
+  c.setCampaigns(runs);
+  c.setShowPerformance(false);
+  const auto p = c.plotted();
+  ASSERT_EQ(p.size(), 4);
+  EXPECT_EQ(p[0].first, QStringLiteral("demo-a · demo — pass@1"));
+  EXPECT_EQ(p[2].first, QStringLiteral("demo-b · demo — pass@1"));
+}
+
 TEST(CurveStyles, TheLegendWrapsInThePresentationFont) {
   LearningCurves c;
   QFont big = c.font();

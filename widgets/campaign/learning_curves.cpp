@@ -15,6 +15,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QScatterSeries>
 #include <QSvgGenerator>
 #include <QValueAxis>
@@ -256,7 +257,12 @@ void LearningCurves::setOverlays(const QVector<CampaignSummary>& campaigns) {
   overlays_.clear();
   for (const auto& c : campaigns) {
     if (!c.error.isEmpty()) continue;
-    overlays_.push_back({c.name.isEmpty() ? c.dir : c.name, c.sage, c.curve});
+    // Runs of one config share its name: the workspace folder tells them apart ("demo-a · demo").
+    const QString folder = QFileInfo(c.dir).fileName();
+    const QString label = folder.isEmpty() ? c.name
+                          : c.name.isEmpty() || c.name == folder ? folder
+                                                                 : folder + QStringLiteral(" · ") + c.name;
+    overlays_.push_back({label.isEmpty() ? c.dir : label, c.sage, c.curve});
   }
   updateTagCombo();
   rebuild();
