@@ -14,7 +14,7 @@
 #include "core/synth/opt2_propose.hpp"
 
 namespace sf::synth::opt2 {
-namespace {
+namespace moves_test {
 
 const std::string kRes = std::string(SF_SOURCE_DIR) + "/resources";
 
@@ -188,5 +188,5 @@ TEST(Opt2, AnswersAreFallibleAndSometimesFaster) {
   EXPECT_LT(faster + rejected, total + 1);
 }
 
-}  // namespace
+}  // namespace moves_test
 }  // namespace sf::synth::opt2
