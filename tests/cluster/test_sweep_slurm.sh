@@ -68,19 +68,28 @@ step "waiting for a cell to run with samples logged, then scancel it"
 # One look at the status table: "cell state samples job" of the running cell, if any.
 running_cell() { "$CLI" campaign sweep status "$D" 2>/dev/null | awk '$4 == "running" && $5 >= 1 && $6 ~ /_/ { print $1, $6; exit }'; }
 state_of() { "$CLI" campaign sweep status "$D" 2>/dev/null | awk -v c="$1" '$1 == c { print $4 }'; }
-VICTIM="" CELL=""
-for _ in $(seq 1 600); do
-  read -r CELL VICTIM <<<"$(running_cell)"
-  [ -n "$VICTIM" ] && break
-  sleep 0.1
+# A cell can finish between the look and the scancel (cells take seconds): then the next running one is taken.
+CELL="" CANCELLED=""
+for attempt in 1 2 3 4; do
+  VICTIM=""
+  for _ in $(seq 1 600); do
+    read -r CELL VICTIM <<<"$(running_cell)"
+    [ -n "$VICTIM" ] && break
+    sleep 0.1
+  done
+  [ -n "$VICTIM" ] || break
+  scancel "$VICTIM" || echo "scancel $VICTIM failed (finished meanwhile?)"
+  step "scancel cell $CELL ($VICTIM)"
+  st=""
+  for _ in $(seq 1 300); do
+    st=$(state_of "$CELL")
+    [ "$st" = cancelled ] || [ "$st" = finished ] && break
+    sleep 0.2
+  done
+  if [ "$st" = cancelled ]; then CANCELLED=$CELL; break; fi
+  step "cell $CELL ended '$st' before the cancel reached it; taking the next running cell (try $attempt)"
 done
-[ -n "$VICTIM" ] || fail "no cell ran with samples logged within the wait"
-scancel "$VICTIM" || fail "scancel $VICTIM"
-step "cancelled cell $CELL ($VICTIM)"
-for _ in $(seq 1 300); do
-  [ "$(state_of "$CELL")" = cancelled ] && break
-  sleep 0.2
-done
+[ -n "$CANCELLED" ] || fail "no running cell with samples logged could be cancelled"
 "$CLI" campaign sweep status "$D"
 [ "$(state_of "$CELL")" = cancelled ] || fail "cell $CELL is not reported cancelled after scancel"
 "$CLI" campaign sweep status "$D" --json | grep -q '"state": "cancelled"' || fail "status --json lacks the cancelled cell"
