@@ -2,6 +2,7 @@
 
 #include "core/learn/config.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace sf::learn {
@@ -249,20 +250,54 @@ void StoryView::add(Moment::Kind k, int x, std::string caption) {
   moments_.push_back({k, position_, x, std::move(caption)});
 }
 
+void StoryView::learned(Moment::Kind k, int x, std::string caption) {
+  add(k, x, std::move(caption));
+  learned_any_ = true;
+  if (solved_any_) tell_speedup();
+}
+
+void StoryView::tell_speedup() {
+  if (!waiting_speedup_) return;
+  const Speedup sp = std::move(*waiting_speedup_);
+  waiting_speedup_.reset();
+  add(Moment::Kind::BestSpeedup, sp.x,
+      "New best speedup: " + speedup_number(sp.value) + " on " + sp.task + " (" + sp.where + ")");
+}
+
+std::string StoryView::rules_text(const std::vector<std::string>& ids) const {
+  std::vector<std::string> tasks;
+  bool imported = false;
+  for (const auto& id : ids) {
+    auto it = source_task_.find(id);
+    if (it == source_task_.end() || it->second.empty()) imported = true;
+    else if (std::find(tasks.begin(), tasks.end(), it->second) == tasks.end()) tasks.push_back(it->second);
+  }
+  std::string out;
+  if (!tasks.empty()) {
+    out = ids.size() == 1 ? "the rule learned on " : std::to_string(ids.size()) + " rules learned on ";
+    for (std::size_t i = 0; i < tasks.size(); ++i) out += (i ? ", " : "") + tasks[i];
+    if (imported) out += " and an imported one";
+  } else {
+    out = ids.size() == 1 ? "an imported rule" : std::to_string(ids.size()) + " imported rules";
+  }
+  return out;
+}
+
 void StoryView::apply(const Event& e) {
   const std::size_t index = position_++;
   const std::string where_it = [&] { return (sage_ ? "episode " : "iteration ") + std::to_string(current_x_); }();
   if (const auto* cs = std::get_if<CampaignStarted>(&e.body)) {
     sage_ = cs->config.is_object() && cs->config.value("mode", std::string()) == "sage";
+    tolerance_ = fast_tolerance_of(cs->config);
   } else if (const auto* is = std::get_if<IterationStarted>(&e.body)) {
     starts_.push_back(index);
     current_x_ = is->iteration;
     if (is->step > step_ && !is->demos.empty()) {
       step_ = is->step;
-      add(Moment::Kind::DemonstrationStep, is->iteration,
-          "Iteration " + std::to_string(is->iteration) + ": demonstration step " + std::to_string(is->step) +
-              " of " + std::to_string(is->steps) + " — " + std::to_string(is->demos.size()) +
-              " solved task(s) shown as examples");
+      learned(Moment::Kind::DemonstrationStep, is->iteration,
+              "Iteration " + std::to_string(is->iteration) + ": demonstration step " + std::to_string(is->step) +
+                  " of " + std::to_string(is->steps) + " — " + std::to_string(is->demos.size()) +
+                  " solved task(s) shown as examples");
     }
   } else if (const auto* sum = std::get_if<IterationSummary>(&e.body)) {
     if (!solved_any_)
@@ -271,16 +306,17 @@ void StoryView::apply(const Event& e) {
           solved_any_ = true;
           add(Moment::Kind::FirstSolved, sum->iteration,
               "First task solved: " + r.task + " (iteration " + std::to_string(sum->iteration) + ")");
+          if (learned_any_) tell_speedup();
           break;
         }
   } else if (const auto* v = std::get_if<Verdict>(&e.body)) {
-    // A speedup worth telling a room: faster than the baseline (> 1×) and than every earlier program.
-    if (v->pass && v->speedup && v->feasible.value_or(true) && *v->speedup > best_speedup_.value_or(1.0)) {
+    // A speedup worth telling a room: faster than the baseline and than every earlier program, each by the tie
+    // tolerance (a one-cycle win is a tie, not a speedup).
+    if (v->pass && v->speedup && v->feasible.value_or(true) && faster_than(*v->speedup, tolerance_) &&
+        (!best_speedup_ || faster_than(*v->speedup, tolerance_, *best_speedup_))) {
       best_speedup_ = *v->speedup;
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.2f", *v->speedup);
-      add(Moment::Kind::BestSpeedup, v->iteration,
-          std::string("New best speedup: ") + buf + "× on " + v->task + " (" + where_it + ")");
+      waiting_speedup_ = Speedup{*v->speedup, static_cast<int>(v->iteration), v->task, where_it};
+      if (solved_any_ && learned_any_) tell_speedup();
     }
   } else if (const auto* st = std::get_if<EpisodeStarted>(&e.body)) {
     starts_.push_back(index);
@@ -291,6 +327,7 @@ void StoryView::apply(const Event& e) {
       add(Moment::Kind::FirstSolved, fin->episode,
           "First task solved: " + (fin->task.empty() ? std::string("?") : fin->task) + " (episode " +
               std::to_string(fin->episode) + ")");
+      if (learned_any_) tell_speedup();
     }
   } else if (const auto* x = std::get_if<ExperienceAdded>(&e.body)) {
     if (!x->item.empty()) source_task_.emplace(x->item, x->source_task);
@@ -301,23 +338,27 @@ void StoryView::apply(const Event& e) {
       return;
     adopted_elsewhere_[a->item] = true;
     const int episode = static_cast<int>(a->episode);
-    add(Moment::Kind::CrossTaskAdoption, episode,
-        "Experience " + a->item + " learned on " + src->second + " adopted on " + a->task + " (episode " +
-            std::to_string(episode) + ")");
+    learned(Moment::Kind::CrossTaskAdoption, episode,
+            "A rule learned on " + src->second + " helped on " + a->task + " (episode " + std::to_string(episode) +
+                ")");
   } else if (const auto* co = std::get_if<Consolidation>(&e.body)) {
     auto ids = [](const std::vector<ItemChange>& changes) {
-      std::string out;
-      for (const auto& c : changes) out += (out.empty() ? "" : ", ") + (c.item.empty() ? std::string("?") : c.item);
+      std::vector<std::string> out;
+      for (const auto& c : changes) out.push_back(c.item);
       return out;
     };
     if (!co->promoted.empty()) {
-      add(Moment::Kind::Promotion, co->episode,
-          "Promoted to resident memory: " + ids(co->promoted) + " (episode " + std::to_string(co->episode) + ")");
+      learned(Moment::Kind::Promotion, co->episode,
+              "Promoted to resident memory: " + rules_text(ids(co->promoted)) + " (episode " +
+                  std::to_string(co->episode) + ")");
     } else if (!co->validated.empty() || !co->demoted.empty()) {
-      add(Moment::Kind::Consolidation, co->episode,
-          "Consolidation after episode " + std::to_string(co->episode) + ": " + std::to_string(co->validated.size()) +
-              " validated, " + std::to_string(co->demoted.size()) + " demoted");
+      learned(Moment::Kind::Consolidation, co->episode,
+              "Consolidation after episode " + std::to_string(co->episode) + ": " +
+                  std::to_string(co->validated.size()) + " rule(s) validated, " + std::to_string(co->demoted.size()) +
+                  " demoted");
     }
+  } else if (std::holds_alternative<CampaignFinished>(e.body)) {
+    tell_speedup();  // the story ends: a speedup still waiting is told now
   }
 }
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/common/speedup.hpp"
 #include "core/learn/events.hpp"
 #include "core/memory/memory_store.hpp"
 #include "core/store/audit.hpp"
@@ -128,7 +129,12 @@ std::string_view moment_kind_name(Moment::Kind k);  // "first solved", "demonstr
 // The story of a log: where each iteration / episode starts (for stepping a replay episode by episode) and
 // the key moments: the first task solved, each new demonstration step, an experience first adopted on a task
 // other than the one it was learned on, a promotion to resident memory, a consolidation that validated or
-// demoted an item, a new best speedup.
+// demoted an item, a new best speedup. The story is told in order — solve, then learn, then speed up (issue 34
+// item 9): a best speedup found before the first task was solved and something was learned (a demonstration
+// step, a cross-task adoption, a promotion or a consolidation) waits, and the best one so far is told right
+// after that moment (or when the campaign finishes). A speedup counts only when it beats the baseline, and a
+// new best only when it beats the previous best, by the campaign's tie tolerance (sf::faster_than). Captions
+// name tasks, never experience ids.
 class StoryView {
  public:
   void apply(const Event& e);
@@ -138,14 +144,25 @@ class StoryView {
   const std::vector<Moment>& moments() const { return moments_; }
 
  private:
+  struct Speedup {
+    double value = 0;
+    int x = 0;
+    std::string task, where;
+  };
   void add(Moment::Kind k, int x, std::string caption);
+  void learned(Moment::Kind k, int x, std::string caption);  // a learning moment, then any waiting speedup
+  void tell_speedup();                                        // the waiting best speedup, if any
+  // "the rule learned on T" / "the rules learned on T1, T2" / "an imported rule" for experience ids.
+  std::string rules_text(const std::vector<std::string>& ids) const;
 
   std::size_t position_ = 0;
   std::vector<std::size_t> starts_;
   std::vector<Moment> moments_;
-  bool sage_ = false, solved_any_ = false;
+  bool sage_ = false, solved_any_ = false, learned_any_ = false;
+  double tolerance_ = kDefaultFastTolerance;
   int step_ = 0, current_x_ = 0;
-  std::optional<double> best_speedup_;
+  std::optional<double> best_speedup_;      // the best speedup so far (told or waiting)
+  std::optional<Speedup> waiting_speedup_;  // found before the story reached its speed-up part
   std::map<std::string, std::string> source_task_;  // experience -> the task it was learned on
   std::map<std::string, bool> adopted_elsewhere_;   // experience -> already adopted on another task
 };

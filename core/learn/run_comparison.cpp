@@ -1,6 +1,7 @@
 #include "core/learn/run_comparison.hpp"
 
 #include <algorithm>
+#include <system_error>
 
 #include "core/learn/metrics.hpp"
 #include "core/store/workspace.hpp"
@@ -139,6 +140,56 @@ std::optional<RepresentativeProgram> representative_program(const CampaignState&
     if (v.impl.empty()) continue;
     std::string why = v.pass ? "last sample (passes)" : "last sample (fails: " + v.stage + " " + v.code + ")";
     return RepresentativeProgram{v.impl, std::move(why), v.iteration};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+bool memory_enabled(const nlohmann::json& config) {
+  auto m = config.find("memory");
+  if (m == config.end() || !m->is_object()) return true;  // the default
+  auto e = m->find("enabled");
+  return e == m->end() || !e->is_boolean() || e->get<bool>();
+}
+
+bool sage_config(const nlohmann::json& config) {
+  return config.is_object() && config.value("mode", std::string()) == "sage";
+}
+
+// The config without what a baseline may differ in.
+nlohmann::json comparable_config(nlohmann::json config) {
+  for (const char* k : {"name", "note", "memory"}) config.erase(k);
+  return config;
+}
+
+}  // namespace
+
+bool is_memory_off_baseline(const nlohmann::json& config, const nlohmann::json& candidate) {
+  if (!sage_config(config) || !sage_config(candidate) || !memory_enabled(config) || memory_enabled(candidate))
+    return false;
+  return comparable_config(config) == comparable_config(candidate);
+}
+
+std::optional<std::filesystem::path> memory_off_baseline(const std::filesystem::path& dir) {
+  nlohmann::json config;
+  std::string err;
+  if (!store::Workspace::read_config(dir, config, err) || !sage_config(config) || !memory_enabled(config))
+    return std::nullopt;
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::weakly_canonical(dir, ec);
+  if (ec) return std::nullopt;
+  std::vector<std::filesystem::path> siblings;
+  int seen = 0;
+  for (std::filesystem::directory_iterator it(self.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (++seen > kMaxBaselineSiblings) break;
+    if (it->is_directory(ec) && it->path() != self) siblings.push_back(it->path());
+  }
+  std::sort(siblings.begin(), siblings.end());
+  for (const auto& s : siblings) {
+    nlohmann::json other;
+    if (!std::filesystem::exists(s / "campaign.json", ec)) continue;
+    if (store::Workspace::read_config(s, other, err) && is_memory_off_baseline(config, other)) return s;
   }
   return std::nullopt;
 }

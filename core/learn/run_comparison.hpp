@@ -100,4 +100,17 @@ struct RepresentativeProgram {
 };
 std::optional<RepresentativeProgram> representative_program(const CampaignState& s, const std::string& task);
 
+// The memory-off baseline of a sage campaign (issue 34 item 9): the run a demo draws under the sage curve so
+// that an audience sees what the memory adds. A baseline is a sibling workspace (same parent folder: two
+// `campaign run --out runs/…` of one config, or the cells of a `campaign sweep`) whose campaign.json is the
+// same sage campaign with `memory.enabled` false: equal config once `name`, `note` and the `memory` object are
+// set aside (so the tasks, seed, backend, budgets and rounds match). Reads campaign.json files only, at most
+// kMaxBaselineSiblings folders.
+inline constexpr int kMaxBaselineSiblings = 512;
+// True when `candidate` (a config echo) is the memory-off run of `config` (a sage config with memory on).
+bool is_memory_off_baseline(const nlohmann::json& config, const nlohmann::json& candidate);
+// The memory-off baseline of the sage workspace `dir`: the first matching sibling in name order; nullopt when
+// `dir` is no sage campaign with memory on, or no sibling matches.
+std::optional<std::filesystem::path> memory_off_baseline(const std::filesystem::path& dir);
+
 }  // namespace sf::learn

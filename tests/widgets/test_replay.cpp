@@ -13,12 +13,14 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSlider>
 #include <QStyle>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 #include <QChartView>
+#include <cmath>
 #include <fstream>
 
 #include "core/learn/events.hpp"
@@ -191,23 +193,30 @@ TEST(Replay, EveryDockFollowsThePositionBackAndForth) {
   EXPECT_EQ(rc->stepTarget(story.episodeStarts[2], +1), story.length);
   EXPECT_EQ(rc->stepTarget(story.episodeStarts[0], -1), 1);
 
-  // The story: first solved, mem-0 (from task 0) adopted on task 1, its promotion, the best speedups.
+  // The story in order — solve, learn, speed up: first solved, mem-0 (from task 0) adopted on task 1, then the
+  // episode-0 speedup that waited for them, the next best speedup, mem-0's promotion, the last best speedup.
   QStringList kinds;
   for (const auto& m : story.moments) kinds << m.kind;
-  EXPECT_EQ(kinds, (QStringList{QStringLiteral("best speedup"), QStringLiteral("first solved"),
-                                QStringLiteral("adopted on another task"), QStringLiteral("best speedup"),
+  EXPECT_EQ(kinds, (QStringList{QStringLiteral("first solved"), QStringLiteral("adopted on another task"),
+                                QStringLiteral("best speedup"), QStringLiteral("best speedup"),
                                 QStringLiteral("promotion"), QStringLiteral("best speedup")}));
   EXPECT_EQ(rc->highlights()->count(), story.moments.size());
+  // Captions name tasks, never experience ids.
+  for (const auto& m : story.moments) EXPECT_FALSE(m.caption.contains(QStringLiteral("mem-"))) << m.caption.toStdString();
+  EXPECT_TRUE(story.moments[1].caption.contains(QString::fromStdString(kStoryTasks[0])));
+  EXPECT_TRUE(story.moments[1].caption.contains(QString::fromStdString(kStoryTasks[1])));
+  EXPECT_TRUE(story.moments[2].caption.contains(QStringLiteral("1.50×")));
   // Reached moments are marked on the curves and the last one is the caption.
   EXPECT_EQ(rc->caption(), story.moments[4].caption);  // at the start of episode 2: the promotion
-  EXPECT_TRUE(rc->caption().contains(QStringLiteral("mem-0")));
+  EXPECT_TRUE(rc->caption().contains(QString::fromStdString("the rule learned on " + kStoryTasks[0])));
   EXPECT_EQ(cd->curves()->momentPoints().size(), 5);
-  // A highlight jumps to its moment.
-  rc->highlights()->setCurrentRow(1);
-  emit rc->highlights()->itemActivated(rc->highlights()->item(1));
-  ASSERT_TRUE(waitReplayPosition(rc, story.moments[1].position));
-  EXPECT_EQ(rc->caption(), story.moments[1].caption);
-  EXPECT_EQ(cd->curves()->momentPoints().size(), 2);
+  // A highlight jumps to its moment (the waiting speedup shares the adoption's position: it is told with it).
+  EXPECT_EQ(story.moments[2].position, story.moments[1].position);
+  rc->highlights()->setCurrentRow(3);
+  emit rc->highlights()->itemActivated(rc->highlights()->item(3));
+  ASSERT_TRUE(waitReplayPosition(rc, story.moments[3].position));
+  EXPECT_EQ(rc->caption(), story.moments[3].caption);
+  EXPECT_EQ(cd->curves()->momentPoints().size(), 4);
 }
 
 TEST(Replay, PauseAtKeyMomentsStopsRightAfterEach) {
@@ -231,6 +240,46 @@ TEST(Replay, PauseAtKeyMomentsStopsRightAfterEach) {
   ASSERT_TRUE(waitReplayPosition(rc, story.moments[1].position));
 }
 
+// Issue 34 item 9: a sage story with its memory-off run beside it (same config, memory.enabled false) draws
+// that run's curve as the baseline; a story without one draws none.
+TEST(Replay, ASageStoryDrawsItsMemoryOffRunAsTheBaseline) {
+  QTemporaryDir tmp;
+  const auto events = sageEvents();
+  const QString dir = writeStoryWorkspace(tmp.filePath(QStringLiteral("sage")), events);
+  auto baselineSeries = [](LearningCurves* c) {
+    int n = 0;
+    for (const auto& [name, points] : c->plotted())
+      if (name.contains(QStringLiteral("memory off (baseline)")) && !points.isEmpty()) ++n;
+    return n;
+  };
+  {
+    MainWindow w;
+    w.resize(1200, 800);
+    CampaignDocks* cd = w.campaignDocks();
+    cd->startDemo(dir, 0);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return cd->replayControls()->story().length > 0; }, 20000));
+    EXPECT_TRUE(cd->replayControls()->story().baselineDir.isEmpty());
+    EXPECT_EQ(baselineSeries(cd->curves()), 0);
+  }
+  auto off = events;
+  off.front()["config"]["name"] = "story without memory";
+  off.front()["config"]["memory"]["enabled"] = false;
+  for (auto& e : off)  // nothing solved without the memory
+    if (e["type"] == "episode_finished") e["solved"] = false;
+  writeStoryWorkspace(tmp.filePath(QStringLiteral("sage-memory-off")), off);
+  MainWindow w;
+  w.resize(1200, 800);
+  CampaignDocks* cd = w.campaignDocks();
+  cd->startDemo(dir, 0);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return cd->replayControls()->story().length > 0; }, 20000));
+  EXPECT_TRUE(cd->replayControls()->story().baselineDir.endsWith(QStringLiteral("sage-memory-off")));
+  EXPECT_EQ(cd->replayControls()->story().baselineCurve.size(), 3);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return baselineSeries(cd->curves()) > 0; }, 5000));
+  for (const auto& [name, points] : cd->curves()->plotted())
+    if (name.contains(QStringLiteral("memory off (baseline)")))
+      for (const QPointF& p : points) EXPECT_DOUBLE_EQ(p.y(), 0.0);  // the baseline solved nothing
+}
+
 TEST(Replay, RecordsFramesAndCaptions) {
   QTemporaryDir tmp;
   const auto events = sageEvents();
@@ -243,26 +292,55 @@ TEST(Replay, RecordsFramesAndCaptions) {
   o.fps = 4;
   o.size = QSize(800, 500);
   o.eventsPerSecond = 40;  // 10 events per frame
-  o.holdSeconds = 0.5;     // 2 more frames on each key moment
+  o.holdSeconds = 0.5;     // below the floor: each caption still stays kMinCaptionSeconds or its reading time
   const RecordResult r = recordDemo(w, o);
   ASSERT_TRUE(r.ok) << r.error.toStdString();
   const QStringList frames = QDir(out).entryList({QStringLiteral("frame_*.png")}, QDir::Files, QDir::Name);
   EXPECT_EQ(frames.size(), r.frames);
-  // Positions 1, 11, 21, … to the end, plus one stop and two held frames per key moment.
+  // Positions 1, 11, 21, … to the end, plus each key moment's stop and its held frames.
   const int length = static_cast<int>(events.size());
-  const int moments = w.campaignDocks()->replayControls()->story().moments.size();
+  const ReplayStory story = w.campaignDocks()->replayControls()->story();
+  const int moments = story.moments.size();
   EXPECT_EQ(r.captions, moments);
-  EXPECT_GE(r.frames, (length - 1) / 10 + 1 + moments * 2);
-  EXPECT_LE(r.frames, (length - 1) / 10 + 2 + moments * 3);
+  int held = 0;
+  for (const auto& m : story.moments) held += int(std::ceil(captionSeconds(m.caption, o.holdSeconds) * o.fps - 1e-9)) + 1;
+  EXPECT_GE(r.frames, (length - 1) / 10 + held);
+  EXPECT_LE(r.frames, (length - 1) / 10 + 1 + held + moments);
   const QImage first(QDir(out).filePath(frames.front())), last(QDir(out).filePath(frames.back()));
   ASSERT_FALSE(first.isNull());
   EXPECT_EQ(first.size(), QSize(800, 500));
   EXPECT_EQ(last.size(), QSize(800, 500));
   EXPECT_NE(first, last);
+
+  // captions.srt, parsed: numbered 1.., one caption per moment in story order, each ending before the next
+  // begins, each shown at least 2.5 s and long enough to read at 15 characters per second, all within the video.
   QFile srt(QDir(out).filePath(QStringLiteral("captions.srt")));
   ASSERT_TRUE(srt.open(QIODevice::ReadOnly));
   const QString text = QString::fromUtf8(srt.readAll());
-  EXPECT_EQ(text.count(QStringLiteral(" --> ")), moments);
+  const QStringList blocks = text.trimmed().split(QStringLiteral("\n\n"));
+  ASSERT_EQ(blocks.size(), moments);
+  static const QRegularExpression timing(
+      QStringLiteral("^(\\d\\d):(\\d\\d):(\\d\\d),(\\d\\d\\d) --> (\\d\\d):(\\d\\d):(\\d\\d),(\\d\\d\\d)$"));
+  auto seconds = [](const QRegularExpressionMatch& m, int at) {
+    return m.captured(at).toInt() * 3600.0 + m.captured(at + 1).toInt() * 60.0 + m.captured(at + 2).toInt() +
+           m.captured(at + 3).toInt() / 1000.0;
+  };
+  double previousEnd = -1;
+  for (int i = 0; i < blocks.size(); ++i) {
+    SCOPED_TRACE("caption " + std::to_string(i + 1));
+    const QStringList lines = blocks[i].split(QLatin1Char('\n'));
+    ASSERT_EQ(lines.size(), 3);
+    EXPECT_EQ(lines[0], QString::number(i + 1));
+    const auto m = timing.match(lines[1]);
+    ASSERT_TRUE(m.hasMatch()) << lines[1].toStdString();
+    const double start = seconds(m, 1), end = seconds(m, 5);
+    EXPECT_EQ(lines[2], story.moments[i].caption);
+    EXPECT_GT(start, previousEnd) << "overlaps the caption before it";
+    EXPECT_GE(end - start, 2.5);
+    EXPECT_GE(end - start, lines[2].toUcs4().size() / 15.0);
+    EXPECT_LE(end, double(r.frames) / o.fps);
+    previousEnd = end;
+  }
   EXPECT_TRUE(text.startsWith(QStringLiteral("1\n00:00:")));
   EXPECT_FALSE(parseFrameSize(QStringLiteral("1920x1080")).isEmpty());
   EXPECT_FALSE(parseFrameSize(QStringLiteral("1920")).isValid());

@@ -71,6 +71,19 @@ CampaignDocks::CampaignDocks(QMainWindow* window, EngineBridge* bridge, TaskBrow
   createActions();
   connect(bridge_, &EngineBridge::campaignUpdated, this, &CampaignDocks::onUpdate);
   connect(bridge_, &EngineBridge::campaignStateChanged, this, &CampaignDocks::onState);
+  // A replayed sage story with a memory-off run beside it: that run's curve is the baseline under the replay's.
+  connect(bridge_, &EngineBridge::replayStory, this, [this](const ReplayStory& st) {
+    QVector<CampaignSummary> base;
+    if (!st.baselineCurve.isEmpty()) {
+      CampaignSummary b;
+      b.dir = st.baselineDir;
+      b.name = tr("memory off (baseline)");
+      b.sage = true;
+      b.curve = st.baselineCurve;
+      base.push_back(std::move(b));
+    }
+    curves_->setOverlays(base);
+  });
   connect(bridge_, &EngineBridge::comparisonReady, this, [this](const QVector<CampaignSummary>& c) {
     cmpCurves_->setCampaigns(c);
     cmpSummary_->setCampaigns(c);
@@ -294,11 +307,13 @@ void CampaignDocks::startCampaign(const QByteArray& configJson, const QString& d
 }
 
 void CampaignDocks::openWorkspace(const QString& dir) {
+  curves_->setOverlays({});  // a replay's baseline belongs to the replay
   bridge_->openWorkspace(dir);
   setWorkspace(dir);
 }
 
 void CampaignDocks::continueWorkspace(const QString& dir) {
+  curves_->setOverlays({});
   bridge_->continueCampaign(dir);
   setWorkspace(dir);
 }
@@ -338,6 +353,7 @@ void CampaignDocks::setPresentation(bool on) {
   presenting_ = on;
   presentA_->setChecked(on);
   replay_->setArrowKeysEnabled(on);
+  curves_->setToolsVisible(!on);  // the chart keeps its room; the menus keep every action
   if (on) {
     savedState_ = w_->saveState();
     savedFont_ = w_->font();
@@ -353,7 +369,6 @@ void CampaignDocks::setPresentation(bool on) {
     // Leaving restores the saved state.
     if (auto* t = w_->findChild<QDockWidget*>(QStringLiteral("TracesDock")))
       for (const char* name : {"AuditDock", "MemoryDock"})
-  curves_->setToolsVisible(!on);  // the chart keeps its room; the menus keep every action
         if (auto* d = w_->findChild<QDockWidget*>(QLatin1String(name))) w_->tabifyDockWidget(t, d);
     if (w_->centralWidget()) w_->centralWidget()->hide();
     if (auto* c = w_->findChild<QDockWidget*>(QStringLiteral("CurvesDock"))) c->raise();

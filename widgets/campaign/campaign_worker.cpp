@@ -223,6 +223,15 @@ void CampaignWorker::replay(quint64 session, const QString& dir, double eventsPe
                             QString::fromStdString(m.caption)});
       replayBreaks_.push_back(m.position);
     }
+    // A sage campaign's memory-off run next to it is the story's baseline (its curve is drawn under the replay's).
+    if (auto base = learn::memory_off_baseline(dir.toStdString())) {
+      const QString b = QString::fromStdString(base->string());
+      CampaignSummary s = summarizeWorkspace(b);
+      if (s.error.isEmpty() && !s.curve.isEmpty()) {
+        rs.baselineDir = b;
+        rs.baselineCurve = s.curve;
+      }
+    }
     emit replayStory(session_, rs);
   }
   setState(CampaignRunState::Replaying);

@@ -44,6 +44,11 @@ QString srtTime(double seconds) {
 
 }  // namespace
 
+double captionSeconds(const QString& caption, double holdSeconds) {
+  const double reading = double(caption.toUcs4().size()) / kCaptionCharsPerSecond;
+  return std::max({holdSeconds, kMinCaptionSeconds, reading});
+}
+
 QSize parseFrameSize(const QString& text) {
   static const QRegularExpression re(QStringLiteral("^(\\d{3,4})[xX](\\d{3,4})$"));
   const auto m = re.match(text.trimmed());
@@ -90,7 +95,6 @@ RecordResult recordDemo(MainWindow& w, const RecordOptions& o) {
   }
   const ReplayStory story = rc->story();
   const double perFrame = std::max(1.0, o.eventsPerSecond / o.fps);
-  const int hold = std::max(0, int(std::lround(o.holdSeconds * o.fps)));
   QString srt;
   double pos = 1;
   int moment = 0;  // the next key moment to stop at
@@ -118,13 +122,18 @@ RecordResult recordDemo(MainWindow& w, const RecordOptions& o) {
     };
     if (!save()) return r;
     if (atMoment) {
-      const double start = double(r.frames - 1) / o.fps;
-      for (int i = 0; i < hold; ++i)
+      // The moment's frame plus held copies for the caption's time and one frame more; the caption ends 1 ms
+      // before the next frame (where the next caption may begin), so consecutive captions never overlap and each
+      // is on screen at least captionSeconds.
+      const QString& caption = story.moments[moment].caption;
+      const int first = r.frames - 1;
+      const int shown = int(std::ceil(captionSeconds(caption, o.holdSeconds) * o.fps - 1e-9)) + 1;
+      for (int i = 1; i < shown; ++i)
         if (!save()) return r;
       ++r.captions;
       srt += QStringLiteral("%1\n%2 --> %3\n%4\n\n")
                  .arg(r.captions)
-                 .arg(srtTime(start), srtTime(start + (hold + 1) / double(o.fps) + 1.0), story.moments[moment].caption);
+                 .arg(srtTime(double(first) / o.fps), srtTime(double(first + shown) / o.fps - 0.001), caption);
       ++moment;
     }
     const bool momentLeft = moment < story.moments.size() && story.moments[moment].position <= target;

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include "widgets/campaign/campaign_types.hpp"
+
 namespace sf::widgets {
 
 struct ReplayMoment {
@@ -19,6 +21,10 @@ struct ReplayStory {
   int length = 0;              // events in the log
   QVector<int> episodeStarts;  // positions at which an iteration / episode starts
   QVector<ReplayMoment> moments;
+  // A sage story's memory-off baseline (learn::memory_off_baseline, a sibling workspace): its folder and
+  // learning curve, drawn under the replayed sage curve; empty when there is none.
+  QString baselineDir;
+  QVector<CurvePoint> baselineCurve;
 };
 
 }  // namespace sf::widgets

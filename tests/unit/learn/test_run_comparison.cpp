@@ -3,6 +3,8 @@
 // comparison of a program against the reference.
 #include <unistd.h>
 
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "core/learn/episode_lineage.hpp"
@@ -142,6 +144,43 @@ TEST(RunComparison, OutputsAgainstTheReference) {
   EXPECT_GT(right[0].values, 560);  // every input set
   EXPECT_LT(right[0].max_abs, 1e-5);
   EXPECT_EQ(right[0].first_mismatch, "");
+}
+
+// The memory-off baseline a sage demo draws: a sibling with the same config but memory.enabled false.
+TEST(RunComparison, TheMemoryOffBaselineIsTheSiblingWithMemoryOff) {
+  const fs::path root = test_support::scratch_dir("sf_baseline");
+  const nlohmann::json sage = {{"name", "sage"}, {"mode", "sage"}, {"seed", 1}, {"tasks", {"rope"}},
+                               {"memory", {{"enabled", true}, {"credit", "atu"}}}};
+  auto write = [&](const std::string& name, nlohmann::json config) {
+    fs::create_directories(root / name);
+    std::ofstream(root / name / "campaign.json")
+        << nlohmann::json{{"format", "stepforge-campaign"}, {"version", 1}, {"config", config}}.dump();
+  };
+  write("a-sage", sage);
+  nlohmann::json uniform = sage;
+  uniform["memory"]["credit"] = "uniform";  // memory on: not a baseline
+  write("b-uniform", uniform);
+  nlohmann::json other_seed = sage;
+  other_seed["seed"] = 2;
+  other_seed["memory"] = {{"enabled", false}};
+  write("c-other-seed", other_seed);  // memory off, but another campaign
+  EXPECT_FALSE(memory_off_baseline(root / "a-sage"));
+  nlohmann::json off = sage;
+  off["name"] = "sage memory off";
+  off["memory"]["enabled"] = false;
+  write("d-off", off);
+  fs::create_directories(root / "e-not-a-workspace");
+  auto found = memory_off_baseline(root / "a-sage");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->filename(), "d-off");
+  EXPECT_FALSE(memory_off_baseline(root / "d-off"));  // memory off itself: no baseline of its own
+  EXPECT_FALSE(memory_off_baseline(root / "missing"));
+  EXPECT_TRUE(is_memory_off_baseline(sage, off));
+  EXPECT_FALSE(is_memory_off_baseline(off, sage));
+  nlohmann::json adaptive = sage;
+  adaptive["mode"] = "adaptive";
+  EXPECT_FALSE(is_memory_off_baseline(adaptive, off));
+  fs::remove_all(root);
 }
 
 TEST(EpisodeLineage, RoundsProgramsVerdictsAdoptedItemsAndDiffs) {

@@ -389,30 +389,104 @@ TEST(StoryView, IterationStartsDemonstrationStepsAndTheFirstSolvedTask) {
   EXPECT_EQ(story.moments()[2].position, 6u);
 }
 
-TEST(StoryView, ANewBestSpeedupIsOneFasterThanTheBaselineAndEveryEarlierProgram) {
+TEST(StoryView, ANewBestSpeedupBeatsTheBaselineAndEveryEarlierProgramByTheTieTolerance) {
   StoryView story;
   std::int64_t seq = 0;
+  auto apply = [&](EventBody b) {
+    Event e;
+    e.seq = seq++;
+    e.body = std::move(b);
+    story.apply(e);
+  };
   auto verdict = [&](const char* task, bool pass, double speedup) {
     Verdict v;
     v.task = task;
     v.pass = pass;
     v.speedup = speedup;
+    apply(v);
+  };
+  apply(CampaignStarted{json{{"mode", "adaptive"}}, {}});  // the default tolerance: 1%
+  apply(IterationStarted{0, 0, 0, {}, {0.5}, {"a", "b"}, 1});
+  verdict("a", true, 1.0);    // as fast as the baseline: nothing to tell
+  verdict("a", true, 1.009);  // a one-cycle win is a tie, not a speedup
+  verdict("b", false, 3.0);   // a failing program's speedup does not count
+  verdict("a", true, 1.5);    // the best so far, but the story has not solved or learned anything yet
+  IterationSummary s0;
+  s0.iteration = 0;
+  TaskResult r;
+  r.task = "a";
+  r.newly_solved = true;
+  s0.results = {r};
+  apply(s0);
+  ASSERT_EQ(story.moments().size(), 1u);
+  EXPECT_EQ(story.moments()[0].kind, Moment::Kind::FirstSolved);
+  apply(IterationStarted{1, 1, 3, {"a"}, {0.5}, {"b"}, 1});  // learning: the waiting speedup follows it
+  ASSERT_EQ(story.moments().size(), 3u);
+  EXPECT_EQ(story.moments()[1].kind, Moment::Kind::DemonstrationStep);
+  EXPECT_EQ(story.moments()[2].kind, Moment::Kind::BestSpeedup);
+  EXPECT_EQ(story.moments()[2].position, 8u);  // told with the demonstration step (the 8th event)
+  EXPECT_EQ(story.moments()[2].x, 0);
+  EXPECT_NE(story.moments()[2].caption.find("1.50× on a (iteration 0)"), std::string::npos);
+  verdict("b", true, 1.2);     // slower than the best so far
+  verdict("b", true, 1.51);    // within 1% of the best: a tie with it
+  verdict("b", true, 2.25);
+  ASSERT_EQ(story.moments().size(), 4u);
+  EXPECT_EQ(story.moments()[3].position, 11u);
+  EXPECT_NE(story.moments()[3].caption.find("2.25× on b (iteration 1)"), std::string::npos);
+
+  // With `fast_tolerance` 0 any win counts; a speedup still waiting when the campaign finishes is told then.
+  StoryView exact;
+  seq = 0;
+  auto apply_exact = [&](EventBody b) {
     Event e;
     e.seq = seq++;
-    e.body = v;
+    e.body = std::move(b);
+    exact.apply(e);
+  };
+  apply_exact(CampaignStarted{json{{"mode", "agent"}, {"fast_tolerance", 0.0}}, {}});
+  Verdict v;
+  v.task = "a";
+  v.pass = true;
+  v.speedup = 1.001;
+  apply_exact(v);
+  apply_exact(s0);
+  EXPECT_EQ(exact.moments().size(), 1u);  // solved, but nothing learned: the speedup waits
+  apply_exact(CampaignFinished{"done", 1, 1, 1});
+  ASSERT_EQ(exact.moments().size(), 2u);
+  EXPECT_EQ(exact.moments()[1].kind, Moment::Kind::BestSpeedup);
+  EXPECT_NE(exact.moments()[1].caption.find("1.00× on a"), std::string::npos);
+}
+
+TEST(StoryView, MemoryCaptionsNameTheTasksNotTheExperienceIds) {
+  StoryView story;
+  std::int64_t seq = 0;
+  auto apply = [&](EventBody b) {
+    Event e;
+    e.seq = seq++;
+    e.body = std::move(b);
     story.apply(e);
   };
-  verdict("a", true, 1.0);   // as fast as the baseline: nothing to tell
-  verdict("b", false, 3.0);  // a failing program's speedup does not count
-  verdict("a", true, 1.5);
-  verdict("b", true, 1.2);   // slower than the best so far
-  verdict("b", true, 2.25);
+  apply(CampaignStarted{json{{"mode", "sage"}}, {}});
+  ExperienceAdded x;
+  x.episode = 0;
+  x.item = "exp-3fa9c1e2b0";
+  x.source_task = "rope/gptj_interleaved";
+  apply(x);
+  AdoptionRecord a;
+  a.episode = 1;
+  a.task = "bmm/inner_product";
+  a.item = x.item;
+  a.adopted = true;
+  apply(a);
+  Consolidation co;
+  co.episode = 1;
+  co.promoted = {ItemChange{x.item, 0.5, 10}, ItemChange{"exp-imported", 0.4, 10}};
+  apply(co);
   ASSERT_EQ(story.moments().size(), 2u);
-  EXPECT_EQ(story.moments()[0].kind, Moment::Kind::BestSpeedup);
-  EXPECT_EQ(story.moments()[0].position, 3u);
-  EXPECT_NE(story.moments()[0].caption.find("1.50× on a"), std::string::npos);
-  EXPECT_EQ(story.moments()[1].position, 5u);
-  EXPECT_NE(story.moments()[1].caption.find("2.25× on b"), std::string::npos);
+  for (const auto& m : story.moments()) EXPECT_EQ(m.caption.find("exp-"), std::string::npos) << m.caption;
+  EXPECT_EQ(story.moments()[0].caption, "A rule learned on rope/gptj_interleaved helped on bmm/inner_product (episode 1)");
+  EXPECT_EQ(story.moments()[1].caption,
+            "Promoted to resident memory: 2 rules learned on rope/gptj_interleaved and an imported one (episode 1)");
 }
 
 TEST(VerdictWords, ShortWordsForPeople) {
