@@ -295,3 +295,47 @@ TEST(CampaignPerf, LearningCurvesOpenASweepWithMeanAndBand) {
   c.clearSweep();
   EXPECT_TRUE(c.plotted().isEmpty());
 }
+
+// The tie tolerance in the views (issue 34 item 3, issue 36 item 2): a one-cycle win is a tie, not "1.00×".
+TEST(CampaignPerf, TiesAreShownAsTiesNotAsSpeedups) {
+  CampaignFeed feed;
+  TraceModel m;
+  auto u = feed.consume({perf_started(), call(1, 0, "a/x", 0), call(2, 0, "a/x", 1), call(3, 0, "b/y", 0),
+                         verdict(4, 0, "a/x", 0, true, {{"cycles", 10727}, {"speedup", 10728.0 / 10727.0}, {"feasible", true}}),
+                         verdict(5, 0, "a/x", 1, true, {{"cycles", 12000}, {"speedup", 0.8}, {"feasible", true}}),
+                         verdict(6, 0, "b/y", 0, true, {{"cycles", 500}, {"speedup", 1.02}, {"feasible", true}})});
+  u.reset = true;
+  EXPECT_DOUBLE_EQ(u.fastTolerance, 0.01);  // the default, from a config without fast_tolerance
+  m.apply(u);
+  EXPECT_EQ(m.index(0, TraceModel::SpeedupColumn).data().toString(), QStringLiteral("tie (1.00×)"));
+  EXPECT_EQ(m.index(1, TraceModel::SpeedupColumn).data().toString(), QStringLiteral("0.80× (slower)"));
+  EXPECT_EQ(m.index(2, TraceModel::SpeedupColumn).data().toString(), QStringLiteral("1.02×"));
+
+  // A campaign with fast_tolerance 0: the one-cycle win is a (tiny) speedup.
+  CampaignFeed exact;
+  json started = perf_started();
+  started["config"]["fast_tolerance"] = 0.0;
+  auto ue = exact.consume({started, call(1, 0, "a/x", 0),
+                           verdict(2, 0, "a/x", 0, true, {{"cycles", 10727}, {"speedup", 10728.0 / 10727.0}, {"feasible", true}})});
+  ue.reset = true;
+  TraceModel me;
+  me.apply(ue);
+  EXPECT_EQ(me.index(0, TraceModel::SpeedupColumn).data().toString(), QStringLiteral("1.00×"));
+
+  // Run comparison: a task whose best is a tie has no faster program.
+  ComparisonTaskModel cm;
+  cm.setCampaigns({feed.summary()});
+  ASSERT_EQ(cm.rowCount(), 2);
+  int checked = 0;
+  for (int r = 0; r < cm.rowCount(); ++r) {
+    const QString task = cm.index(r, 0).data().toString(), text = cm.index(r, 1).data().toString();
+    if (task == QStringLiteral("a/x")) {
+      EXPECT_TRUE(text.endsWith(QStringLiteral("2/2 (100%) · no faster program"))) << text.toStdString();
+      ++checked;
+    } else if (task == QStringLiteral("b/y")) {
+      EXPECT_TRUE(text.endsWith(QStringLiteral("1/1 (100%) · 1.02×"))) << text.toStdString();
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
+}

@@ -1,4 +1,5 @@
 #include "widgets/audit/audit_model.hpp"
+#include "core/common/speedup.hpp"
 #include "widgets/qt_text.hpp"
 
 #include <QColor>
@@ -251,7 +252,7 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
           return l ? qs(l->label) : QString();
         case SpeedupColumn:
           if (speedup < 0) return QString();
-          return suspicious ? tr("⚠ %1× suspicious").arg(speedup, 0, 'f', 2) : QStringLiteral("%1×").arg(speedup, 0, 'f', 2);
+          return suspicious ? tr("⚠ %1× suspicious").arg(speedup, 0, 'f', 2) : QString::fromStdString(speedup_text(speedup));
         default:
           return {};
       }

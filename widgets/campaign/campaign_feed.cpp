@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 
+#include "core/learn/config.hpp"
 #include "core/learn/verdict_words.hpp"
 #include "core/store/content_store.hpp"
 #include "core/store/event_log.hpp"
@@ -85,6 +86,7 @@ void CampaignFeed::fillTotals(CampaignUpdate& u) const {
   u.mode = mode_;
   u.model = model_;
   u.sage = sage_;
+  u.fastTolerance = fastTolerance_;
   u.taskStatus = QVector<TaskStatusRow>(tasks_.begin(), tasks_.end());
   u.events = events_;
   u.tokens = tokens_;
@@ -109,6 +111,7 @@ bool CampaignFeed::apply(const learn::Event& e, CampaignUpdate& u, qint64 firstR
     mode_ = QString::fromStdString(h.mode);
     model_ = QString::fromStdString(h.model);
     sage_ = mode_ == QLatin1String("sage");
+    fastTolerance_ = learn::fast_tolerance_of(cs->config);
     for (const auto& ti : cs->tasks) {
       if (ti.id.empty()) continue;
       task(ti.id);
@@ -262,6 +265,7 @@ CampaignSummary CampaignFeed::summary() const {
   s.name = name_;
   s.mode = mode_;
   s.sage = sage_;
+  s.fastTolerance = fastTolerance_;
   s.curve = curve_;
   s.tasks = QVector<TaskStatusRow>(tasks_.begin(), tasks_.end());
   s.tokens = tokens_;

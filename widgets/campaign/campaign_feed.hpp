@@ -61,6 +61,7 @@ class CampaignFeed {
   std::shared_ptr<const store::ContentStore> blobs_;
   bool started_ = false, sage_ = false, finished_ = false;
   QString name_, mode_, model_, finishReason_;
+  double fastTolerance_ = kDefaultFastTolerance;
   std::vector<TaskStatusRow> tasks_;
   std::map<std::string, std::size_t> taskIndex_;
   std::map<SampleKey, std::vector<qint64>> pending_;  // rows of calls whose verdict has not arrived

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/speedup.hpp"
 #include "core/learn/events.hpp"
 
 #include <QMetaType>
@@ -125,6 +126,7 @@ struct CampaignUpdate {
   int solved = 0, taskCount = 0;
   bool finished = false;
   QString finishReason;
+  double fastTolerance = kDefaultFastTolerance;  // the campaign's tie tolerance (config `fast_tolerance`)
 };
 
 // A whole campaign folded (for run comparison and overlays).
@@ -139,6 +141,7 @@ struct CampaignSummary {
   int solved = 0, taskCount = 0;
   bool finished = false;
   QString finishReason;
+  double fastTolerance = kDefaultFastTolerance;  // the campaign's tie tolerance (config `fast_tolerance`)
   // The run comparison's drill-down data (learn::load_run; compare only): null when not loaded or when the
   // log could not be folded (runError says why).
   std::shared_ptr<const learn::RunRecord> run;

@@ -1,4 +1,5 @@
 #include "widgets/campaign/comparison_model.hpp"
+#include "core/common/speedup.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -88,11 +89,13 @@ QVariant ComparisonTaskModel::data(const QModelIndex& index, int role) const {
                          .arg(t.successes)
                          .arg(t.samples)
                          .arg(t.rate() * 100.0, 0, 'f', 0);
-      if (t.bestSpeedup) text += QStringLiteral(" · %1×").arg(*t.bestSpeedup, 0, 'f', 2);
+      if (t.bestSpeedup) text += QStringLiteral(" · ") + QString::fromStdString(best_speedup_text(*t.bestSpeedup));
       return text;
     }
     case Qt::ToolTipRole:
-      return t.bestSpeedup ? QVariant(tr("Best speedup of a passing program: %1×").arg(*t.bestSpeedup, 0, 'f', 2))
+      return t.bestSpeedup ? QVariant(tr("Best speedup of a passing program: %1 (a program counts as faster when it is "
+                                         "at least 1% faster than the reference)")
+                                          .arg(QString::fromStdString(speedup_text(*t.bestSpeedup))))
                            : QVariant();
     case BestSpeedupRole: return t.bestSpeedup ? *t.bestSpeedup : -1.0;
     case Qt::ForegroundRole: return QBrush(t.solved ? QColor(0x1b, 0x80, 0x3a) : QColor(0xc0, 0x30, 0x30));

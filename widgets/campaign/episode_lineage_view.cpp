@@ -1,4 +1,5 @@
 #include "widgets/campaign/episode_lineage_view.hpp"
+#include "core/common/speedup.hpp"
 
 #include <QHBoxLayout>
 #include <QKeyEvent>
@@ -27,7 +28,7 @@ QString lineageVerdict(const learn::LineageStep& s) {
   if (!s.pass) return EpisodeLineageView::tr("fail: %1 %2").arg(qs(s.stage), qs(s.code));
   QString t = EpisodeLineageView::tr("pass");
   if (s.cycles) t += EpisodeLineageView::tr(" · %1 cycles").arg(*s.cycles);
-  if (s.speedup) t += QStringLiteral(" · %1×").arg(*s.speedup, 0, 'f', 2);
+  if (s.speedup) t += QStringLiteral(" · ") + QString::fromStdString(speedup_text(*s.speedup));
   return t;
 }
 

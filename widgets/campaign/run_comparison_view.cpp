@@ -1,4 +1,5 @@
 #include "widgets/campaign/run_comparison_view.hpp"
+#include "core/common/speedup.hpp"
 
 #include <QAction>
 #include <QCheckBox>
@@ -243,7 +244,7 @@ bool RunComparisonView::openCell(const QModelIndex& index) {
     const QStringList cells = {QString::number(i + 1), QString::number(v.iteration),
                                QString::number(v.temperature_index), QString::number(v.sample_index), verdictOf(v),
                                v.cycles ? QString::number(*v.cycles) : QStringLiteral("–"),
-                               v.speedup ? QStringLiteral("%1×").arg(*v.speedup, 0, 'f', 2) : QStringLiteral("–"),
+                               v.speedup ? QString::fromStdString(speedup_text(*v.speedup)) : QStringLiteral("–"),
                                QString::number(tokens)};
     for (int c = 0; c < cells.size(); ++c) samples_->setItem(i, c, new QTableWidgetItem(cells[c]));
   }

@@ -1,6 +1,7 @@
 // RunGridModel (declared in run_comparison_view.hpp): the task x run grid of one metric, its heat map and the
 // deltas against a baseline run. The view and its drill-down are in run_comparison_view.cpp.
 #include "widgets/campaign/run_comparison_view.hpp"
+#include "core/common/speedup.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -28,9 +29,15 @@ QString formatMetric(Metric m, double v) {
     case Metric::SamplesToFirstCorrect:
     case Metric::Tokens: return QString::number(static_cast<qint64>(std::llround(v)));
     case Metric::Cost: return QStringLiteral("$%1").arg(v, 0, 'f', 4);
-    case Metric::BestSpeedup: return QStringLiteral("%1×").arg(v, 0, 'f', 2);
+    case Metric::BestSpeedup: return QString::fromStdString(speedup_text(v));  // "tie (1.00×)" within 1%
   }
   return {};
+}
+
+// The value a cell's colour is computed from: a speedup within the tie tolerance of the baseline counts as the
+// baseline's 1×, so a one-cycle win is not coloured as better than a tie.
+double heatValue(Metric m, double v) {
+  return m == Metric::BestSpeedup && classify_speedup(v) == SpeedupClass::Tie ? 1.0 : v;
 }
 
 QString formatDelta(Metric m, double d) {
@@ -56,7 +63,7 @@ QString cellTooltip(const learn::TaskRunStats& s) {
     parts << RunGridModel::tr("first correct at sample %1").arg(*s.samples_to_first_correct);
   parts << RunGridModel::tr("%1 tokens, $%2").arg(s.tokens).arg(s.cost_usd, 0, 'f', 4);
   if (s.best_cycles)
-    parts << (s.best_speedup ? RunGridModel::tr("best %1× (%2 cycles)").arg(*s.best_speedup, 0, 'f', 2).arg(*s.best_cycles)
+    parts << (s.best_speedup ? RunGridModel::tr("best %1 (%2 cycles)").arg(QString::fromStdString(best_speedup_text(*s.best_speedup))).arg(*s.best_cycles)
                              : RunGridModel::tr("best %1 cycles").arg(*s.best_cycles));
   return parts.join(QStringLiteral(" · "));
 }
@@ -218,15 +225,16 @@ QVariant RunGridModel::data(const QModelIndex& index, int role) const {
     case HeatRole:
     case Qt::BackgroundRole: {
       if (!v) return role == Qt::BackgroundRole ? QVariant(QBrush(QColor(0xe6, 0xe6, 0xe6))) : QVariant();
-      double lo = *v, hi = *v;
+      const double hv = heatValue(metric_, *v);
+      double lo = hv, hi = hv;
       for (int r = 0; r < rowCount(); ++r)
         for (int c = 1; c <= runCount(); ++c)
           if (const auto* o = cell(r, c))
             if (const auto ov = value(*o)) {
-              lo = std::min(lo, *ov);
-              hi = std::max(hi, *ov);
+              lo = std::min(lo, heatValue(metric_, *ov));
+              hi = std::max(hi, heatValue(metric_, *ov));
             }
-      double heat = hi > lo ? (*v - lo) / (hi - lo) : 1.0;
+      double heat = hi > lo ? (hv - lo) / (hi - lo) : 1.0;
       if (!higherIsBetter(metric_)) heat = hi > lo ? 1.0 - heat : 1.0;
       if (metric_ == Metric::Status) heat = *v;
       if (role == HeatRole) return heat;

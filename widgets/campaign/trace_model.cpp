@@ -48,6 +48,7 @@ void TraceModel::applyVerdicts(const QVector<TraceVerdictUpdate>& updates) {
 
 void TraceModel::apply(const CampaignUpdate& u) {
   if (u.reset) clear();
+  fastTolerance_ = u.fastTolerance;
   applyVerdicts(u.verdictUpdates);
   append(u.traceRows);
 }
@@ -80,7 +81,7 @@ QVariant TraceModel::data(const QModelIndex& index, int role) const {
           return r.verdictWord.isEmpty() ? r.verdict : r.verdictWord;
         case CyclesColumn: return r.cycles >= 0 ? QVariant(r.cycles) : QVariant();
         case SpeedupColumn:
-          return r.speedup >= 0 ? QVariant(QStringLiteral("%1×").arg(r.speedup, 0, 'f', 2)) : QVariant();
+          return r.speedup >= 0 ? QVariant(QString::fromStdString(speedup_text(r.speedup, fastTolerance_))) : QVariant();
         case TokensColumn: return r.tokens;
         case LatencyColumn: return QString::number(r.latency, 'f', 2) + (r.fromCache ? tr(" (cache)") : QString());
       }

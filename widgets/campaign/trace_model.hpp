@@ -43,6 +43,7 @@ class TraceModel : public QAbstractTableModel {
  private:
   std::vector<TraceRow> rows_;
   QStringList roles_;
+  double fastTolerance_ = kDefaultFastTolerance;  // the campaign's: a speedup within it reads "tie (1.00×)"
 };
 
 class TraceFilterProxy : public QSortFilterProxyModel {

@@ -1,4 +1,5 @@
 #include "widgets/editor/agent_panel.hpp"
+#include "core/common/speedup.hpp"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -52,7 +53,14 @@ QString agentVerdictLine(const AgentOutcome& o) {
   if (r.pass) {
     QString t = AgentPanel::tr("verified");
     if (r.cycles) t += QStringLiteral(" · ") + AgentPanel::tr("%1 cycles").arg(formatCount(*r.cycles));
-    if (r.speedup) t += QStringLiteral(" · ") + AgentPanel::tr("speedup %1").arg(formatSpeedup(*r.speedup));
+    // Faster only by the tie tolerance (sf::faster_than): a one-cycle win is no speedup.
+    if (r.speedup && faster_than(*r.speedup))
+      t += QStringLiteral(" · ") + AgentPanel::tr("speedup %1").arg(formatSpeedup(*r.speedup));
+    else if (r.speedup && classify_speedup(*r.speedup) == SpeedupClass::Tie)
+      t += QStringLiteral(" · ") + AgentPanel::tr("no faster program: a tie with the reference (%1×)")
+                                       .arg(*r.speedup, 0, 'f', 2);
+    else if (r.speedup)
+      t += QStringLiteral(" · ") + AgentPanel::tr("no faster program: %1× the reference's speed").arg(*r.speedup, 0, 'f', 2);
     else if (r.feasible && !*r.feasible) t += QStringLiteral(" · ") + AgentPanel::tr("not feasible");
     return t;
   }
