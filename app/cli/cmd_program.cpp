@@ -7,6 +7,7 @@
 
 #include "app/cli/cli_util.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/perf_v2.hpp"
 #include "core/bench/catalogue.hpp"
 #include "core/sim/token_view.hpp"
 #include "core/step/printer.hpp"
@@ -99,7 +100,9 @@ int cmd_verify(const ProgramOpts& o) {
     char buf[200];
     if (r.pass) {
       std::string perf;
-      if (model && !pf->task.is_v2()) {  // step-v2 timing: `perf`
+      if (model && pf->task.is_v2()) {  // step-v2: the task's chip unless --chip names another
+        perf = perf2_suffix(*pf, o.chip == "default" ? "" : o.chip).value_or("");
+      } else if (model) {
         auto cr = verify::check_program(pf->task, pf->impl, pf->impl_line_starts);
         perf = perf_suffix(*pf, cr, *model, *baselines).value_or("");
       }
