@@ -229,7 +229,7 @@ std::string graph(const ProgramFile& pf, bool dot, Diagnostics& diags) {
 }  // namespace v2
 
 Report Verifier::verify_v2(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
-                           std::shared_ptr<const CheckResult> checked) {
+                           const std::vector<std::uint64_t>& extra_seeds, std::shared_ptr<const CheckResult> checked) {
   auto t0 = std::chrono::steady_clock::now();
   Report rep;
   auto finish = [&]() -> Report {
@@ -257,7 +257,11 @@ Report Verifier::verify_v2(const step::TaskDoc& task, std::string_view impl, con
   for (const auto& bg : cr.graphs) {
     const bool alt = bg.binding != "sizes";
     if (alt && !opt_.use_alt_sizes) continue;
-    for (std::uint64_t seed : task.verify.seeds)
+    // The task's seeds (cached), then the caller's fresh ones (campaigns' verify.extra_seeds; not cached).
+    std::vector<std::pair<std::uint64_t, bool>> seeds;
+    for (auto s : task.verify.seeds) seeds.emplace_back(s, true);
+    for (auto s : extra_seeds) seeds.emplace_back(s, false);
+    for (const auto& [seed, cached] : seeds)
       for (const auto& [set, scales] : input_sets(task)) {
         const std::string key = set_key(task, bg.sizes, seed, set);
         std::shared_ptr<const step2::Prepared> prep;
@@ -269,8 +273,10 @@ Report Verifier::verify_v2(const step::TaskDoc& task, std::string_view impl, con
         if (!prep) {
           prep = step2::prepare(task, bg.sizes, seed, scales, rep.diags);
           if (!prep) return finish();
-          std::lock_guard<std::mutex> lock(mu_);
-          cache_v2_.emplace(key, prep);
+          if (cached) {
+            std::lock_guard<std::mutex> lock(mu_);
+            cache_v2_.emplace(key, prep);
+          }
         }
         rep.diags.insert(rep.diags.end(), prep->warnings.begin(), prep->warnings.end());
         const std::string where = " (seed " + std::to_string(seed) + (set.empty() ? "" : ", " + set) +

@@ -179,7 +179,7 @@ std::shared_ptr<const CheckResult> Verifier::check(const step::TaskDoc& task, st
 
 Report Verifier::verify(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
                         const std::vector<std::uint64_t>& extra_seeds, std::shared_ptr<const CheckResult> checked) {
-  if (task.is_v2()) return verify_v2(task, impl, line_starts, checked);
+  if (task.is_v2()) return verify_v2(task, impl, line_starts, extra_seeds, checked);
   auto t0 = std::chrono::steady_clock::now();
   Report rep;
   auto finish = [&]() -> Report {

@@ -127,7 +127,7 @@ class Verifier {
  private:
   // step-v2 (dialect_v2.cpp): the same verdict over core/step2's simulator, with its own input-set cache.
   Report verify_v2(const step::TaskDoc& task, std::string_view impl, const std::vector<Location>& line_starts,
-                   std::shared_ptr<const CheckResult> checked);
+                   const std::vector<std::uint64_t>& extra_seeds, std::shared_ptr<const CheckResult> checked);
   std::map<std::string, std::shared_ptr<const step2::Prepared>> cache_v2_;  // guarded by mu_
   // prepare() with the task part of the cache key computed by the caller (verify: once for all its input sets).
   std::shared_ptr<const Prepared> prepare_keyed(const step::TaskDoc& task, const std::string& task_key,

@@ -31,6 +31,9 @@ TEST(Step2Verify, GemmBaselineVerifiesOnEverySeedAndBinding) {
   auto again = v.verify(pf->task, pf->impl, pf->impl_line_starts);
   EXPECT_TRUE(again.pass);
   EXPECT_EQ(again.max_abs_error, r.max_abs_error);
+  auto extra = v.verify(pf->task, pf->impl, pf->impl_line_starts, {7, 8});
+  EXPECT_TRUE(extra.pass);
+  EXPECT_EQ(extra.sets.size(), 8u);  // (2 + 2 seeds) x 2 bindings
   auto cr = verify::check_document(pf->task, pf->impl, pf->impl_line_starts);
   EXPECT_TRUE(cr.ok());
   EXPECT_EQ(cr.statements(), 4);
