@@ -70,6 +70,7 @@ nlohmann::json perf2_json(const std::string& file, const std::string& task, cons
   j["violations"] = v;
   j["violation_messages"] = vm;
   j["compute_nodes"] = r.compute_nodes;
+  j["fits_capped"] = r.compute_nodes <= p2::kSuspiciousComputeNodes;  // accelopt-step-capped's 16 compute nodes
   j["compute_bw_total"] = r.compute_bw_total;
   j["hbm_requests"] = r.hbm_requests;
   j["peak_cycles"] = r.peak_cycles;

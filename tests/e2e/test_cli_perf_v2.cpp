@@ -30,6 +30,8 @@ TEST(CliPerfV2, CalibrationProgramsAsJson) {
   EXPECT_EQ(j[0]["onchip_bytes"], 262144);
   EXPECT_EQ(j[0]["peak_cycles"], 8192);
   EXPECT_EQ(j[0]["feasible"], true);
+  EXPECT_EQ(j[0]["compute_nodes"], 1);
+  EXPECT_EQ(j[0]["fits_capped"], true);
   ASSERT_EQ(j[0]["units"].size(), 4u);
   for (const char* k : {"line", "op", "busy", "stall_in", "blocked_out", "tokens_in", "tokens_out"})
     EXPECT_TRUE(j[0]["units"][0].contains(k)) << k;
