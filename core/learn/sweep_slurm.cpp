@@ -1,6 +1,7 @@
 #include "core/learn/sweep_slurm.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -259,6 +260,13 @@ void parse_scontrol(const std::string& out, std::map<std::string, std::string>& 
 
 SlurmView query_slurm(const std::vector<std::string>& job_ids) {
   SlurmView v;
+  if (const char* conf = std::getenv("SLURM_CONF"); conf && *conf && !job_ids.empty()) {
+    std::error_code ec;  // Slurm's clients retry a missing config for 60 s: say so at once instead
+    if (!fs::exists(conf, ec)) {
+      v.error = std::string("SLURM_CONF=") + conf + " does not exist (unset it or point it at the cluster's slurm.conf)";
+      return v;
+    }
+  }
   for (const auto& id : job_ids) {
     auto q = run_process({"squeue", "-h", "-r", "-j", id, "-o", "%i|%T"}, 30);
     if (!q.started) {

@@ -47,10 +47,20 @@ void writeSweep(const QString& dir) {
 
 }  // namespace
 
+// No Slurm client on PATH while a test runs: the window must fall back on the cells' records and say so (and
+// the test never waits on a squeue looking for a cluster).
+struct NoSlurmOnPath {
+  QByteArray saved = qgetenv("PATH");
+  QTemporaryDir empty;
+  NoSlurmOnPath() { qputenv("PATH", empty.path().toUtf8()); }
+  ~NoSlurmOnPath() { qputenv("PATH", saved); }
+};
+
 TEST(SweepStatus, GridStatesColoursJobsAndDoubleClick) {
   QTemporaryDir tmp;
   ASSERT_TRUE(tmp.isValid());
   writeSweep(tmp.path());
+  NoSlurmOnPath noSlurm;
   QString opened;
   SweepStatusDialog d(tmp.path(), [&](const QString& ws) { opened = ws; });
   QSignalSpy spy(&d, &SweepStatusDialog::refreshed);
@@ -72,6 +82,7 @@ TEST(SweepStatus, GridStatesColoursJobsAndDoubleClick) {
   EXPECT_TRUE(g->item(0, 1)->toolTip().contains("boom")) << g->item(0, 1)->toolTip().toStdString();
   EXPECT_TRUE(g->item(0, 1)->text().contains("job 77_2")) << g->item(0, 1)->text().toStdString();
   EXPECT_EQ(d.snapshot().jobIds, QStringList{"77"});
+  EXPECT_TRUE(d.snapshot().note.contains("squeue")) << d.snapshot().note.toStdString();
   EXPECT_EQ(d.snapshot().finished, 0);
   for (const char* st : {"finished", "running", "pending", "failed", "cancelled", "not_submitted"}) {
     auto* l = d.findChild<QLabel*>(QStringLiteral("legend_%1").arg(st));
