@@ -1,4 +1,5 @@
 #include "widgets/main_window.hpp"
+#include "widgets/perf2/perf2_docks.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -179,6 +180,7 @@ void MainWindow::createDocks() {
   connect(editor_, &QsciScintilla::textChanged, this, [this] {
     if (perf_->snapshot().ok) perf_->setStale(editor_->text() != perfText_);
   });
+  perf2_ = new perf2::Perf2Docks(this, editor_);  // docks shown while a STeP-25 task is open
 
   tasks_ = new TaskBrowser(this);
   auto* tasksDock = new QDockWidget(tr("Tasks"), this);
@@ -498,7 +500,15 @@ void MainWindow::setWorkspaceDir(const QString& dir) {
 }
 
 void MainWindow::onVerify(const VerifySnapshot& s) {
-  sets_->setSets(s.sets);
+  if (!s.pass && s.sets.isEmpty()) {
+    // A failure before any input set ran (parse, names, types, …): the table says where it stopped.
+    VerifySetRow r;
+    r.failedStage = s.stage.isEmpty() ? tr("unknown") : s.stage;
+    r.failedCode = s.code;
+    sets_->setSets({r});
+  } else {
+    sets_->setSets(s.sets);
+  }
   setsView_->resizeColumnsToContents();
   if (s.pass) {
     verifyLabel_->setText(tr("PASS — %1: %2 input sets, max abs error %3, max rel error %4, %5 statements (%6 s)")

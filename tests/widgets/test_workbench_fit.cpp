@@ -26,6 +26,7 @@
 #include "widgets/audit/audit_model.hpp"
 #include "widgets/campaign/campaign_docks.hpp"
 #include "widgets/campaign/learning_curves.hpp"
+#include "widgets/editor/issues_model.hpp"
 #include "widgets/engine/engine_bridge.hpp"
 #include "widgets/main_window.hpp"
 #include "widgets/screenshot_panes.hpp"
@@ -255,4 +256,26 @@ TEST(WorkbenchFit, BlindHidesTheClaimWheneverItIsTicked) {
     for (int c : {AuditModel::AdoptedColumn, AuditModel::RankColumn, AuditModel::ScoreColumn, AuditModel::LabelColumn})
       EXPECT_EQ(table->isColumnHidden(c), on) << "column " << c << " blind " << on;
   }
+}
+
+TEST(WorkbenchFit, AVerifyThatStopsEarlyFillsTheTableWithItsStage) {
+  MainWindow w;
+  w.resize(1366, 768);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  QSignalSpy verified(&w, &MainWindow::verified);
+  // A type error: the Zip of a stream with itself twice is fine for the parser, not for the checker.
+  w.setDocument(sf::widgets::test::demoWith(QStringLiteral("step.Map(fn=fn_mul).apply(E5)"),
+                                            QStringLiteral("step.Map(fn=fn_mul).apply(E4)")));
+  w.verifyProgram();
+  ASSERT_TRUE(verified.wait(60000));
+  const auto s = verified.at(0).at(0).value<VerifySnapshot>();
+  ASSERT_FALSE(s.pass);
+  VerifySetsModel* m = w.verifySetsModel();
+  ASSERT_TRUE(s.sets.isEmpty()) << "the checker stops it before any input set";
+  ASSERT_FALSE(s.stage.isEmpty());
+  ASSERT_EQ(m->rowCount(), 1);  // not an empty table
+  const QString result = m->index(0, VerifySetsModel::ResultColumn).data().toString();
+  EXPECT_TRUE(result.contains(s.stage) && result.contains(s.code)) << result.toStdString();
+  EXPECT_EQ(m->index(0, VerifySetsModel::BindingColumn).data().toString(), QStringLiteral("no input set ran"));
 }

@@ -90,6 +90,14 @@ int VerifySetsModel::columnCount(const QModelIndex& parent) const { return paren
 QVariant VerifySetsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const VerifySetRow& r = rows_[index.row()];
+  if (role == Qt::DisplayRole && !r.failedStage.isEmpty()) {  // stopped before the input sets
+    switch (index.column()) {
+      case BindingColumn: return tr("no input set ran");
+      case SeedColumn: return QStringLiteral("—");
+      case ResultColumn: return tr("FAIL at stage %1 (%2)").arg(r.failedStage, r.failedCode);
+      case ErrorColumn: return QStringLiteral("—");
+    }
+  }
   if (role == Qt::DisplayRole) {
     switch (index.column()) {
       case BindingColumn: return r.alt ? tr("%1 (alternative sizes)").arg(r.binding) : r.binding;

@@ -79,6 +79,8 @@ struct VerifySetRow {
   bool alt = false;
   bool pass = false;
   double maxAbsError = 0;
+  // Set on the one row a verification that stopped before any input set ran shows: the failing stage and code.
+  QString failedStage, failedCode;
 };
 
 // The cost model's report for a verified program (docs/cost-model.md), computed by the Verify job after a
