@@ -121,6 +121,22 @@ TEST(Cli, TasksListShowAndValidate) {
   CliRun v = cli("tasks validate");
   EXPECT_EQ(v.code, 0) << v.out;
   EXPECT_NE(v.out.find("solutions: 32/32"), std::string::npos) << v.out;
+  // The STeP-25 benchmark (issue 32): its lines follow the v1 ones.
+  EXPECT_NE(v.out.find("v2 tasks: 13/13 sound"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("v2 baselines: 13/13 pass and are feasible"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("v2 mutants: 48/48 rejected"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("v2 reward hacks: 6/6"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("v2 manual examples: 12/12"), std::string::npos) << v.out;
+  CliRun l2 = cli("tasks list --dialect step-v2");
+  ASSERT_EQ(l2.code, 0) << l2.out;
+  EXPECT_NE(l2.out.find("13 step-v2 task(s)"), std::string::npos) << l2.out;
+  EXPECT_EQ(l2.out.find("norm/layernorm_buffer"), std::string::npos) << l2.out;
+  EXPECT_NE(l.out.find("32 task(s)\n\nid"), std::string::npos) << l.out;  // v2 table appended after the v1 one
+  CliRun s2 = cli("tasks show attention/sdpa");
+  ASSERT_EQ(s2.code, 0) << s2.out;
+  EXPECT_EQ(s2.out.find("impl:"), std::string::npos);
+  EXPECT_EQ(s2.out.find("baseline:"), std::string::npos);
+  EXPECT_NE(s2.out.find("Qs: [BH, S, D]"), std::string::npos) << s2.out;
 }
 
 TEST(Cli, RunShowsTokenViewOfAStream) {

@@ -11,6 +11,7 @@
 
 #include "core/agent/prompt_builder.hpp"
 #include "core/bench/benchmark_v2.hpp"
+#include "core/verify/benchmark_validation.hpp"
 
 using namespace sf;
 namespace fs = std::filesystem;
@@ -167,4 +168,44 @@ TEST(BenchmarkV2, NoAgentTextContainsABaselineOrKnownOptimisedProgram) {
       EXPECT_EQ(all.find(l), std::string::npos) << "the prompt for " << t.id << " contains: " << l;
     }
   }
+}
+
+// A mutant that fails at another stage than annotated is a problem, not a pass. (The whole v2 validation runs
+// in `tasks validate`, checked by the e2e test Cli.TasksListShowAndValidate.)
+TEST(BenchmarkV2, ValidationReportsAMutantAtTheWrongStage) {
+  auto dir = fs::temp_directory_path() / "sf_bench_v2_mutants";
+  fs::create_directories(dir);
+  std::ofstream(dir / "m.yaml") << "task: gemm/small\nmutants:\n  - name: wrong_stage\n    what: x\n"
+                                   "    stage: type\n    code: T2-ARG\n    impl: |\n"
+                                   "      a = step.OffChipLoad(tile=[128, 128], stride=[K/128, 1], shape=[M/128, N/128], "
+                                   "par_dispatch=4).apply(A)\n"
+                                   "      C = step.OffChipStore(par_dispatch=4).apply(a)\n";
+  verify::Verifier v;
+  auto r = verify::check_rejected_files(v2_catalogue(), {(dir / "m.yaml").string()}, "v2 mutant", v);
+  fs::remove_all(dir);
+  EXPECT_EQ(r.programs, 1);
+  EXPECT_EQ(r.rejected_as_annotated, 0);  // it fails numerically, not at the type stage
+  ASSERT_EQ(r.problems.size(), 1u);
+}
+
+TEST(BenchmarkV2, CatalogueKeepsDialectsApart) {
+  auto dir = fs::temp_directory_path() / "sf_bench_v2_cat";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "benchmark_v2" / "g");
+  fs::create_directories(dir / "benchmark" / "g");
+  std::ofstream(dir / "benchmark_v2" / "g" / "one.yaml")
+      << "dialect: step-v1\nid: g/one\ngroup: g\ntitle: T\ndescription: d\nsizes: {N: 3}\n"
+         "inputs:\n  - {name: E0, dtype: fp32, dims: [N], data_gen: rand}\n"
+         "outputs:\n  - {name: S0, dtype: fp32, dims: [N]}\nreference: return E0\n";
+  Diagnostics ds;
+  auto c = bench::Catalogue::load_v2(dir.string(), ds);
+  fs::remove_all(dir);
+  EXPECT_TRUE(c.tasks().empty());
+  ASSERT_FALSE(ds.empty());
+  EXPECT_EQ(ds.front().code, "D-DIALECT");
+  Diagnostics all_ds;
+  auto all = bench::Catalogue::load_all(resources(), all_ds);
+  EXPECT_TRUE(all_ds.empty());
+  EXPECT_NE(all.find("gemm/small"), nullptr);
+  EXPECT_NE(all.find("norm/layernorm_buffer"), nullptr);
 }
