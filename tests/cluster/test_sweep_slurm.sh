@@ -119,6 +119,13 @@ cmp "$TMP/local-report.json" "$TMP/slurm-report.json" ||
 grep -rqF "$SF_CLUSTER_TEST_API_KEY" "$D" && fail "the API key was written under the sweep folder"
 
 step "errors"
+# A cell that failed --max-attempts times is not run again: sweep-cell refuses and records why.
+printf '{"attempts": 3, "state": "failed", "job_id": "", "host": "", "last_error": "boom"}\n' >"$D/slurm/cells/0.json"
+out=$("$CLI" campaign sweep-cell "$D" 0 2>&1)
+rc=$?
+[ $rc -eq 1 ] && grep -q "already failed 3 times" <<<"$out" && grep -q "resubmit --retry-failed" <<<"$out" ||
+  fail "gave up: exit $rc, '$out'"
+grep -q "gave up after 3 attempts" "$D/slurm/cells/0.json" || fail "gave up: the cell record does not say so"
 "$CLI" campaign sweep cancel "$D" >"$TMP/cancel.log" 2>&1 || { cat "$TMP/cancel.log"; fail "cancel of a finished sweep failed"; }
 out=$(PATH=/nonexistent "$CLI" "${SWEEP[@]}" --out "$TMP/nosbatch" --scheduler slurm 2>&1)
 rc=$?
