@@ -6,11 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake --preset default
-cmake --build --preset default -j "$(nproc)" --target stepforge-cli stepforge
+cmake --build --preset default -j "$(nproc)" --target stepforge-cli stepforge bench_opt2_sweep
 OUT=build/demo-campaign
 rm -rf "$OUT"
 ./build/default/app/cli/stepforge-cli campaign run resources/configs/demo.json --out "$OUT"
 ./build/default/app/cli/stepforge-cli campaign report "$OUT"
+echo
+echo "STeP-25: an offline optimisation campaign on the v2 benchmark (fallible built-in optimiser, sage memory):"
+./build/default/tests/perf/bench_opt2_sweep --demo
 echo
 echo "Open the demo campaign in the workbench:"
 echo "  $(pwd)/build/default/app/gui/stepforge --campaign $(pwd)/$OUT"
