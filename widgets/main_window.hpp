@@ -29,6 +29,9 @@ class CampaignDocks;
 class AuditDocks;
 class AgentDocks;
 class PerformancePane;
+namespace perf2 {
+class Perf2Docks;
+}
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -62,6 +65,7 @@ class MainWindow : public QMainWindow {
   AgentDocks* agentDocks() const { return agent_; }
   GraphView* graphView() const { return graph_; }
   PerformancePane* performancePane() const { return perf_; }
+  perf2::Perf2Docks* perf2Docks() const { return perf2_; }  // the STeP-25 performance explorer
   // The cost summary in the status bar after Verify ("" when there is none).
   QString statusPerfText() const;
   // Scrolls the editor so that the impl block is in view.
@@ -129,6 +133,7 @@ class MainWindow : public QMainWindow {
   StreamInspector* inspector_ = nullptr;
   TaskBrowser* tasks_ = nullptr;
   PerformancePane* perf_ = nullptr;
+  perf2::Perf2Docks* perf2_ = nullptr;
   QLabel* statusPerf_ = nullptr;
   QString perfText_;    // the document text the last cost report is for
   QString verifyText_;  // the text of the last Verify request

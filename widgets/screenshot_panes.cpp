@@ -3,11 +3,14 @@
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QRegularExpression>
+#include <QThread>
 
 #include "widgets/campaign/campaign_docks.hpp"
 #include "widgets/campaign/trace_model.hpp"
 #include "widgets/campaign/trace_pane.hpp"
 #include "widgets/main_window.hpp"
+#include "widgets/perf2/perf2_docks.hpp"
+#include "widgets/perf2/perf_explorer.hpp"
 
 namespace sf::widgets {
 
@@ -23,6 +26,19 @@ void showPassingCall(MainWindow& w) {
       tp->showRow(r);
       return;
     }
+}
+
+// The STeP-25 explorer: read the editor now and wait (at most 5 s) for the timing to arrive.
+void timePerf2(MainWindow& w, const char* dock) {
+  auto* d = w.perf2Docks();
+  if (!d) return;
+  d->refresh();
+  if (auto* dw = w.findChild<QDockWidget*>(QLatin1String(dock))) dw->raise();
+  for (int i = 0; i < 500 && d->explorer()->retimer()->busy(); ++i) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QThread::msleep(10);
+  }
+  QCoreApplication::processEvents();
 }
 
 }  // namespace
@@ -47,6 +63,18 @@ const std::vector<ScreenshotPane>& screenshotPanes() {
       {QStringLiteral("audit"), QStringLiteral("AuditDock"), paneText("the adoption audit (sage campaigns)"), {}},
       {QStringLiteral("memory"), QStringLiteral("MemoryDock"), paneText("the memory inspector (sage campaigns)"), {}},
       {QStringLiteral("agent"), QStringLiteral("AgentDock"), paneText("the agent beside the editor"), {}},
+      {QStringLiteral("editor"), QString(), paneText("the editor"), {}},
+      {QStringLiteral("performance"), QStringLiteral("PerformanceDock"), paneText("the cost report of a verified v1 program"), {}},
+      {QStringLiteral("cost"), QStringLiteral("Perf2CostDock"), paneText("STeP-25: cycles, bytes and limit per statement"),
+       [](MainWindow& w) { timePerf2(w, "Perf2CostDock"); }},
+      {QStringLiteral("roofline"), QStringLiteral("RooflineDock"), paneText("STeP-25: the roofline"),
+       [](MainWindow& w) { timePerf2(w, "RooflineDock"); }},
+      {QStringLiteral("timeline"), QStringLiteral("TimelineDock"), paneText("STeP-25: busy, stalled and blocked per node"),
+       [](MainWindow& w) { timePerf2(w, "TimelineDock"); }},
+      {QStringLiteral("whatif"), QStringLiteral("WhatIfDock"), paneText("STeP-25: the what-if controls"),
+       [](MainWindow& w) { timePerf2(w, "WhatIfDock"); }},
+      {QStringLiteral("diff"), QStringLiteral("Perf2DiffDock"), paneText("STeP-25: the program against the baseline"),
+       [](MainWindow& w) { timePerf2(w, "Perf2DiffDock"); }},
   };
   return kScreenshotPanes;
 }

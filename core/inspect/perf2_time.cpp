@@ -30,6 +30,17 @@ Timed time_program(const step::TaskDoc& task, std::string_view impl, const step2
   return t;
 }
 
+std::optional<std::string> baseline_impl(const step::TaskDoc& task, const std::string& resource_dir) {
+  if (task.baseline.empty() || task.baseline.find("..") != std::string::npos || task.id.empty()) return std::nullopt;
+  const auto slash = task.id.find('/');
+  const std::string group = slash == std::string::npos ? std::string() : task.id.substr(0, slash);
+  const std::string path = resource_dir + "/solutions_v2/" + (group.empty() ? "" : group + "/") + task.baseline;
+  Diagnostics d;
+  auto any = step::load_any_file(path, d);
+  if (!any.solution) return std::nullopt;
+  return any.solution->impl;
+}
+
 std::map<std::string, std::int64_t> size_values(const step::TaskDoc& task) {
   return {task.sizes.begin(), task.sizes.end()};
 }

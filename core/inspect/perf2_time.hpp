@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,10 @@ struct TimeOptions {
 
 Timed time_program(const step::TaskDoc& task, std::string_view impl, const step2::perf::Chip& chip,
                    const TimeOptions& opt = {});
+
+// The impl of a v2 task's baseline solution: <resource_dir>/solutions_v2/<group>/<task.baseline>, the group
+// being the task id's first part. nullopt when the task names none or it cannot be read.
+std::optional<std::string> baseline_impl(const step::TaskDoc& task, const std::string& resource_dir);
 
 // The task's size symbols and values (the binding the cost model times).
 std::map<std::string, std::int64_t> size_values(const step::TaskDoc& task);

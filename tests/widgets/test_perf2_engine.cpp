@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QFile>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -23,7 +24,13 @@
 #include "core/inspect/perf2_explain.hpp"
 #include "core/inspect/perf2_time.hpp"
 #include "core/inspect/perf2_whatif.hpp"
+#include "test_support.hpp"
+#include "widgets/editor/step_editor.hpp"
+#include "widgets/main_window.hpp"
+#include "widgets/perf2/cost_view.hpp"
 #include "widgets/perf2/diff_view.hpp"
+#include "widgets/perf2/perf2_docks.hpp"
+#include "widgets/screenshot_panes.hpp"
 #include "widgets/perf2/perf2_engine.hpp"
 #include "widgets/perf2/perf_explorer.hpp"
 #include "widgets/perf2/roofline_view.hpp"
@@ -178,4 +185,57 @@ TEST(Perf2Screens, EveryViewFitsAt1366x768And1920x1080) {
     if (!l->isVisible() || !l->wordWrap() || l->text().isEmpty()) continue;
     EXPECT_GE(l->height(), l->heightForWidth(l->width()) - 1) << l->objectName().toStdString();
   }
+}
+
+// The explorer in the main window: a gemm/small document with its impl shows the docks, is timed against its
+// baseline, a node click moves the editor to its statement, and Apply replaces the impl as one undo step.
+TEST(Perf2MainWindow, AStep25DocumentIsTimedAndApplyIsOneUndoStep) {
+  QFile f(QStringLiteral(SF_SOURCE_DIR "/resources/benchmark_v2/gemm/small.yaml"));
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  QString text = QString::fromUtf8(f.readAll());
+  ASSERT_FALSE(text.isEmpty());
+  const QString impl = QStringLiteral(
+      "impl: |\n"
+      "  a = step.OffChipLoad(tile=[128, 128], stride=[K/128, 0, 1], shape=[M/128, N/128, K/128], par_dispatch=4).apply(A)\n"
+      "  b = step.OffChipLoad(tile=[128, 128], stride=[0, 1, N/128], shape=[M/128, N/128, K/128], par_dispatch=4).apply(B)\n"
+      "  c = step.BinaryMapAccum(fn=matmul, rank=1, write_back_mu=1, compute_bw=4096).apply((a, b))\n"
+      "  C = step.OffChipStore(par_dispatch=4).apply(c)\n");
+  if (!text.endsWith(QLatin1Char('\n'))) text += QLatin1Char('\n');
+  text += impl;
+  widgets::MainWindow w;
+  w.resize(1366, 768);
+  w.setDocument(text);
+  auto* d = w.perf2Docks();
+  ASSERT_NE(d, nullptr);
+  d->refresh();
+  ASSERT_TRUE(d->active());
+  auto& e = *d->explorer();
+  using namespace sf::widgets;
+  ASSERT_TRUE(waitIdle(e));
+  ASSERT_TRUE(e.lastGood().ok) << e.lastGood().error;
+  EXPECT_EQ(e.lastGood().report.cycles, 16938);
+  ASSERT_TRUE(e.baseline().ok);  // resources/solutions_v2/gemm/small.yaml
+  EXPECT_EQ(e.baseline().report.cycles, 16938);
+  EXPECT_FALSE(d->docks().front()->isHidden());
+  // A node click (impl line 3) moves the editor to the file line of the statement.
+  const int fileLine = test::lineOf(text, QStringLiteral("c = step.BinaryMapAccum"));
+  Q_EMIT e.costView()->lineActivated(3);
+  int line = -1, col = -1;
+  w.editor()->getCursorPosition(&line, &col);
+  EXPECT_EQ(line + 1, fileLine);
+  // What-if, then Apply: the editor's impl is the proposal, and one undo restores the document.
+  e.whatIfPanel()->selectLine(4);
+  e.whatIfPanel()->parDispatchBox()->setValue(16);
+  ASSERT_TRUE(waitIdle(e));
+  ASSERT_TRUE(e.whatIfPanel()->applyButton()->isEnabled());
+  QTest::mouseClick(e.whatIfPanel()->applyButton(), Qt::LeftButton);
+  EXPECT_TRUE(w.editor()->text().contains(QStringLiteral("  C = step.OffChipStore(par_dispatch=16).apply(c)\n")))
+      << w.editor()->text().toStdString();
+  EXPECT_TRUE(w.editor()->text().startsWith(text.left(text.indexOf(QStringLiteral("impl: |")))));
+  w.editor()->undo();
+  EXPECT_EQ(w.editor()->text(), text);
+  // The screenshot registry raises an explorer pane.
+  QString err;
+  EXPECT_TRUE(widgets::showScreenshotPane(w, QStringLiteral("roofline"), &err)) << err.toStdString();
+  EXPECT_TRUE(widgets::screenshotPaneNames().contains(QStringLiteral("whatif")));
 }

@@ -1,5 +1,4 @@
 #include "widgets/editor/performance_pane.hpp"
-#include "core/common/speedup.hpp"
 
 #include <QFont>
 #include <QHeaderView>
@@ -19,7 +18,7 @@ namespace sf::widgets {
 
 QString formatCount(qint64 v) { return QString::number(v); }
 
-QString formatSpeedup(double s) { return QString::fromStdString(speedup_text(s)); }  // "tie (1.00×)" within 1%
+QString formatSpeedup(double s) { return QStringLiteral("%1×").arg(s, 0, 'f', 2); }
 
 // ----------------------------------------------------------------------------------------------- units model
 
@@ -278,7 +277,7 @@ PerformancePane::PerformancePane(QWidget* parent)
   tl->addWidget(bound_);
   tl->addWidget(totals_);
   tl->addWidget(view_, 1);
-  tl->addWidget(legend_);
+  legend_->hide();  // its text is the last row of the totals (a squeezed dock must not cut it)
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->addWidget(top);
   split->addWidget(timelineScroll_);
@@ -397,6 +396,7 @@ void PerformancePane::setSnapshot(const PerfSnapshot& s) {
                     .arg(names.join(QStringLiteral(", ")).toHtmlEscaped(), formatCount(b.busy))
                     .arg(100.0 * inspect::unit_utilisation(b, r.cycles), 0, 'f', 1));
   }
+  html += row(tr("Legend"), legend_->text());
   html += QStringLiteral("</table>");
   totals_->setText(html);
   totals_->show();
