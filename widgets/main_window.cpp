@@ -124,10 +124,6 @@ void MainWindow::createDocks() {
   issuesView_->setRootIsDecorated(false);
   issuesView_->setAlternatingRowColors(true);
   issuesView_->header()->setStretchLastSection(true);
-  // A diagnostic's message and its fix are shown whole: wrapped in the Message column (and on hover).
-  issuesView_->setWordWrap(true);
-  issuesView_->setUniformRowHeights(false);
-  issuesView_->setTextElideMode(Qt::ElideNone);
   connect(issuesView_, &QTreeView::activated, this, [this](const QModelIndex& i) {
     editor_->gotoLocation(i.data(IssuesModel::LineRole).toInt(), i.data(IssuesModel::ColumnRole).toInt());
   });
