@@ -47,6 +47,7 @@ Catalogue Catalogue::load_from(const std::string& dir, const char* subdir, bool 
   fs::path root = fs::path(dir) / subdir;
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
+    if (v2) return c;  // a resources directory without the STeP-25 benchmark: no v2 tasks, not an error
     diags.push_back(make_error("IO-READ", "no benchmark directory at '" + root.string() + "'"));
     return c;
   }

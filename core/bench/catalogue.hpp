@@ -23,7 +23,8 @@ class Catalogue {
   // that do not match the file's place benchmark/<group>/<name>.yaml (D-VALUE) are reported and skipped too.
   static Catalogue load(const std::string& dir, Diagnostics& diags);
   // The same rules for dir/benchmark_v2/**/*.yaml; every document must be `dialect: step-v2` (D-DIALECT
-  // otherwise). A v2 document has no `group` key: the group is the first part of its id.
+  // otherwise). A v2 document has no `group` key: the group is the first part of its id. A directory without
+  // benchmark_v2/ has no v2 tasks (no diagnostic).
   static Catalogue load_v2(const std::string& dir, Diagnostics& diags);
   // Both catalogues in one (for looking up the task a program file names): the step-v1 tasks and the step-v2
   // tasks, sorted by id; an id in both is reported (D-DUP) and the step-v2 one left out.

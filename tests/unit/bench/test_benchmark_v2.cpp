@@ -203,6 +203,11 @@ TEST(BenchmarkV2, CatalogueKeepsDialectsApart) {
   EXPECT_TRUE(c.tasks().empty());
   ASSERT_FALSE(ds.empty());
   EXPECT_EQ(ds.front().code, "D-DIALECT");
+  Diagnostics none_ds;
+  EXPECT_TRUE(bench::Catalogue::load_v2((fs::temp_directory_path() / "sf_no_such_resources").string(), none_ds)
+                  .tasks()
+                  .empty());
+  EXPECT_TRUE(none_ds.empty());
   Diagnostics all_ds;
   auto all = bench::Catalogue::load_all(resources(), all_ds);
   EXPECT_TRUE(all_ds.empty());
