@@ -9,6 +9,7 @@
 #include "core/step/printer.hpp"
 #include "core/step/task.hpp"
 #include "core/synth/offline_roles.hpp"
+#include "core/synth/opt2_answer.hpp"
 #include "core/verify/verifier.hpp"
 
 namespace sf::synth {
@@ -204,6 +205,9 @@ llm::ChatResult synth_chat(const llm::ChatRequest& request, const llm::CancelTok
     if (!ds.empty()) msg += ": " + ds.front().message;
     return llm::ChatResult::failure("provider", msg);
   }
+  // A STeP-25 optimisation round: the fallible optimiser answers (opt2_answer.hpp), unverified.
+  if (task->is_v2())
+    if (auto answer = opt2::opt2_chat(request, *task)) return *answer;
   std::vector<std::unique_ptr<step::TaskDoc>> demo_tasks;
   std::vector<Demonstration> demos;
   for (const auto& text : pc.demo_texts) {

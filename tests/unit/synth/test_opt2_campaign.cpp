@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "core/step2/perf/task_perf.hpp"
+#include "core/synth/opt2_answer.hpp"
 #include "core/synth/opt2_campaign.hpp"
+#include "core/synth/provider.hpp"
 
 namespace sf::synth::opt2 {
 namespace campaign_test {
@@ -126,4 +128,53 @@ TEST(Opt2Campaign, PromptShowsProgramReportCardAndRules) {
 }
 
 }  // namespace campaign_test
+}  // namespace sf::synth::opt2
+
+namespace sf::synth::opt2 {
+namespace answer_test {
+
+// One v2 optimisation round end to end through the builtin backend's seam: round_prompt -> synth_chat (the
+// provider answers with the fallible optimiser) -> read_answer -> judge.
+TEST(Opt2Answer, BuiltinRoundEndToEnd) {
+  auto t = campaign_test::load("gemm/small");
+  auto base = judge(t, t.baseline_impl, 0, 0.01);
+  BankRule r;
+  r.rule = *parse_rule_move("par_dispatch 16", "r7");
+  r.statement = "par_dispatch=16 paid";
+  auto prompt = round_prompt(t, t.baseline_impl, base, {&r}, "card");
+  int judged = 0, adopted = 0;
+  for (int s = 0; s < 8; ++s) {
+    llm::ChatRequest req;
+    req.messages = {{"user", prompt}};
+    req.seed = 5;
+    req.sample_index = s;
+    llm::CancelToken cancel;
+    auto out = synth_chat(req, cancel);
+    ASSERT_TRUE(out.ok()) << out.error.message;
+    auto a = read_answer(out.response->text);
+    ASSERT_FALSE(a.impl.empty()) << out.response->text;
+    for (const auto& id : a.adopted) {
+      EXPECT_EQ(id, "r7");
+      // The answer says which move came from r7 (a second, sampled move may change par_dispatch again).
+      EXPECT_NE(out.response->text.find("par_dispatch=16 on every off-chip load and store (from r7)"),
+                std::string::npos);
+      ++adopted;
+    }
+    auto j = judge(t, a.impl, base.cycles, 0.01);
+    EXPECT_FALSE(j.detail == "no answer");
+    ++judged;
+  }
+  EXPECT_EQ(judged, 8);
+  EXPECT_GT(adopted, 0);
+}
+
+TEST(Opt2Answer, ReadAnswerIsDefensive) {
+  auto a = read_answer("text\n```yaml\nimpl: |\n  x = step.A().apply(y)\n```\nadopted: [m1, \"m2\"]\n");
+  EXPECT_EQ(a.impl, "x = step.A().apply(y)\n");
+  EXPECT_EQ(a.adopted, (std::vector<std::string>{"m1", "m2"}));
+  EXPECT_TRUE(read_answer("").impl.empty());
+  EXPECT_TRUE(read_answer("```yaml\nno impl\n```\nadopted: [").adopted.empty());
+}
+
+}  // namespace answer_test
 }  // namespace sf::synth::opt2
