@@ -41,6 +41,9 @@ Perf2Docks::Perf2Docks(QMainWindow* window, StepEditor* editor)
       },
       this);
   docks_ = explorer_->installDocks(window);
+  // One tab group with the dataflow graph, so the right dock area does not grow taller than the screen.
+  if (auto* graph = window->findChild<QDockWidget*>(QStringLiteral("GraphDock")))
+    for (auto* d : docks_) window->tabifyDockWidget(graph, d);
   for (auto* d : docks_) d->hide();
   debounce_->setSingleShot(true);
   debounce_->setInterval(150);

@@ -108,8 +108,9 @@ void RooflinePlot::paintEvent(QPaintEvent*) {
   p.save();
   p.translate(fm.height() * 0.2, r.center().y());
   p.rotate(-90);
-  p.drawText(QRectF(-r.height() / 2, 0, r.height(), fm.height() + 2), Qt::AlignHCenter,
-             tr("performance (FLOP per cycle)"));
+  QString yl = tr("performance (FLOP per cycle)");
+  if (fm.horizontalAdvance(yl) > r.height()) yl = tr("FLOP/cycle");  // a short plot keeps the unit whole
+  p.drawText(QRectF(-r.height() / 2, 0, r.height(), fm.height() + 2), Qt::AlignHCenter, yl);
   p.restore();
   // Roofs.
   const double ridge = roofs_.compute_flop_per_cycle / std::max(1e-9, roofs_.hbm_bytes_per_cycle);

@@ -39,7 +39,7 @@ class RooflinePlot : public QWidget {
   static QColor memoryRoofColor() { return QColor(0x00, 0x72, 0xb2); }
 
   QSize sizeHint() const override { return {520, 340}; }
-  QSize minimumSizeHint() const override { return {300, 200}; }
+  QSize minimumSizeHint() const override { return {240, 140}; }
 
  protected:
   void paintEvent(QPaintEvent*) override;

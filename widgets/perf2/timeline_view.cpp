@@ -16,7 +16,7 @@ using step2::perf::Activity;
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("Perf2TimelineView"));
   setAccessibleName(tr("Node timeline"));
-  setMinimumHeight(120);
+  setMinimumHeight(90);
 }
 
 int TimelineView::rowCount() const { return nodeRows() + channels_; }
@@ -28,7 +28,7 @@ int TimelineView::labelWidth() const {
 int TimelineView::bannerHeight() const { return summarised() ? fontMetrics().height() + 8 : 0; }
 
 QSize TimelineView::sizeHint() const { return {640, bannerHeight() + kAxisHeight + rowCount() * kRowHeight + 4}; }
-QSize TimelineView::minimumSizeHint() const { return {labelWidth() + 120, 120}; }
+QSize TimelineView::minimumSizeHint() const { return {labelWidth() + 120, 90}; }
 
 void TimelineView::setOutcome(const Outcome& o) {
   if (!o.ok) return;  // a broken program keeps the last timeline
