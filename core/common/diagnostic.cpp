@@ -7,6 +7,7 @@ namespace sf {
 Stage stage_of(std::string_view code) {
   // Codes whose stage is not their prefix's (documented in docs/diagnostics.md).
   if (code == "X-DIM") return Stage::Shape;
+  if (code == "C-BW") return Stage::Type;  // STeP-25: a check-stage code (compute_bw / par_dispatch < 1)
   if (code.empty()) return Stage::Io;
   switch (code[0]) {
     case 'D': return Stage::Document;

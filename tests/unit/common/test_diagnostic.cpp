@@ -10,6 +10,8 @@ TEST(Diagnostic, StageFollowsCodePrefix) {
   EXPECT_EQ(stage_of("T-RANK"), Stage::Type);
   EXPECT_EQ(stage_of("T-RESHAPE-DIV"), Stage::Type);
   EXPECT_EQ(stage_of("X-DIM"), Stage::Shape);
+  EXPECT_EQ(stage_of("C-BW"), Stage::Type);  // STeP-25: rejected by the checker, not the cost model
+  EXPECT_EQ(stage_of("C-COMPUTE"), Stage::Cost);
   EXPECT_EQ(stage_of("O-RETURN"), Stage::Output);
   EXPECT_EQ(stage_of("L-ELEMENTS"), Stage::Limit);
   EXPECT_EQ(stage_of("V-MISMATCH"), Stage::Numeric);
