@@ -311,6 +311,7 @@ void PerformancePane::clear() {
   bound_->clear();
   bound_->hide();
   units_->setReport(nullptr);
+  view_->resizeColumnsToContents();  // the headers (with their units) are never elided
   timeline_->setReport(nullptr);
 }
 
