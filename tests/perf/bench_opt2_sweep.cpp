@@ -1,6 +1,6 @@
 // The STeP-25 memory experiment (docs/learn.md, "STeP-25 optimisation memory"): the fallible built-in
 // optimiser (core/synth/opt2_*) on the v2 benchmark, a fixed proposal budget per task, each variant of
-// resources/configs/optimise-sage.json over the same seeds. Prints per variant the median speedup at the
+// resources/experiments/optimise-sage.json over the same seeds. Prints per variant the median speedup at the
 // budget, the area under the best-speedup-against-proposals curve, Fast_1.5 and Fast_2 (means over seeds),
 // paired differences against `random` and sage − uniform with 95% bootstrap intervals over seeds, the rule
 // statistics and how often the k slots of sage and uniform differ.
@@ -96,7 +96,7 @@ double mean(const std::vector<double>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string config = kRes + "/configs/optimise-sage.json", only_variant;
+  std::string config = kRes + "/experiments/optimise-sage.json", only_variant;
   int seeds_n = -1, budget = -1;
   bool demo = false;
   std::set<std::string> only_tasks;
