@@ -1,4 +1,5 @@
 #include "widgets/editor/performance_pane.hpp"
+#include "core/common/speedup.hpp"
 
 #include <QFont>
 #include <QHeaderView>
@@ -18,7 +19,7 @@ namespace sf::widgets {
 
 QString formatCount(qint64 v) { return QString::number(v); }
 
-QString formatSpeedup(double s) { return QStringLiteral("%1×").arg(s, 0, 'f', 2); }
+QString formatSpeedup(double s) { return QString::fromStdString(speedup_text(s)); }  // "tie (1.00×)" within 1%
 
 // ----------------------------------------------------------------------------------------------- units model
 
