@@ -87,7 +87,9 @@ TEST(Opt2Campaign, FailedRoundsNeverReplaceTheBestAndMemoryIsTruthful) {
     for (std::size_t r = 0; r < o.rounds.size(); ++r) {
       const auto& rec = o.rounds[r];
       EXPECT_GE(o.curve[r], prev);
-      if (rec.verdict != Verdict::Faster) EXPECT_EQ(o.curve[r], prev) << o.id << " round " << r;
+      if (rec.verdict != Verdict::Faster) {
+        EXPECT_EQ(o.curve[r], prev) << o.id << " round " << r;
+      }
       if (rec.verdict == Verdict::Faster) {
         EXPECT_LT(rec.cycles, best);
         best = rec.cycles;
