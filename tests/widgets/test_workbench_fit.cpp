@@ -205,8 +205,19 @@ TEST(WorkbenchFit, SageCampaignWithAuditAndMemoryFits) {
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
     QSignalSpy snapshots(w.bridge(), &EngineBridge::auditMemorySnapshot);
+    QSignalSpy states(w.bridge(), &EngineBridge::campaignStateChanged);
     w.campaignDocks()->openWorkspace(QString::fromStdString(ws.string()));
-    ASSERT_TRUE(snapshots.wait(10000));
+    ASSERT_TRUE(snapshots.count() > 0 || snapshots.wait(10000));
+    // The window as it settles once the workspace's log has been read (the fixture is an unfinished campaign,
+    // so the docks end up following it), not a layout caught half way: a slow build, e.g. under ASan, reaches
+    // the check before the read ends.
+    const auto loaded = [&] {
+      if (states.isEmpty()) return false;
+      const auto s = states.last().at(0).value<CampaignRunState>();
+      return s == CampaignRunState::Following || s == CampaignRunState::Finished;
+    };
+    for (int i = 0; i < 100 && !loaded(); ++i) states.wait(100);
+    ASSERT_TRUE(loaded());
     auto* auditDock = w.findChild<QDockWidget*>(QStringLiteral("AuditDock"));
     ASSERT_TRUE(auditDock);
     EXPECT_TRUE(auditDock->isVisible());

@@ -54,10 +54,15 @@ LearningCurves::LearningCurves(QWidget* parent)
   auto* svg = new QPushButton(tr("SVG…"), this);
   // Two rows of controls (what is plotted; sweep and export), so that a narrow dock shows them whole.
   // The combo boxes never get less than their longest choice (in the presentation font too).
-  for (QComboBox* c : {xCombo_, metricCombo_, tagCombo_}) {
+  for (QComboBox* c : {xCombo_, metricCombo_}) {
     c->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     c->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
   }
+  // The tag filter's choices come from the campaign (any length): it takes the room that is left, down to
+  // "All tasks", so a long tag never squeezes the two fixed-choice boxes.
+  tagCombo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  tagCombo_->setMinimumContentsLength(12);
+  tagCombo_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
   auto* top = new QHBoxLayout;
   top->addWidget(xCombo_);
   top->addWidget(metricCombo_);
