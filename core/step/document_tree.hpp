@@ -176,6 +176,39 @@ class Walker {
     return std::nullopt;
   }
 
+  // A size binding (verify.alt_sizes, verify.general_sizes, perf_sizes): a mapping of some of `base`'s size
+  // symbols to positive integers, completed with `base`. D-TYPE for a non-mapping, D-KEY for an unknown or
+  // duplicate symbol (with did-you-mean), D-TYPE / D-VALUE (via integer()) for a value that is not a positive
+  // integer ("<what> <symbol> must be ..."). Shared by the v1 and v2 document walkers.
+  std::optional<SizeBinding> size_binding(const YNode& a, const YNode* key, const SizeBinding& base,
+                                          const std::string& where, const std::string& what) {
+    if (a.kind != YNode::Kind::Map) {
+      error("D-TYPE", where + " must be a mapping of size symbols to positive integers, not a " + kind_name(a),
+            vloc(a, key));
+      return std::nullopt;
+    }
+    SizeBinding out = base;
+    std::vector<std::string> syms;
+    for (const auto& [s, v] : base) syms.push_back(s);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i + 1 < a.items.size(); i += 2) {
+      const YNode& k = a.items[i];
+      if (k.kind != YNode::Kind::Scalar || !base.count(k.value)) {
+        std::string hint = k.kind == YNode::Kind::Scalar ? did_you_mean(k.value, syms) : "";
+        error("D-KEY", "unknown key '" + k.value + "' in " + where + ": not a size symbol of the task" +
+                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
+              loc_of(k.mark));
+        continue;
+      }
+      if (!seen.insert(k.value).second) {
+        error("D-KEY", "duplicate key '" + k.value + "' in " + where, loc_of(k.mark));
+        continue;
+      }
+      if (auto x = integer(a.items[i + 1], what + " " + k.value, 1, 2147483647, &k)) out[k.value] = *x;
+    }
+    return out;
+  }
+
   std::optional<double> number(const YNode& v, const std::string& what, bool allow_inf, const YNode* key = nullptr) {
     if (v.kind == YNode::Kind::Scalar && !v.value.empty()) {
       std::string s = v.value;

@@ -384,44 +384,11 @@ class TaskWalker : public Walker {
       }
     }
     if (const YNode* a = f->get("alt_sizes"))
-      if (auto alt = size_override(*a, f->key("alt_sizes"), "verify.alt_sizes", "alt size"))
+      if (auto alt = size_binding(*a, f->key("alt_sizes"), doc.sizes, "verify.alt_sizes", "alt size"))
         doc.verify.alt_sizes = alt;
     if (const YNode* a = f->get("general_sizes"))
-      if (auto g = size_override(*a, f->key("general_sizes"), "verify.general_sizes", "general size"))
+      if (auto g = size_binding(*a, f->key("general_sizes"), doc.sizes, "verify.general_sizes", "general size"))
         doc.verify.general_sizes = g;
-  }
-
-  // A second size binding (verify.alt_sizes, perf_sizes): a mapping of some of the task's size symbols to
-  // positive integers, completed with the task's sizes. D-TYPE for a non-mapping, D-KEY for an unknown or
-  // duplicate symbol, D-TYPE / D-VALUE (via integer()) for a value that is not a positive integer.
-  std::optional<SizeBinding> size_override(const YNode& a, const YNode* key, const std::string& where,
-                                           const std::string& what) {
-    if (a.kind != YNode::Kind::Map) {
-      error("D-TYPE",
-            where + " must be a mapping of size symbols to positive integers, not a " + kind_name(a),
-            vloc(a, key));
-      return std::nullopt;
-    }
-    SizeBinding alt = doc.sizes;
-    std::vector<std::string> syms;
-    for (const auto& [s, v] : doc.sizes) syms.push_back(s);
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i + 1 < a.items.size(); i += 2) {
-      const YNode& k = a.items[i];
-      if (k.kind != YNode::Kind::Scalar || !doc.sizes.count(k.value)) {
-        std::string hint = k.kind == YNode::Kind::Scalar ? did_you_mean(k.value, syms) : "";
-        error("D-KEY", "unknown key '" + k.value + "' in " + where + ": not a size symbol of the task" +
-                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
-              loc_of(k.mark));
-        continue;
-      }
-      if (!seen.insert(k.value).second) {
-        error("D-KEY", "duplicate key '" + k.value + "' in " + where, loc_of(k.mark));
-        continue;
-      }
-      if (auto x = integer(a.items[i + 1], what + " " + k.value, 1, 2147483647, &k)) alt[k.value] = *x;
-    }
-    return alt;
   }
 
   void meta(const YNode& n, const YNode* key) {
@@ -547,7 +514,7 @@ std::optional<TaskDoc> walk_task(const Text& t, const YNode& root, std::string p
   }
   if (const YNode* v = f->get("sizes")) w.sizes(*v, f->key("sizes"));
   if (const YNode* v = f->get("perf_sizes"))
-    if (auto p = w.size_override(*v, f->key("perf_sizes"), "perf_sizes", "perf size")) w.doc.perf_sizes = p;
+    if (auto p = w.size_binding(*v, f->key("perf_sizes"), w.doc.sizes, "perf_sizes", "perf size")) w.doc.perf_sizes = p;
   if (const YNode* v = w.seq(*f, "inputs", "the task document")) w.inputs(*v);
   if (const YNode* v = w.seq(*f, "parameters", "the task document")) w.parameters(*v);
   if (const YNode* v = w.seq(*f, "fns", "the task document")) w.fns(*v);

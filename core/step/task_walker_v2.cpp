@@ -209,34 +209,6 @@ class V2Walker : public Walker {
     }
   }
 
-  std::optional<SizeBinding> size_override(const YNode& a, const YNode* key, const std::string& where) {
-    if (a.kind != YNode::Kind::Map) {
-      error("D-TYPE", where + " must be a mapping of size symbols to positive integers, not a " + kind_name(a),
-            vloc(a, key));
-      return std::nullopt;
-    }
-    SizeBinding alt = doc.sizes;
-    std::vector<std::string> syms;
-    for (const auto& [s, v] : doc.sizes) syms.push_back(s);
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i + 1 < a.items.size(); i += 2) {
-      const YNode& k = a.items[i];
-      if (k.kind != YNode::Kind::Scalar || !doc.sizes.count(k.value)) {
-        std::string hint = k.kind == YNode::Kind::Scalar ? did_you_mean(k.value, syms) : "";
-        error("D-KEY", "unknown key '" + k.value + "' in " + where + ": not a size symbol of the task" +
-                           (hint.empty() ? "" : "; did you mean '" + hint + "'?"),
-              loc_of(k.mark));
-        continue;
-      }
-      if (!seen.insert(k.value).second) {
-        error("D-KEY", "duplicate key '" + k.value + "' in " + where, loc_of(k.mark));
-        continue;
-      }
-      if (auto x = integer(a.items[i + 1], "alt size " + k.value, 1, 2147483647, &k)) alt[k.value] = *x;
-    }
-    return alt;
-  }
-
   void verify(const YNode& n, const YNode* key) {
     doc.verify.atol = doc.verify.rtol = 1e-3;
     auto f = fields2(n, "verify", {"seeds", "atol", "rtol", "alt_sizes", "input_sets"}, {}, key);
@@ -256,7 +228,7 @@ class V2Walker : public Walker {
         else if (x) (k[0] == 'a' ? doc.verify.atol : doc.verify.rtol) = *x;
       }
     if (const YNode* a = f->get("alt_sizes"))
-      if (auto alt = size_override(*a, f->key("alt_sizes"), "verify.alt_sizes")) doc.verify.alt_sizes = alt;
+      if (auto alt = size_binding(*a, f->key("alt_sizes"), doc.sizes, "verify.alt_sizes", "alt size")) doc.verify.alt_sizes = alt;
     if (const YNode* l = seq(*f, "input_sets", "verify")) {
       if (l->items.size() > 16) error("D-VALUE", "verify.input_sets lists more than 16 sets", loc_of(l->mark));
       for (std::size_t i = 0; i < l->items.size() && i < 16; ++i) {
