@@ -23,6 +23,8 @@ bool Sim::prepare() {
   burst_.resize(static_cast<std::size_t>(n_));
   prio_.assign(static_cast<std::size_t>(n_), 0);
   chan_.assign(static_cast<std::size_t>(std::max<std::int64_t>(1, chip_.hbm_channels)), 0);
+  res_.channels = static_cast<int>(chan_.size());
+  if (opt_.timeline) last_iv_.assign(static_cast<std::size_t>(n_) + chan_.size(), SIZE_MAX);
   const auto ns = g_.streams.size();
   fifo_.resize(ns);
   tok_.resize(ns * static_cast<std::size_t>(depth_ + 1));
@@ -143,20 +145,22 @@ Sim::Tok& Sim::head(int f) {
   return tok_[static_cast<std::size_t>(f) * static_cast<std::size_t>(depth_ + 1) + static_cast<std::size_t>(q.head)];
 }
 
-void Sim::span(int id, Activity a, std::int64_t b, std::int64_t e) {
-  if (!opt_.timeline || e <= b) return;
-  if (res_.timeline.size() >= opt_.max_intervals) {
-    res_.timeline_truncated = true;
-    return;
-  }
-  if (!res_.timeline.empty()) {
-    Interval& last = res_.timeline.back();
-    if (last.row == id && last.what == a && last.end == b) {
+void Sim::span(int row, Activity a, std::int64_t b, std::int64_t e) {
+  if (!opt_.timeline || e <= b || res_.timeline_truncated) return;
+  const auto r = static_cast<std::size_t>(row);
+  if (r < last_iv_.size() && last_iv_[r] < res_.timeline.size()) {
+    Interval& last = res_.timeline[last_iv_[r]];
+    if (last.what == a && last.end == b) {
       last.end = e;
       return;
     }
   }
-  res_.timeline.push_back({id, a, b, e});
+  if (res_.timeline.size() >= opt_.max_intervals) {
+    res_.timeline_truncated = true;
+    return;
+  }
+  if (r < last_iv_.size()) last_iv_[r] = res_.timeline.size();
+  res_.timeline.push_back({row, a, b, e});
 }
 
 void Sim::schedule(int id, std::int64_t t) {
@@ -312,6 +316,7 @@ void Sim::hbm(std::int64_t t_pop) {
         std::int64_t& ch = chan_[static_cast<std::size_t>(off_)];
         std::int64_t st = std::max(ch, arrive);
         ch = st + iv;
+        span(n_ + static_cast<int>(off_), Activity::Busy, st, ch);  // the channel takes this request
         b.done = std::max(b.done, st + lat + 1);  // routed at st + lat, seen by the operator one cycle later
         ++k;
         if (++km == C) km = 0;

@@ -16,7 +16,10 @@
 namespace sf::step2::perf {
 
 struct SimOptions {
-  bool timeline = false;                     // record Busy / StallIn / BlockedOut intervals
+  // Record Busy / StallIn / BlockedOut intervals of every node (rows 0 … nodes − 1) and the Busy intervals of
+  // every HBM channel (rows nodes … nodes + channels − 1): a channel is busy for hbm_interval cycles from the
+  // cycle it starts a request (its answer comes hbm_startup + hbm_latency later, pipelined, not drawn).
+  bool timeline = false;
   std::size_t max_intervals = 200000;        // then Report::timeline_truncated
   std::int64_t max_events = 10'000'000;      // C-PERF-LIMIT beyond this many discrete events
 };
@@ -41,6 +44,7 @@ struct SimResult {
   std::vector<int> stuck;         // nodes that never finished (Deadlock)
   std::vector<Interval> timeline;
   bool timeline_truncated = false;
+  int channels = 0;               // HBM channels modelled (the timeline's rows after the nodes)
 };
 
 SimResult simulate(const Graph& g, const Chip& chip, const SimOptions& opt = {});

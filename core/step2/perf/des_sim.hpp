@@ -111,6 +111,9 @@ class Sim {
   std::vector<std::int64_t> chan_;
   std::int64_t off_ = 0;
   std::int64_t hbm_sched_ = -1;  // the time of the HBM's live queue entry, -1 for none
+  // Timeline: per row (nodes, then HBM channels), the index in res_.timeline of its last interval, so a row's
+  // contiguous intervals of one activity merge whatever other rows recorded in between.
+  std::vector<std::size_t> last_iv_;
 
   bool fail(std::string msg);
 
@@ -119,7 +122,8 @@ class Sim {
   Tok& head(int f);
   bool closed(int f) { return head(f).close; }
 
-  void span(int id, Activity a, std::int64_t b, std::int64_t e);
+  // Records [b, e) of `a` on timeline row `row` (a node id, or n_ + channel), within SimOptions::max_intervals.
+  void span(int row, Activity a, std::int64_t b, std::int64_t e);
 
   void schedule(int id, std::int64_t t);
 

@@ -79,6 +79,7 @@ Report evaluate(const Graph& g, const Chip& chip, const Options& opt) {
     r.cycles = sim.cycles;
     r.timeline = std::move(sim.timeline);
     r.timeline_truncated = sim.timeline_truncated;
+    r.timeline_channels = so.timeline ? sim.channels : 0;
     switch (sim.status) {
       case SimResult::Status::Ok:
         break;

@@ -31,7 +31,8 @@ struct NodeReport {
   std::int64_t requests = 0;
 };
 
-// One interval of a node's activity, for the timeline (bounded; see Report::timeline_truncated).
+// One interval of a node's activity, or of an HBM channel taking requests (Busy only: hbm_interval cycles per
+// request), for the timeline (bounded; see Report::timeline_truncated).
 enum class Activity { Busy, StallIn, BlockedOut };
 struct Interval {
   int row = 0;  // node id, or nodes.size() + channel for HBM channel rows
@@ -60,6 +61,7 @@ struct Report {
   std::vector<NodeReport> nodes;
   std::vector<Interval> timeline;  // only when requested
   bool timeline_truncated = false;
+  int timeline_channels = 0;       // HBM channel rows after the node rows (the chip's channels; 0 without timeline)
   std::int64_t hbm_requests = 0;
   std::int64_t events = 0;  // discrete events processed
   std::int64_t min_offchip_bytes = 0;  // §10: bytes of the inputs the reference reads + bytes of the outputs
