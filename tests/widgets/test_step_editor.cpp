@@ -157,10 +157,10 @@ TEST(ManualIndex, CheatSheetAndChapterTitlesSayWhatThePrimitiveTableSays) {
   auto text = [](std::string_view s) {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
   };
-  EXPECT_EQ(m.signatures().size(), static_cast<qsizetype>(step::primitives().size()));
+  EXPECT_EQ(m.signatures().size(), static_cast<qsizetype>(sf::step::primitives().size()));
   QStringList titles;
   for (const auto& c : m.chapters()) titles << c.title;
-  for (const auto& e : step::primitives()) {
+  for (const auto& e : sf::step::primitives()) {
     const auto sig = m.signature(text(e.name));
     EXPECT_EQ(sig.call, text(e.call)) << e.name;
     EXPECT_EQ(sig.rule, text(e.rule)) << e.name;
