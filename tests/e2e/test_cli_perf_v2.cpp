@@ -97,5 +97,16 @@ TEST(CliPerfV2, VerifyPerfAndBenchPerf) {
   EXPECT_NE(b.out.find("step-v2: 1 file(s)"), std::string::npos) << b.out;
 }
 
+// bench verify on a STeP-25 file measures against the v2 target (50 ms per verification of the GEMM 256^3
+// baseline), not v1's 50 us, and names no Python figure for it.
+TEST(CliPerfV2, BenchVerifyUsesTheStep25Target) {
+  auto r = cli("bench verify --reps 2 " + kV2Data + "K1_gemm.yaml", false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("median over STeP-25 files: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("target 50 ms (ratio "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("target 50 us"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Python"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace sf::e2e
