@@ -9,7 +9,7 @@
 
 namespace sf::step::typecheck_detail {
 
-std::optional<TypedProgram> Checker::run() {
+std::optional<TypedProgram> Checker::run(TypedProgram* partial) {
   std::size_t errors_before = count_errors();
   TypedProgram tp;
   tp.stmts.resize(prog_.stmts.size());
@@ -24,7 +24,10 @@ std::optional<TypedProgram> Checker::run() {
       case Statement::Kind::Return: returns(s, tp); break;
     }
   }
-  if (count_errors() != errors_before) return std::nullopt;
+  if (count_errors() != errors_before) {
+    if (partial) *partial = std::move(tp);
+    return std::nullopt;
+  }
   return tp;
 }
 
@@ -284,10 +287,53 @@ std::optional<std::int64_t> element_scalars(const DType& t, const SizeBinding& b
   return total;
 }
 
+std::size_t statements_before_error(const std::vector<int>& first_lines, const Diagnostics& diags) {
+  if (first_lines.empty()) return 0;
+  int first = 0;  // the first error line at or after the first statement
+  for (const auto& d : diags)
+    if (d.is_error() && d.loc.line >= first_lines.front() && (first == 0 || d.loc.line < first)) first = d.loc.line;
+  if (first == 0) return first_lines.size();
+  // The statement the error is in: the last one starting on or before its line.
+  std::size_t k = 0;
+  while (k + 1 < first_lines.size() && first_lines[k + 1] <= first) ++k;
+  return k;
+}
+
+TypedProgram types_before_error(TypedProgram tp, const Program& prog, const Diagnostics& diags) {
+  std::vector<int> lines;
+  for (const auto& s : prog.stmts) lines.push_back(s.loc.line);
+  tp.stmts.resize(prog.stmts.size());
+  for (std::size_t i = statements_before_error(lines, diags); i < tp.stmts.size(); ++i) {
+    tp.stmts[i].outs.clear();
+    tp.stmts[i].list_result = false;
+  }
+  tp.returns.clear();
+  return tp;
+}
+
+namespace {
+
+std::optional<TypedProgram> typecheck_all(const Program& prog, const TaskDoc& task, Diagnostics& diags,
+                                          const TypecheckOptions& opt);
+
+}  // namespace
+
 std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, Diagnostics& diags,
                                       const TypecheckOptions& opt) {
+  const std::size_t from = diags.size();
+  auto typed = typecheck_all(prog, task, diags, opt);
+  if (!typed && opt.partial)
+    *opt.partial = types_before_error(std::move(*opt.partial), prog,
+                                      Diagnostics(diags.begin() + static_cast<std::ptrdiff_t>(from), diags.end()));
+  return typed;
+}
+
+namespace {
+
+std::optional<TypedProgram> typecheck_all(const Program& prog, const TaskDoc& task, Diagnostics& diags,
+                                          const TypecheckOptions& opt) {
   using typecheck_detail::Checker;
-  if (opt.only_binding) return Checker(prog, task, diags, opt, "sizes", *opt.only_binding).run();
+  if (opt.only_binding) return Checker(prog, task, diags, opt, "sizes", *opt.only_binding).run(opt.partial);
   // Every size-dependent rule (Partition N, Merge lanes, list lengths, Reshape divisibility, element limits) under
   // every binding: one run per binding; a later run adds only errors at a new location or with a new code, with
   // the binding named. The typed program is the one of `sizes`.
@@ -308,7 +354,7 @@ std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, 
     }
   }
   Diagnostics first;
-  auto typed = Checker(prog, task, first, opt, all[0].name, *all[0].sizes).run();
+  auto typed = Checker(prog, task, first, opt, all[0].name, *all[0].sizes).run(opt.partial);
   std::set<std::tuple<std::string, int, int>> seen;
   for (const auto& d : first)
     if (d.is_error()) seen.emplace(d.code, d.loc.line, d.loc.column);
@@ -320,10 +366,13 @@ std::optional<TypedProgram> typecheck(const Program& prog, const TaskDoc& task, 
       if (!d.is_error() || !seen.emplace(d.code, d.loc.line, d.loc.column).second) continue;
       d.message += " (under " + std::string(all[i].name) + ": " + binding_text(*all[i].sizes) + ")";
       diags.push_back(std::move(d));
+      if (typed && opt.partial) *opt.partial = *typed;  // `sizes` typed cleanly: another binding failed
       typed.reset();
     }
   }
   return typed;
 }
+
+}  // namespace
 
 }  // namespace sf::step

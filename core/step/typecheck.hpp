@@ -65,7 +65,19 @@ struct TypecheckOptions {
   // an error sends it through one run per binding. Same diagnostics and typed program either way
   // (tests/perf/test_typecheck_equivalence.cpp); false forces the per-binding runs.
   bool one_pass = true;
+  // Set: when typing fails, receives the program typed under `sizes` up to the first error: the statements
+  // before the first one an error is located in keep their outs, the others (and `returns`) are empty. The
+  // editor keeps showing those types while a later line is wrong. Untouched when typing succeeds.
+  TypedProgram* partial = nullptr;
 };
+
+// How many leading statements come before the first statement an error of `diags` is located in, given each
+// statement's first line in order (errors before the first statement, or without a line, are not in one; no
+// such error: all of them). The v1 and v2 checkers keep the types of these statements.
+std::size_t statements_before_error(const std::vector<int>& first_lines, const Diagnostics& diags);
+// `tp` (typed from `prog`) with the statements from the first one an error of `diags` is located in stripped of
+// their types, and no returns.
+TypedProgram types_before_error(TypedProgram tp, const Program& prog, const Diagnostics& diags);
 
 // Types every statement of a name-clean program under every size binding (§15.11). Appends T-*, O-*, W-*, L-ELEMENTS diagnostics; returns the
 // typed program when no error was added by this call.

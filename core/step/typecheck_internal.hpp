@@ -84,7 +84,9 @@ class Checker {
     totals_.assign(bindings_.size(), 0);
   }
 
-  std::optional<TypedProgram> run();
+  // The typed program, or nullopt when an error was added (then `partial`, when set, receives what was typed:
+  // the statements of a poisoned or failing argument have no outs).
+  std::optional<TypedProgram> run(TypedProgram* partial = nullptr);
 
  private:
   std::size_t count_errors() const {

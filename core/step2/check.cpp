@@ -8,17 +8,22 @@
 #include <set>
 
 #include "core/step/lexer.hpp"  // is_reserved_word
+#include "core/step/typecheck.hpp"  // statements_before_error
 #include "core/step2/check_internal.hpp"
 
 namespace sf::step2 {
 
 using detail::Ctx;
+using detail::Port;
+using detail::Resolved;
 
 std::string shape_text(const std::vector<std::int64_t>& s) {
   std::string t = "[";
   for (std::size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
   return t + "]";
 }
+
+std::string elem_type_text(const ElemType& e) { return detail::elem_text(e); }
 
 std::string type_text(const StreamType& t) { return "Stream[" + detail::elem_text(t.elem) + ", " + shape_text(t.shape) + "]"; }
 
@@ -57,13 +62,6 @@ const step::TensorDecl* find_tensor(const std::vector<step::TensorDecl>& v, std:
     if (t.name == n) return &t;
   return nullptr;
 }
-
-// Binding-independent facts of a statement after the name pass.
-struct Resolved {
-  const OpInfo* info = nullptr;
-  // For every argument: the defining statement (or -1 for a task tensor of a load) and the Ref.
-  std::vector<int> arg_stmt;
-};
 
 // The name pass (once for all bindings). Returns false on any error.
 bool check_names(const Program& p, const step::TaskDoc& task, Diagnostics& diags, std::vector<Resolved>& res) {
@@ -169,145 +167,19 @@ bool check_names(const Program& p, const step::TaskDoc& task, Diagnostics& diags
   return ok;
 }
 
-// One output port of a statement.
-struct Port {
-  int stmt = -1, port = 0;
-  bool operator<(const Port& o) const { return std::pair(stmt, port) < std::pair(o.stmt, o.port); }
-};
-
 std::optional<Graph> build_graph_resolved(const Program& p, const std::vector<Resolved>& res, const step::TaskDoc& task,
-                                          const step::SizeBinding& sizes, const CheckOptions& opt, Diagnostics& diags) {
+                                          const step::SizeBinding& sizes, const CheckOptions& opt, Diagnostics& diags,
+                                          std::vector<std::vector<StreamType>>* types = nullptr) {
   Ctx c{task, sizes, opt, diags};
   const std::string note = sizes == task.sizes ? "" : " (under " + step::binding_text(sizes) + ")";
   Graph g;
-  std::map<std::string, std::vector<std::int64_t>> tshape;
-  for (const auto* list : {&task.tensor_inputs, &task.tensor_outputs})
-    for (const auto& t : *list) {
-      std::string why;
-      auto s = tensor_shape(t, sizes, why);
-      if (!s) {
-        c.err("X-DIM", t.loc, why + note);
-        continue;
-      }
-      std::int64_t n = 1;
-      for (auto d : *s) n = d > 0 && n > INT64_MAX / d ? INT64_MAX : n * d;
-      if (n > opt.max_tensor_scalars) {
-        c.err("L-ELEMENTS", t.loc, "tensor " + t.name + " " + shape_text(*s) + " has " + std::to_string(n) +
-                                       " elements; the limit is " + std::to_string(opt.max_tensor_scalars) + note);
-        continue;
-      }
-      tshape[t.name] = *s;
-      g.tensors.push_back({t.name, *s, list == &task.tensor_outputs});
-    }
-  if (!c.ok) return std::nullopt;
-
-  // Types of every port, and each statement's resolved kwargs and argument ports.
-  std::vector<std::vector<StreamType>> outs(p.stmts.size());
-  std::vector<Kwargs> kws(p.stmts.size());
-  std::vector<std::vector<Port>> args(p.stmts.size());
-  std::vector<bool> typed(p.stmts.size(), false);
-  std::int64_t total = 0;
-  for (std::size_t i = 0; i < p.stmts.size(); ++i) {
-    const Statement& s = p.stmts[i];
-    const Resolved& r = res[i];
-    detail::StmtIn in;
-    in.st = &s;
-    in.info = r.info;
-    bool ok = true;
-    const Op op = r.info->op;
-    if (op == Op::OffChipLoad || op == Op::OffChipStore) {
-      const std::string& tn = op == Op::OffChipLoad ? s.args[0].name : s.targets[0];
-      in.tensor_shape = tshape[tn];
-    }
-    // Arity and argument ports.
-    std::size_t want = r.info->arity == Arity::Two ? 2 : 1;
-    bool list_form = r.info->arity == Arity::List;
-    if (!list_form && (s.args.size() != want || (want == 1 && s.form != Statement::ArgForm::One))) {
-      c.err("T2-ARG", s.args[0].loc, "step." + s.op + " takes " +
-                                         (want == 2 ? "two streams, written .apply((x, y))" : "one stream, written .apply(x)") +
-                                         ", but " + std::to_string(s.args.size()) + " were given");
-      continue;
-    }
-    if (op != Op::OffChipLoad) {
-      for (std::size_t a = 0; a < s.args.size(); ++a) {
-        const Ref& ref = s.args[a];
-        int d = r.arg_stmt[a];
-        if (d < 0 || !typed[static_cast<std::size_t>(d)]) {
-          ok = false;
-          continue;
-        }
-        const auto& dst = p.stmts[static_cast<std::size_t>(d)];
-        int nports = static_cast<int>(outs[static_cast<std::size_t>(d)].size());
-        // Which ports does this ref name?
-        std::vector<int> ports;
-        if (dst.targets.size() > 1) {
-          auto k = std::find(dst.targets.begin(), dst.targets.end(), ref.name) - dst.targets.begin();
-          if (ref.index >= 0) {
-            c.err("T2-ARG", ref.loc, "'" + ref.name + "' is one stream; fix: drop the index [" + std::to_string(ref.index) + "]");
-            ok = false;
-            continue;
-          }
-          ports.push_back(static_cast<int>(k));
-        } else if (ref.index >= 0) {
-          if (ref.index >= nports) {
-            c.err("T2-ARG", ref.loc, "'" + ref.text() + "' is out of range: '" + ref.name + "' has " +
-                                         std::to_string(nports) + " stream(s); fix: an index in [0, " +
-                                         std::to_string(nports - 1) + "]" + note);
-            ok = false;
-            continue;
-          }
-          ports.push_back(ref.index);
-        } else if (nports == 1) {
-          ports.push_back(0);
-        } else if (list_form && s.args.size() == 1) {
-          for (int k = 0; k < nports; ++k) ports.push_back(k);
-        } else {
-          c.err("T2-ARG", ref.loc, "'" + ref.name + "' names " + std::to_string(nports) + " streams; fix: pick one with " +
-                                       ref.name + "[i]" + note);
-          ok = false;
-          continue;
-        }
-        for (int k : ports) {
-          args[i].push_back({d, k});
-          in.ins.push_back(outs[static_cast<std::size_t>(d)][static_cast<std::size_t>(k)]);
-          in.in_locs.push_back(ref.loc);
-        }
-      }
-    }
-    if (!ok) continue;
-    std::vector<StreamType> o;
-    if (!detail::type_statement(c, in, kws[i], o)) continue;
-    // Targets: one per port, or one name for a multi-port op.
-    if (op != Op::OffChipStore && s.targets.size() != 1 && s.targets.size() != o.size()) {
-      c.err("T2-ARG", s.loc, "step." + s.op + " gives " + std::to_string(o.size()) + " stream(s) but the statement has " +
-                                 std::to_string(s.targets.size()) + " targets; fix: " + std::to_string(o.size()) +
-                                 " targets or one name (then use NAME[i])" + note);
-      continue;
-    }
-    bool lim = true;
-    for (const auto& t : o) {
-      std::int64_t tokens = t.elements();
-      std::int64_t per = t.elem.bytes() / 4;
-      std::int64_t scalars = per > 0 && tokens > INT64_MAX / per ? INT64_MAX : tokens * per;
-      if (tokens > opt.max_stream_tokens || scalars > opt.max_stream_scalars) {
-        c.err("L-ELEMENTS", s.loc, "step." + s.op + " gives " + type_text(t) + ": " + std::to_string(tokens) +
-                                       " elements, " + std::to_string(scalars) + " values; the limits are " +
-                                       std::to_string(opt.max_stream_tokens) + " elements and " +
-                                       std::to_string(opt.max_stream_scalars) + " values per stream" + note);
-        lim = false;
-        break;
-      }
-      total = scalars > INT64_MAX - total ? INT64_MAX : total + scalars;
-    }
-    if (lim && total > opt.max_total_scalars) {
-      c.err("L-ELEMENTS", s.loc, "the streams up to this statement hold " + std::to_string(total) +
-                                     " values; the limit is " + std::to_string(opt.max_total_scalars) + note);
-      lim = false;
-    }
-    if (!lim) break;
-    outs[i] = std::move(o);
-    typed[i] = true;
-  }
+  detail::TensorShapes tshape;
+  if (!detail::resolve_tensors(c, note, g, tshape)) return std::nullopt;
+  detail::Typing ty = detail::type_statements(c, p, res, tshape, note);
+  if (types) *types = ty.outs;
+  const auto& outs = ty.outs;
+  const auto& kws = ty.kws;
+  const auto& args = ty.args;
   if (!c.ok) return std::nullopt;
 
   // Uses of every port, in order; unused streams are errors.
@@ -388,6 +260,15 @@ std::optional<Graph> build_graph_resolved(const Program& p, const std::vector<Re
   return g;
 }
 
+// With errors, the statements from the first one an error is located in keep no types (step::types_kept).
+void keep_types_before_first_error(CheckResult& r) {
+  if (!r.program) return;
+  r.types.resize(r.program->stmts.size());
+  std::vector<int> lines;
+  for (const auto& s : r.program->stmts) lines.push_back(s.loc.line);
+  for (std::size_t i = step::statements_before_error(lines, r.diags); i < r.types.size(); ++i) r.types[i].clear();
+}
+
 }  // namespace
 
 std::optional<Graph> build_graph(const Program& prog, const step::TaskDoc& task, const step::SizeBinding& sizes,
@@ -409,20 +290,31 @@ CheckResult check(const step::TaskDoc& task, std::string_view impl, const std::v
   std::vector<Resolved> res;
   if (!check_names(*r.program, task, r.diags, res)) {
     sort_and_cap(r.diags);
+    // The types the statements before the first error have anyway (their diagnostics were reported above or
+    // belong to later statements): one quiet typing pass under `sizes`.
+    Diagnostics quiet;
+    Ctx c{task, task.sizes, opt, quiet};
+    Graph g;
+    detail::TensorShapes tshape;
+    if (detail::resolve_tensors(c, "", g, tshape)) r.types = detail::type_statements(c, *r.program, res, tshape, "").outs;
+    keep_types_before_first_error(r);
     return r;
   }
   // Every binding; a diagnostic repeated under another binding (same code and place) is kept once.
   std::vector<BoundGraph> graphs;
   std::set<std::pair<std::string, std::pair<int, int>>> seen;
+  bool first = true;  // the types are those under `sizes`
   for (const auto& [name, sizes] : bindings_of(task)) {
     Diagnostics local;
-    auto g = build_graph_resolved(*r.program, res, task, sizes, opt, local);
+    auto g = build_graph_resolved(*r.program, res, task, sizes, opt, local, first ? &r.types : nullptr);
+    first = false;
     for (auto& d : local)
       if (seen.insert({d.code, {d.loc.line, d.loc.column}}).second) r.diags.push_back(std::move(d));
     if (g) graphs.push_back({name, sizes, std::move(*g)});
   }
   if (!has_errors(r.diags)) r.graphs = std::move(graphs);
   sort_and_cap(r.diags);
+  keep_types_before_first_error(r);
   return r;
 }
 

@@ -42,6 +42,10 @@ struct CheckResult {
   std::optional<Program> program;
   std::vector<BoundGraph> graphs;  // set only when there is no error
   Diagnostics diags;
+  // The output types under `sizes` of each statement of `program` (parallel to its statements; empty when it
+  // did not parse): every statement's when there is no error; otherwise only the statements before the first
+  // one an error is located in keep theirs (the editor keeps showing them while a later line is wrong).
+  std::vector<std::vector<StreamType>> types;
   bool ok() const { return !graphs.empty(); }
   const Graph* graph() const { return graphs.empty() ? nullptr : &graphs.front().graph; }
   const Graph* graph_for(const step::SizeBinding& sizes) const;
@@ -64,8 +68,9 @@ std::vector<std::pair<std::string, step::SizeBinding>> bindings_of(const step::T
 std::optional<std::vector<std::int64_t>> tensor_shape(const step::TensorDecl& t, const step::SizeBinding& sizes,
                                                       std::string& why);
 
-// "[1, 2, 2, 2]" and "Stream[Tile[128, 128], [1, 2, 2, 2]]".
+// "[1, 2, 2, 2]", "Tile[128, 128]" (or "Buffer[Tile[..], [..]]") and "Stream[Tile[128, 128], [1, 2, 2, 2]]".
 std::string shape_text(const std::vector<std::int64_t>& s);
+std::string elem_type_text(const ElemType& e);
 std::string type_text(const StreamType& t);
 
 }  // namespace sf::step2

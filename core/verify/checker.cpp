@@ -74,10 +74,14 @@ CheckResult check_program(const step::TaskDoc& task, std::string_view impl, cons
   step::TypecheckOptions to;
   to.max_stream_scalars = opt.max_stream_scalars;
   to.max_total_scalars = opt.max_total_scalars;
+  step::TypedProgram partial;
+  to.partial = &partial;
   auto typed = step::typecheck(*res.program, task, res.diags, to);
   bool affine_ok = !has_errors(affine);
   res.diags.insert(res.diags.end(), affine.begin(), affine.end());
   if (typed && affine_ok) res.typed = std::move(typed);
+  else if (typed) res.partial = step::types_before_error(std::move(*typed), *res.program, affine);
+  else res.partial = std::move(partial);
   sort_and_cap(res.diags);
   return res;
 }
@@ -97,7 +101,10 @@ CheckResult check_document(const step::TaskDoc& task, std::string_view impl, con
     }
   }
   CheckResult res = check_program(task, impl, line_starts, opt);
-  if (has_errors(task_diags)) res.typed.reset();
+  if (has_errors(task_diags) && res.typed) {  // the program typed: its types stay on show
+    res.partial = std::move(res.typed);
+    res.typed.reset();
+  }
   res.diags.insert(res.diags.end(), task_diags.begin(), task_diags.end());
   sort_and_cap(res.diags);
   return res;

@@ -28,6 +28,9 @@ struct CheckOptions {
 struct CheckResult {
   std::optional<step::Program> program;     // step-v1: set when the impl parsed
   std::optional<step::TypedProgram> typed;  // step-v1: set when every static check passed
+  // step-v1, when `typed` is not set but the program was typed: the types of the statements before the first
+  // one an error is located in (TypecheckOptions::partial); the editor shows them. step-v2: v2->types.
+  std::optional<step::TypedProgram> partial;
   std::shared_ptr<const step2::CheckResult> v2;  // step-v2: the parsed program and its graphs
   Diagnostics diags;                        // errors (sorted by line, at most 20) and warnings
   bool ok() const { return typed.has_value() || (v2 && v2->ok()); }
