@@ -26,6 +26,9 @@ std::optional<BackendKind> parse_backend_kind(const std::string& name) {
 
 std::string BackendConfig::identity() const {
   BackendKind k = kind == BackendKind::Replay ? replay_kind : kind;
+  // The builtin backend names itself by its provider (BuiltinBackend::identity): so the keys it recorded
+  // replay (it sends no request shape and has no URL).
+  if (k == BackendKind::Builtin) return "builtin " + builtin_provider;
   std::string url = base_url;
   while (!url.empty() && url.back() == '/') url.pop_back();
   std::string id = backend_kind_name(k) + " " + url;

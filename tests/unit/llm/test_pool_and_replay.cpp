@@ -152,3 +152,42 @@ TEST(ReplayBackend, AnswersRecordedRequestsAndNeverInventsOthers) {
   EXPECT_EQ(calls, 2);
   std::filesystem::remove_all(dir);
 }
+
+// A cache the builtin backend filled replays with replay_kind builtin (the identity is the provider's name).
+TEST(ReplayBackend, ReplaysWhatTheBuiltinBackendRecorded) {
+  auto dir = std::filesystem::temp_directory_path() / ("sf_replay_builtin_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  int calls = 0;
+  register_builtin_provider("sf-test-recorded", [&calls](const ChatRequest& r, const CancelToken&) {
+    ++calls;
+    ChatResponse resp;
+    resp.text = "builtin " + std::to_string(r.sample_index);
+    return ChatResult::success(resp);
+  });
+  BackendConfig rec;
+  rec.kind = BackendKind::Builtin;
+  rec.builtin_provider = "sf-test-recorded";
+  rec.cache_dir = dir.string();
+  auto recorder = make_backend(rec);
+  ASSERT_TRUE(recorder.backend) << recorder.error;
+  ASSERT_TRUE(recorder.backend->chat(sample(3), CancelToken{}).ok());
+  EXPECT_EQ(calls, 1);
+  register_builtin_provider("sf-test-recorded", {});
+
+  BackendConfig c;
+  c.kind = BackendKind::Replay;
+  c.replay_kind = BackendKind::Builtin;
+  c.builtin_provider = "sf-test-recorded";
+  c.cache_dir = dir.string();
+  auto made = make_backend(c);
+  ASSERT_TRUE(made.backend) << made.error;
+  auto hit = made.backend->chat(sample(3), CancelToken{});
+  ASSERT_TRUE(hit.ok()) << hit.error.message;
+  EXPECT_EQ(hit.response->text, "builtin 3");
+  EXPECT_TRUE(hit.response->from_cache);
+  EXPECT_EQ(made.backend->chat(sample(4), CancelToken{}).error.kind, "cache-miss");
+  c.builtin_provider = "other";  // another provider's answers are not these
+  EXPECT_EQ(make_backend(c).backend->chat(sample(3), CancelToken{}).error.kind, "cache-miss");
+  EXPECT_EQ(calls, 1);
+  std::filesystem::remove_all(dir);
+}
