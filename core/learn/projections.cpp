@@ -97,6 +97,10 @@ CurveView::Applied CurveView::apply(const Event& e, std::int64_t tokens, double 
 // ---- AuditView ----
 
 void AuditView::apply(const Event& e) {
+  if (const auto* cs = std::get_if<CampaignStarted>(&e.body)) {
+    tolerance_ = fast_tolerance_of(cs->config);
+    return;
+  }
   if (const auto* v = std::get_if<Verdict>(&e.body)) {
     note_verdict(v->iteration, v->task, v->sample_index, v->pass, v->speedup, v->feasible);
     return;

@@ -37,10 +37,13 @@ class AuditView {
   // remembered. True when it was.
   bool note_verdict(std::int64_t episode, const std::string& task, int round, bool pass,
                     std::optional<double> speedup, std::optional<bool> feasible);
+  // The campaign's tie tolerance (fast_tolerance_of its campaign_started config; the default before one).
+  double fast_tolerance() const { return tolerance_; }
 
  private:
   store::AuditLog log_;
   store::AuditLabels labels_;
+  double tolerance_ = kDefaultFastTolerance;
   std::map<std::tuple<std::int64_t, std::string, int>, double> speedups_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "core/learn/config.hpp"
 #include "core/learn/metrics.hpp"
 #include "core/store/workspace.hpp"
 
@@ -40,6 +41,7 @@ std::optional<RunRecord> load_run(const std::filesystem::path& dir, std::string&
     if (name.is_string()) r.name = name.get<std::string>();
     if (mode.is_string()) r.mode = mode.get<std::string>();
   }
+  r.fast_tolerance = fast_tolerance_of(r.state.config);
   for (auto& c : calls)
     r.calls[{c.iteration, c.task, c.temperature_index, c.sample_index}].push_back(std::move(c.trace));
   return r;
@@ -142,6 +144,48 @@ std::optional<RepresentativeProgram> representative_program(const CampaignState&
     return RepresentativeProgram{v.impl, std::move(why), v.iteration};
   }
   return std::nullopt;
+}
+
+std::vector<const Verdict*> run_verdicts(const CampaignState& s) {
+  std::vector<const Verdict*> out;
+  if (s.is_sage()) {
+    for (const auto& ep : s.sage.episodes) {
+      if (!ep.finished) continue;
+      for (const auto& r : ep.rounds)
+        if (r.has_verdict) out.push_back(&r.verdict);
+    }
+    return out;
+  }
+  for (const auto& it : s.iterations)
+    for (const auto& [key, v] : it.verdicts) out.push_back(&v);
+  return out;
+}
+
+std::vector<SpeedupCurvePoint> best_speedup_curve(const CampaignState& s) {
+  std::vector<SpeedupCurvePoint> out;
+  std::map<std::string, FastestProgram> fastest;
+  std::int64_t proposals = 0;
+  const auto verdicts = run_verdicts(s);
+  for (const Verdict* v : verdicts) {
+    ++proposals;
+    if (!offer_fastest(fastest, *v)) continue;
+    // The report's median (speed_metrics) over the tasks the run has a speedup for so far.
+    const auto median = speed_metrics(s.tasks, fastest)["median_speedup"];
+    if (!median.is_number()) continue;
+    int tasks = 0;
+    for (const auto& t : s.tasks)
+      if (auto f = fastest.find(t.id); f != fastest.end() && f->second.speedup) ++tasks;
+    const double m = median.get<double>();
+    if (!out.empty() && out.back().median_best == m && out.back().tasks == tasks) continue;
+    out.push_back({proposals, v->iteration, m, tasks});
+  }
+  if (!out.empty() && out.back().proposals < proposals) {
+    SpeedupCurvePoint last = out.back();
+    last.proposals = proposals;
+    last.iteration = verdicts.back()->iteration;
+    out.push_back(last);
+  }
+  return out;
 }
 
 namespace {

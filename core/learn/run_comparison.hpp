@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/speedup.hpp"
 #include "core/learn/engine_state.hpp"
 
 namespace sf::store {
@@ -33,6 +34,7 @@ bool load_campaign_state(const std::filesystem::path& dir, CampaignState& st, st
 struct RunRecord {
   std::filesystem::path dir;
   std::string name, mode;  // the config's name and mode
+  double fast_tolerance = kDefaultFastTolerance;  // the config's tie tolerance (fast_tolerance_of)
   CampaignState state;
   // (iteration or sage episode, task, temperature index, sample index or sage round) -> the calls' traces
   // (agent TraceEvent JSON), in log order.
@@ -99,6 +101,22 @@ struct RepresentativeProgram {
   int iteration = 0;  // of the verdict it comes from (sage: episode); -1 when unknown
 };
 std::optional<RepresentativeProgram> representative_program(const CampaignState& s, const std::string& task);
+
+// The best-speedup curve of a run (issue 33 item 6): after each proposal (a verified sample, in the order
+// run_verdicts gives), the median over the tasks that have a correct feasible timed program so far of each
+// task's best speedup (the report's median_speedup, CampaignState::fastest's rule), one point where the median
+// changes and one at the last proposal. Empty when no verdict of the run has a speedup (no cost model).
+struct SpeedupCurvePoint {
+  std::int64_t proposals = 0;  // samples verified so far (1-based: the proposal that moved the median)
+  int iteration = 0;           // of that proposal (sage: episode)
+  double median_best = 0;      // median over `tasks` of the best speedup
+  int tasks = 0;               // tasks with a speedup so far
+  bool operator==(const SpeedupCurvePoint&) const = default;
+};
+// Every verdict of the run in sample order: classic iterations in order (in each, by task, temperature index,
+// sample index); sage episodes in order, their rounds (finished episodes only, as task_verdicts).
+std::vector<const Verdict*> run_verdicts(const CampaignState& s);
+std::vector<SpeedupCurvePoint> best_speedup_curve(const CampaignState& s);
 
 // The memory-off baseline of a sage campaign (issue 34 item 9): the run a demo draws under the sage curve so
 // that an audience sees what the memory adds. A baseline is a sibling workspace (same parent folder: two

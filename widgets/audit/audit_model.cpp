@@ -75,8 +75,10 @@ void AuditModel::applyEvent(const nlohmann::json& envelope) {
 
 void AuditModel::applyEvent(const learn::Event& e) {
   if (!openError_.isEmpty()) return;  // the events of a workspace whose audit could not be opened
-  if (replay_ && std::holds_alternative<learn::CampaignStarted>(e.body)) {
-    if (e.seq == 0) reset(ws_.dir);
+  if (std::holds_alternative<learn::CampaignStarted>(e.body)) {
+    if (replay_ && e.seq == 0) reset(ws_.dir);
+    verdicts_.apply(e);  // the campaign's tie tolerance
+    if (rowCount() > 0) emit dataChanged(index(0, SpeedupColumn), index(rowCount() - 1, SpeedupColumn));
     return;
   }
   if (const auto* v = std::get_if<learn::Verdict>(&e.body)) {
@@ -252,7 +254,8 @@ QVariant AuditModel::data(const QModelIndex& index, int role) const {
           return l ? qs(l->label) : QString();
         case SpeedupColumn:
           if (speedup < 0) return QString();
-          return suspicious ? tr("⚠ %1× suspicious").arg(speedup, 0, 'f', 2) : QString::fromStdString(speedup_text(speedup));
+          return suspicious ? tr("⚠ %1× suspicious").arg(speedup, 0, 'f', 2)
+                            : QString::fromStdString(speedup_text(speedup, verdicts_.fast_tolerance()));
         default:
           return {};
       }

@@ -62,7 +62,8 @@ class AuditModel : public QAbstractTableModel {
   bool hasWorkspace() const { return !ws_.dir.empty(); }
 
   // A live event: adoption_record rows are appended (or replaced by key), experience_added and audit_label
-  // events are recorded, a verdict's speedup is noted. Other types are ignored.
+  // events are recorded, a verdict's speedup is noted, campaign_started sets the campaign's tie tolerance (a
+  // speedup within its `fast_tolerance` of 1× reads "tie"). Other types are ignored.
   void applyEvent(const learn::Event& event);
   // An envelope (a hand-written list): decoded by learn::event_from_json; a malformed one is ignored.
   void applyEvent(const nlohmann::json& envelope);

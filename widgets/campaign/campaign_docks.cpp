@@ -9,7 +9,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -24,8 +23,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/campaign/campaign_dialog.hpp"
-#include "widgets/campaign/comparison_model.hpp"
-#include "widgets/campaign/run_comparison_view.hpp"
+#include "widgets/campaign/comparison_pane.hpp"
 #include "widgets/campaign/episode_lineage_view.hpp"
 #include "widgets/engine/engine_bridge.hpp"
 #include "widgets/campaign/learning_curves.hpp"
@@ -43,16 +41,6 @@ QString duration(double s) {
   const qint64 t = qint64(s + 0.5);
   return t >= 3600 ? QStringLiteral("%1:%2:%3").arg(t / 3600).arg(t / 60 % 60, 2, 10, QLatin1Char('0')).arg(t % 60, 2, 10, QLatin1Char('0'))
                    : QStringLiteral("%1:%2").arg(t / 60).arg(t % 60, 2, 10, QLatin1Char('0'));
-}
-
-QTableView* tableView(QAbstractItemModel* m, QWidget* parent) {
-  auto* v = new QTableView(parent);
-  v->setModel(m);
-  v->verticalHeader()->hide();
-  v->horizontalHeader()->setStretchLastSection(true);
-  v->setAlternatingRowColors(true);
-  v->setSelectionBehavior(QAbstractItemView::SelectRows);
-  return v;
 }
 
 constexpr double kSpeeds[] = {5, 20, 50, 200, 1000, 5000, 0};
@@ -84,18 +72,7 @@ CampaignDocks::CampaignDocks(QMainWindow* window, EngineBridge* bridge, TaskBrow
     }
     curves_->setOverlays(base);
   });
-  connect(bridge_, &EngineBridge::comparisonReady, this, [this](const QVector<CampaignSummary>& c) {
-    cmpCurves_->setCampaigns(c);
-    cmpSummary_->setCampaigns(c);
-    cmpTasks_->setCampaigns(c);
-    std::vector<RunRecordPtr> runs;
-    QStringList problems;
-    for (const auto& s : c) {
-      if (s.run) runs.push_back(s.run);
-      else problems << QStringLiteral("%1: %2").arg(s.dir, s.error.isEmpty() ? s.runError : s.error);
-    }
-    cmpGrid_->setRuns(std::move(runs), problems);
-  });
+  connect(bridge_, &EngineBridge::comparisonReady, cmpPane_, &ComparisonPane::setCampaigns);
   updateActions();
 }
 
@@ -187,45 +164,13 @@ void CampaignDocks::createDocks() {
     graph->raise();
   }
 
-  // Run comparison: a list of workspaces, the overlaid curves, the per-campaign and per-task tables.
-  auto* cmp = new QWidget(w_);
-  cmpList_ = new QListWidget(cmp);
-  cmpList_->setMaximumHeight(90);
-  auto* add = new QPushButton(tr("Add Workspace…"), cmp);
-  auto* remove = new QPushButton(tr("Remove"), cmp);
-  auto* run = new QPushButton(tr("Compare"), cmp);
-  auto* buttons = new QHBoxLayout;
-  buttons->addWidget(add);
-  buttons->addWidget(remove);
-  buttons->addStretch(1);
-  buttons->addWidget(run);
-  cmpCurves_ = new LearningCurves(cmp);
-  cmpSummary_ = new ComparisonSummaryModel(this);
-  cmpTasks_ = new ComparisonTaskModel(this);
-  auto* tabs = new QTabWidget(cmp);
-  tabs->addTab(cmpCurves_, tr("Curves"));
-  tabs->addTab(tableView(cmpSummary_, tabs), tr("Tokens and cost"));
-  tabs->addTab(tableView(cmpTasks_, tabs), tr("Per-task success"));
-  cmpGrid_ = new RunComparisonView(tabs);
-  connect(cmpGrid_, &RunComparisonView::statusMessage, this, [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
-  tabs->addTab(cmpGrid_, tr("Drill-down"));
-  auto* cl = new QVBoxLayout(cmp);
-  cl->addWidget(cmpList_);
-  cl->addLayout(buttons);
-  cl->addWidget(tabs, 1);
-  connect(add, &QPushButton::clicked, this, [this] {
-    QString d = QFileDialog::getExistingDirectory(w_, tr("Campaign workspace to compare"), dir_);
-    if (!d.isEmpty()) cmpList_->addItem(d);
-  });
-  connect(remove, &QPushButton::clicked, this, [this] { delete cmpList_->currentItem(); });
-  connect(run, &QPushButton::clicked, this, [this] {
-    QStringList dirs;
-    for (int i = 0; i < cmpList_->count(); ++i) dirs << cmpList_->item(i)->text();
-    bridge_->requestComparison(dirs);
-  });
+  // Run comparison: the workspaces to compare and the views of the compared runs (ComparisonPane).
+  cmpPane_ = new ComparisonPane(w_);
+  connect(cmpPane_, &ComparisonPane::statusMessage, this, [this](const QString& m) { w_->statusBar()->showMessage(m, 5000); });
+  connect(cmpPane_, &ComparisonPane::compareRequested, bridge_, &EngineBridge::requestComparison);
   auto* cmpDock = new QDockWidget(tr("Run Comparison"), w_);
   cmpDock->setObjectName(QStringLiteral("ComparisonDock"));
-  cmpDock->setWidget(inScrollArea(cmp, cmpDock, ScrollWrap::Both));
+  cmpDock->setWidget(inScrollArea(cmpPane_, cmpDock, ScrollWrap::Both));
   w_->addDockWidget(Qt::BottomDockWidgetArea, cmpDock);
   w_->tabifyDockWidget(traceDock, cmpDock);
   if (auto* issues = w_->findChild<QDockWidget*>(QStringLiteral("IssuesDock"))) issues->raise();
@@ -266,12 +211,7 @@ void CampaignDocks::createActions() {
   presentA_ = menu->addAction(tr("Presentation &Layout"), this, &CampaignDocks::setPresentation);
   presentA_->setCheckable(true);
   presentA_->setShortcut(QKeySequence(tr("F11")));
-  compareA_ = menu->addAction(tr("Co&mpare Workspaces…"), this, [this] {
-    if (auto* d = w_->findChild<QDockWidget*>(QStringLiteral("ComparisonDock"))) {
-      d->show();
-      d->raise();
-    }
-  });
+  compareA_ = menu->addAction(tr("Co&mpare Workspaces…"), this, &CampaignDocks::showComparison);
   menu->addSeparator();
   for (const char* name : {"CampaignDock", "TracesDock", "CurvesDock", "ComparisonDock"})
     if (auto* d = w_->findChild<QDockWidget*>(QLatin1String(name))) menu->addAction(d->toggleViewAction());
@@ -292,6 +232,7 @@ void CampaignDocks::updateActions() {
 void CampaignDocks::setWorkspace(const QString& dir) {
   dir_ = dir;
   title_->setText(tr("Workspace %1").arg(QDir::toNativeSeparators(dir)));
+  cmpPane_->setStartDir(dir);
   if (onWorkspace_) onWorkspace_(dir);
 }
 
@@ -335,14 +276,26 @@ void CampaignDocks::showPresentationDocks() {
 }
 
 void CampaignDocks::compareWorkspaces(const QStringList& dirs) {
-  cmpList_->clear();
-  cmpList_->addItems(dirs);
+  cmpPane_->setWorkspaces(dirs);
   bridge_->requestComparison(dirs);
-  if (auto* d = w_->findChild<QDockWidget*>(QStringLiteral("ComparisonDock"))) {
-    d->show();
-    d->raise();
-  }
+  showComparison();
 }
+
+void CampaignDocks::showComparison() {
+  auto* d = w_->findChild<QDockWidget*>(QStringLiteral("ComparisonDock"));
+  if (!d) return;
+  d->show();
+  d->raise();
+  // The tables and charts take the height: two thirds of the window (the dock area stops at the other
+  // docks' and the editor's minimum sizes).
+  if (!d->isFloating() && w_->dockWidgetArea(d) == Qt::BottomDockWidgetArea)
+    w_->resizeDocks({d}, {w_->height() * 2 / 3}, Qt::Vertical);
+}
+
+LearningCurves* CampaignDocks::comparisonCurves() const { return cmpPane_->curves(); }
+ComparisonSummaryModel* CampaignDocks::comparisonSummary() const { return cmpPane_->summaryModel(); }
+ComparisonTaskModel* CampaignDocks::comparisonTasks() const { return cmpPane_->taskModel(); }
+RunComparisonView* CampaignDocks::comparisonGrid() const { return cmpPane_->grid(); }
 
 void CampaignDocks::pause() { bridge_->pauseCampaign(); }
 void CampaignDocks::resume() { bridge_->resumeCampaign(); }

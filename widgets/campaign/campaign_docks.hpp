@@ -31,6 +31,7 @@ class TaskBrowser;
 class TracePane;
 class LearningCurves;
 class ReplayControls;
+class ComparisonPane;
 class ComparisonSummaryModel;
 class ComparisonTaskModel;
 class RunComparisonView;
@@ -46,10 +47,11 @@ class CampaignDocks : public QObject {
   TracePane* tracePane() const { return traces_; }
   LearningCurves* curves() const { return curves_; }
   ReplayControls* replayControls() const { return replay_; }
-  LearningCurves* comparisonCurves() const { return cmpCurves_; }
-  ComparisonSummaryModel* comparisonSummary() const { return cmpSummary_; }
-  ComparisonTaskModel* comparisonTasks() const { return cmpTasks_; }
-  RunComparisonView* comparisonGrid() const { return cmpGrid_; }
+  ComparisonPane* comparisonPane() const { return cmpPane_; }
+  LearningCurves* comparisonCurves() const;
+  ComparisonSummaryModel* comparisonSummary() const;
+  ComparisonTaskModel* comparisonTasks() const;
+  RunComparisonView* comparisonGrid() const;
   QProgressBar* progressBar() const { return progress_; }
   QString statusText() const;  // the dock's status line (state, tokens, cost, ETA)
   // The banner a campaign the engine paused shows (the cause and the fix, and Resume); "" when hidden.
@@ -69,6 +71,9 @@ class CampaignDocks : public QObject {
   void continueWorkspace(const QString& dir);
   void startDemo(const QString& dir, double eventsPerSecond);  // replay + presentation layout
   void compareWorkspaces(const QStringList& dirs);
+  // Shows and raises the Run Comparison dock and gives it most of the window's height (the editor and the
+  // other bottom docks keep their minimum), so the tables show as many rows as the screen allows.
+  void showComparison();
   void setPresentation(bool on);
   void pause();
   void resume();
@@ -103,11 +108,7 @@ class CampaignDocks : public QObject {
   TracePane* traces_ = nullptr;
   LearningCurves* curves_ = nullptr;
   ReplayControls* replay_ = nullptr;
-  LearningCurves* cmpCurves_ = nullptr;
-  ComparisonSummaryModel* cmpSummary_ = nullptr;
-  ComparisonTaskModel* cmpTasks_ = nullptr;
-  RunComparisonView* cmpGrid_ = nullptr;
-  QListWidget* cmpList_ = nullptr;
+  ComparisonPane* cmpPane_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* status_ = nullptr;

@@ -3,8 +3,17 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFileInfo>
 
 namespace sf::widgets {
+
+QString runLabel(const QString& dir, const QString& name) {
+  const QString folder = QFileInfo(dir).fileName();
+  const QString label = folder.isEmpty() ? name
+                        : name.isEmpty() || name == folder ? folder
+                                                           : folder + QStringLiteral(" · ") + name;
+  return label.isEmpty() ? dir : label;
+}
 
 ComparisonSummaryModel::ComparisonSummaryModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -24,7 +33,7 @@ QVariant ComparisonSummaryModel::data(const QModelIndex& index, int role) const 
   if (role != Qt::DisplayRole) return {};
   const CurvePoint* last = s.curve.isEmpty() ? nullptr : &s.curve.back();
   switch (index.column()) {
-    case NameColumn: return s.name.isEmpty() ? s.dir : s.name;
+    case NameColumn: return runLabel(s.dir, s.name);
     case ModeColumn: return s.mode;
     case SolvedColumn: return QStringLiteral("%1/%2").arg(s.solved).arg(s.taskCount);
     case Pass1Column: return last ? QString::number(last->pass1, 'f', 3) : QStringLiteral("–");
@@ -82,6 +91,7 @@ QVariant ComparisonTaskModel::data(const QModelIndex& index, int role) const {
   auto it = h.find(task);
   if (it == h.end()) return role == Qt::DisplayRole ? QVariant(QStringLiteral("–")) : QVariant();
   const TaskStatusRow& t = *it;
+  const double tolerance = c_[index.column() - 1].fastTolerance;  // the campaign's own tie tolerance
   switch (role) {
     case Qt::DisplayRole: {
       QString text = QStringLiteral("%1 %2/%3 (%4%)")
@@ -89,13 +99,15 @@ QVariant ComparisonTaskModel::data(const QModelIndex& index, int role) const {
                          .arg(t.successes)
                          .arg(t.samples)
                          .arg(t.rate() * 100.0, 0, 'f', 0);
-      if (t.bestSpeedup) text += QStringLiteral(" · ") + QString::fromStdString(best_speedup_text(*t.bestSpeedup));
+      if (t.bestSpeedup)
+        text += QStringLiteral(" · ") + QString::fromStdString(best_speedup_text(*t.bestSpeedup, tolerance));
       return text;
     }
     case Qt::ToolTipRole:
       return t.bestSpeedup ? QVariant(tr("Best speedup of a passing program: %1 (a program counts as faster when it is "
-                                         "at least 1% faster than the reference)")
-                                          .arg(QString::fromStdString(speedup_text(*t.bestSpeedup))))
+                                         "at least %2% faster than the baseline)")
+                                          .arg(QString::fromStdString(speedup_text(*t.bestSpeedup, tolerance)))
+                                          .arg(tolerance * 100.0, 0, 'g', 3))
                            : QVariant();
     case BestSpeedupRole: return t.bestSpeedup ? *t.bestSpeedup : -1.0;
     case Qt::ForegroundRole: return QBrush(t.solved ? QColor(0x1b, 0x80, 0x3a) : QColor(0xc0, 0x30, 0x30));
@@ -110,8 +122,7 @@ QVariant ComparisonTaskModel::headerData(int section, Qt::Orientation o, int rol
   if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
   if (section == 0) return tr("Task");
   if (section > c_.size()) return {};
-  const auto& s = c_[section - 1];
-  return s.name.isEmpty() ? s.dir : s.name;
+  return runLabel(c_[section - 1].dir, c_[section - 1].name);
 }
 
 }  // namespace sf::widgets

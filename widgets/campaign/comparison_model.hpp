@@ -10,6 +10,10 @@
 
 namespace sf::widgets {
 
+// A run's name in every comparison view (issue 34 item 5): runs of one config share its name, so the workspace
+// folder comes first ("demo-a · demo"); the folder alone when it is the name, the name alone without a folder.
+QString runLabel(const QString& dir, const QString& name);
+
 class ComparisonSummaryModel : public QAbstractTableModel {
   Q_OBJECT
  public:

@@ -1,4 +1,5 @@
 #include "widgets/campaign/learning_curves.hpp"
+#include "widgets/campaign/comparison_model.hpp"
 
 #include <QChart>
 #include <QChartView>
@@ -262,12 +263,7 @@ void LearningCurves::setOverlays(const QVector<CampaignSummary>& campaigns) {
   overlays_.clear();
   for (const auto& c : campaigns) {
     if (!c.error.isEmpty()) continue;
-    // Runs of one config share its name: the workspace folder tells them apart ("demo-a · demo").
-    const QString folder = QFileInfo(c.dir).fileName();
-    const QString label = folder.isEmpty() ? c.name
-                          : c.name.isEmpty() || c.name == folder ? folder
-                                                                 : folder + QStringLiteral(" · ") + c.name;
-    overlays_.push_back({label.isEmpty() ? c.dir : label, c.sage, c.curve});
+    overlays_.push_back({runLabel(c.dir, c.name), c.sage, c.curve});  // "demo-a · demo"
   }
   updateTagCombo();
   rebuild();

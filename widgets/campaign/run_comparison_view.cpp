@@ -157,6 +157,8 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
   tabs_ = new QTabWidget(this);
   tabs_->addTab(drill, tr("Samples"));
   tabs_->addTab(diffBox, tr("Program diff"));
+  // The drill-down may be short (the splitter gives it room on demand): the grid keeps the dock's height.
+  tabs_->setMinimumHeight(8 * fontMetrics().lineSpacing());
 
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(grid_);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "widgets/campaign/comparison_model.hpp"
 #include "widgets/qt_text.hpp"
 
 namespace sf::widgets {
@@ -22,22 +23,23 @@ bool higherIsBetter(Metric m) {
   return m == Metric::Status || m == Metric::Pass1 || m == Metric::BestSpeedup;
 }
 
-QString formatMetric(Metric m, double v) {
+// `tolerance`: the tie tolerance of the cell's run (learn::RunRecord::fast_tolerance).
+QString formatMetric(Metric m, double v, double tolerance) {
   switch (m) {
     case Metric::Status: return v > 0.5 ? QStringLiteral("✔") : QStringLiteral("✘");
     case Metric::Pass1: return QString::number(v, 'f', 2);
     case Metric::SamplesToFirstCorrect:
     case Metric::Tokens: return QString::number(static_cast<qint64>(std::llround(v)));
     case Metric::Cost: return QStringLiteral("$%1").arg(v, 0, 'f', 4);
-    case Metric::BestSpeedup: return QString::fromStdString(speedup_text(v));  // "tie (1.00×)" within 1%
+    case Metric::BestSpeedup: return QString::fromStdString(speedup_text(v, tolerance));  // "tie (1.00×)"
   }
   return {};
 }
 
-// The value a cell's colour is computed from: a speedup within the tie tolerance of the baseline counts as the
+// The value a cell's colour is computed from: a speedup within the tie tolerance of its run counts as the
 // baseline's 1×, so a one-cycle win is not coloured as better than a tie.
-double heatValue(Metric m, double v) {
-  return m == Metric::BestSpeedup && classify_speedup(v) == SpeedupClass::Tie ? 1.0 : v;
+double heatValue(Metric m, double v, double tolerance) {
+  return m == Metric::BestSpeedup && classify_speedup(v, tolerance) == SpeedupClass::Tie ? 1.0 : v;
 }
 
 QString formatDelta(Metric m, double d) {
@@ -54,7 +56,7 @@ QString formatDelta(Metric m, double d) {
   return {};
 }
 
-QString cellTooltip(const learn::TaskRunStats& s) {
+QString cellTooltip(const learn::TaskRunStats& s, double tolerance) {
   QStringList parts;
   parts << (!s.attempted ? RunGridModel::tr("not sampled") : s.solved ? RunGridModel::tr("solved") : RunGridModel::tr("unsolved"));
   parts << RunGridModel::tr("%1 of %2 samples correct").arg(s.successes).arg(s.samples);
@@ -63,7 +65,9 @@ QString cellTooltip(const learn::TaskRunStats& s) {
     parts << RunGridModel::tr("first correct at sample %1").arg(*s.samples_to_first_correct);
   parts << RunGridModel::tr("%1 tokens, $%2").arg(s.tokens).arg(s.cost_usd, 0, 'f', 4);
   if (s.best_cycles)
-    parts << (s.best_speedup ? RunGridModel::tr("best %1 (%2 cycles)").arg(QString::fromStdString(best_speedup_text(*s.best_speedup))).arg(*s.best_cycles)
+    parts << (s.best_speedup ? RunGridModel::tr("best %1 (%2 cycles)")
+                                           .arg(QString::fromStdString(best_speedup_text(*s.best_speedup, tolerance)))
+                                           .arg(*s.best_cycles)
                              : RunGridModel::tr("best %1 cycles").arg(*s.best_cycles));
   return parts.join(QStringLiteral(" · "));
 }
@@ -148,7 +152,7 @@ const learn::RunRecord* RunGridModel::run(int r) const {
 QString RunGridModel::runTitle(int r) const {
   const auto* rr = run(r);
   if (!rr) return {};
-  return rr->name.empty() ? qs(rr->dir.filename().string()) : qs(rr->name);
+  return runLabel(qs(rr->dir.string()), qs(rr->name));  // "demo-a · demo"
 }
 
 std::string RunGridModel::task(int row) const {
@@ -207,6 +211,7 @@ QVariant RunGridModel::data(const QModelIndex& index, int role) const {
   const learn::TaskRunStats* s = cell(index.row(), index.column());
   if (!s) return role == Qt::DisplayRole ? QVariant(QStringLiteral("–")) : QVariant();
   const auto v = value(*s);
+  const double tolerance = run(index.column() - 1)->fast_tolerance;  // each run's own
   const learn::TaskRunStats* base =
       baseline_ >= 0 && baseline_ != index.column() - 1 ? cell(index.row(), baseline_ + 1) : nullptr;
   std::optional<double> d;
@@ -214,25 +219,25 @@ QVariant RunGridModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole: {
       if (!s->attempted) return tr("not sampled");
-      QString text = v ? formatMetric(metric_, *v) : QStringLiteral("–");
+      QString text = v ? formatMetric(metric_, *v, tolerance) : QStringLiteral("–");
       if (metric_ != Metric::Status) text = (s->solved ? QStringLiteral("✔ ") : QStringLiteral("✘ ")) + text;
       if (d) text += QStringLiteral(" (%1)").arg(formatDelta(metric_, *d));
       return text;
     }
-    case Qt::ToolTipRole: return cellTooltip(*s);
+    case Qt::ToolTipRole: return cellTooltip(*s, tolerance);
     case ValueRole: return v ? QVariant(*v) : QVariant();
     case DeltaRole: return d ? QVariant(*d) : QVariant();
     case HeatRole:
     case Qt::BackgroundRole: {
       if (!v) return role == Qt::BackgroundRole ? QVariant(QBrush(QColor(0xe6, 0xe6, 0xe6))) : QVariant();
-      const double hv = heatValue(metric_, *v);
+      const double hv = heatValue(metric_, *v, tolerance);
       double lo = hv, hi = hv;
       for (int r = 0; r < rowCount(); ++r)
         for (int c = 1; c <= runCount(); ++c)
           if (const auto* o = cell(r, c))
             if (const auto ov = value(*o)) {
-              lo = std::min(lo, heatValue(metric_, *ov));
-              hi = std::max(hi, heatValue(metric_, *ov));
+              lo = std::min(lo, heatValue(metric_, *ov, run(c - 1)->fast_tolerance));
+              hi = std::max(hi, heatValue(metric_, *ov, run(c - 1)->fast_tolerance));
             }
       double heat = hi > lo ? (hv - lo) / (hi - lo) : 1.0;
       if (!higherIsBetter(metric_)) heat = hi > lo ? 1.0 - heat : 1.0;

@@ -147,6 +147,22 @@ TEST(RunComparison, OutputsAgainstTheReference) {
 }
 
 // The memory-off baseline a sage demo draws: a sibling with the same config but memory.enabled false.
+// The best-speedup curve (issue 33 item 6): after each verified sample, the median of the tasks' best speedups,
+// one point where it changes and one at the run's last sample.
+TEST(RunComparison, BestSpeedupCurvePerRun) {
+  RunPair p;
+  EXPECT_DOUBLE_EQ(p.base.fast_tolerance, kDefaultFastTolerance);  // the config has no fast_tolerance
+  // base, in sample order: A fail, A pass 1.2x (2), C twice (no cost model), B twice failing; iteration 1: B
+  // passes at 1.1x (7), then again at the same cycles (no new best); 8 samples.
+  const std::vector<SpeedupCurvePoint> base = {{2, 0, 1.2, 1}, {7, 1, 1.15, 2}, {8, 1, 1.15, 2}};
+  EXPECT_EQ(best_speedup_curve(p.base.state), base);
+  // cand: A passes at 1.5x at once; B never passes.
+  const std::vector<SpeedupCurvePoint> cand = {{1, 0, 1.5, 1}, {8, 1, 1.5, 1}};
+  EXPECT_EQ(best_speedup_curve(p.cand.state), cand);
+  EXPECT_EQ(run_verdicts(p.base.state).size(), 8u);
+  EXPECT_TRUE(best_speedup_curve(CampaignState{}).empty());
+}
+
 TEST(RunComparison, TheMemoryOffBaselineIsTheSiblingWithMemoryOff) {
   const fs::path root = test_support::scratch_dir("sf_baseline");
   const nlohmann::json sage = {{"name", "sage"}, {"mode", "sage"}, {"seed", 1}, {"tasks", {"rope"}},
