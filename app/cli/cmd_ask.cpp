@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli_util.hpp"
+#include "app/cli/cmd_ask_v2.hpp"
 #include "app/cli/commands.hpp"
 #include "core/agent/round_trip.hpp"
 #include "core/common/speedup.hpp"
@@ -49,26 +50,12 @@ struct AskOpts {
   std::string session;    // session workspace the round's events are appended to
   std::string chip = "default";
   bool stream = false;
+  std::string replay_kind = "openai";  // replay: the backend that recorded the cache
   bool interactive() const {
     return !from.empty() || repair || optimise || !instruction.empty() || !workspace.empty() || !session.empty() ||
            stream;
   }
 };
-
-std::string first_lines(const std::string& s, int n) {
-  std::string out;
-  int k = 0;
-  std::size_t pos = 0;
-  while (pos < s.size() && k < n) {
-    auto nl = s.find('\n', pos);
-    out += "    " + s.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos) + "\n";
-    ++k;
-    if (nl == std::string::npos) return out;
-    pos = nl + 1;
-  }
-  if (pos < s.size()) out += "    ...\n";
-  return out;
-}
 
 void print_event(const agent::TraceEvent& e) {
   std::cout << "== " << e.role;
@@ -79,13 +66,13 @@ void print_event(const agent::TraceEvent& e) {
   }
   std::cout << "\n";
   if (!e.error_kind.empty()) std::cout << "  error: " << e.error_kind << ": " << e.error_message << "\n";
-  if (!e.response.empty()) std::cout << "  response:\n" << first_lines(e.response, 40);
-  if (e.impl && e.role == "proposer") std::cout << "  impl:\n" << first_lines(*e.impl, 60);
+  if (!e.response.empty()) std::cout << "  response:\n" << indented_head(e.response, 40);
+  if (e.impl && e.role == "proposer") std::cout << "  impl:\n" << indented_head(*e.impl, 60);
   for (const auto& a : e.adoption)
     std::cout << "  adoption: " << a.id << " " << (a.adopted ? (*a.adopted ? "yes" : "no") : "?") << "  "
               << a.rationale << "\n";
   if (!e.guardian_action.empty()) std::cout << "  guardian: " << e.guardian_action << "\n";
-  if (!e.guardian_diff.empty()) std::cout << "  diff:\n" << first_lines(e.guardian_diff, 60);
+  if (!e.guardian_diff.empty()) std::cout << "  diff:\n" << indented_head(e.guardian_diff, 60);
   if (!e.prompt.empty() && e.error_kind.empty()) {
     std::cout << "  usage: " << e.usage.input_tokens << " in (" << e.usage.cached_input_tokens << " cached), "
               << e.usage.output_tokens << " out";
@@ -210,21 +197,7 @@ int cmd_ask_interactive(const AskOpts& o, const llm::BackendConfig& cfg, llm::Ch
     };
   else live = print_event;
   llm::StreamCallback on_delta;
-  if (o.stream && o.json) {
-    on_delta = [](const llm::StreamDelta& d) {
-      nlohmann::json j = {{"type", "delta"}, {"text", d.text}, {"output_tokens", d.output_tokens}, {"done", d.done}};
-      if (!d.reasoning.empty()) j["reasoning"] = d.reasoning;
-      if (!d.progress.empty()) j["progress"] = d.progress;
-      std::cout << j.dump() << "\n" << std::flush;
-    };
-  } else if (o.stream) {
-    on_delta = [](const llm::StreamDelta& d) {
-      if (!d.progress.empty()) std::cout << "[" << d.progress << "]\n";
-      std::cout << d.text;
-      if (d.done) std::cout << "\n-- end of answer (" << d.output_tokens << " tokens out)\n";
-      std::cout << std::flush;
-    };
-  }
+  if (o.stream) on_delta = stream_printer(o.json);
   llm::CancelToken cancel;
   learn::InteractiveResult r = session.run(task, req, cancel, live, on_delta);
   if (r.error_kind == "request") {
@@ -282,6 +255,33 @@ int cmd_ask_interactive(const AskOpts& o, const llm::BackendConfig& cfg, llm::Ch
   return r.pass ? 0 : 1;
 }
 
+// A STeP-25 task: only an optimisation round of a correct program (cmd_ask_v2.hpp).
+int cmd_ask_step2(const AskOpts& o, const llm::BackendConfig& cfg, llm::ChatBackend& backend,
+                  const bench::Catalogue& cat, const step::TaskDoc& task, const std::string& res) {
+  if (!o.optimise || o.from.empty() || o.repair || !o.instruction.empty() || !o.workspace.empty() ||
+      !o.session.empty()) {
+    std::cerr << "error: " << task.id << " is a STeP-25 task: ask works on it with --optimise --from FILE only "
+              << "(a correct program to make faster; no --repair, --instruction, --workspace or --session)\n";
+    return 2;
+  }
+  AskV2Options v;
+  v.from = o.from;
+  std::string err;
+  auto prog = program_from(o.from, cat, task, err);
+  if (!prog) {
+    std::cerr << "error: " << err << "\n";
+    return 2;
+  }
+  v.program = *prog;
+  v.chip = o.chip;
+  v.temperature = o.temperature;
+  v.max_tokens = o.max_tokens;
+  if (o.seed >= 0) v.seed = static_cast<std::uint64_t>(o.seed);
+  v.json = o.json;
+  v.stream = o.stream;
+  return cmd_ask_v2(v, cfg, backend, task, res);
+}
+
 int cmd_ask(const AskOpts& o) {
   auto kind = llm::parse_backend_kind(o.backend);
   if (!kind) {
@@ -302,7 +302,15 @@ int cmd_ask(const AskOpts& o) {
   }
   llm::BackendConfig cfg;
   cfg.kind = *kind;
-  cfg.base_url = llm::default_base_url(cfg.kind);
+  if (cfg.kind == llm::BackendKind::Replay) {
+    auto rk = llm::parse_backend_kind(o.replay_kind);
+    if (!rk || *rk == llm::BackendKind::Replay) {
+      std::cerr << "error: --replay-kind must be openai, anthropic or builtin\n";
+      return 2;
+    }
+    cfg.replay_kind = *rk;
+  }
+  cfg.base_url = llm::default_base_url(cfg.kind == llm::BackendKind::Replay ? cfg.replay_kind : cfg.kind);
   if (!o.base_url.empty()) cfg.base_url = o.base_url;
   cfg.model = o.model.empty() ? std::string("builtin") : o.model;
   cfg.key_env = o.key_env;
@@ -329,12 +337,13 @@ int cmd_ask(const AskOpts& o) {
 
   Diagnostics cat_diags;
   std::string res = resources_dir();
-  auto cat = bench::Catalogue::load(res, cat_diags);
+  auto cat = bench::Catalogue::load_all(res, cat_diags);  // step-v1 and step-v2 tasks
   const step::TaskDoc* task = cat.find(o.task);
   if (!task) {
     std::cerr << "error: unknown task '" << o.task << "' (see stepforge-cli tasks list)\n";
     return 2;
   }
+  if (task->is_v2()) return cmd_ask_step2(o, cfg, *made.backend, cat, *task, res);
   std::string merr;
   auto manual = agent::load_manual(res, mmode, merr);
   if (!manual) {
@@ -394,7 +403,7 @@ int cmd_ask(const AskOpts& o) {
 
 void add_ask_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<AskOpts>();
-  auto* c = app.add_subcommand("ask", "one proposer + guardian + verifier round on a task; with --from: propose, repair (--repair) or optimise (--optimise) that program, printing the verified proposal");
+  auto* c = app.add_subcommand("ask", "one proposer + guardian + verifier round on a task; with --from: propose, repair (--repair) or optimise (--optimise) that program, printing the verified proposal (a STeP-25 task: --optimise only, judged before and after)");
   c->add_option("--backend", o->backend, "openai | anthropic | builtin | replay")->capture_default_str();
   c->add_option("--model", o->model, "model name (any name for builtin)");
   c->add_option("--base-url", o->base_url, "endpoint (default: the provider's)");
@@ -416,7 +425,8 @@ void add_ask_command(CLI::App& app, int& exit_code) {
   c->add_option("--workspace", o->workspace, "use this campaign workspace's memory (retrieval, resident rules)");
   c->add_option("--session", o->session, "append the round's events to this session workspace (created if new)");
   c->add_flag("--stream", o->stream, "show the answer as it arrives (server-sent events; builtin: search progress)");
-  c->add_option("--chip", o->chip, "cost-model chip profile for cycles and speedup")->capture_default_str();
+  c->add_option("--chip", o->chip, "cost-model chip profile for cycles and speedup (STeP-25: default = the task's chip)")->capture_default_str();
+  c->add_option("--replay-kind", o->replay_kind, "replay: the backend that recorded the cache (openai | anthropic | builtin)")->capture_default_str();
   c->callback([o, &exit_code] { exit_code = cmd_ask(*o); });
 }
 
