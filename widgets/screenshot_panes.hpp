@@ -4,6 +4,7 @@
 // docs/gui.md list the names from here. Also the window size of a screenshot (`--size WxH`).
 #pragma once
 
+#include <QFont>
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -35,5 +36,13 @@ bool showScreenshotPane(MainWindow& w, const QString& name, QString* error = nul
 
 // "1366x768" → QSize; an invalid QSize for anything else (each side 320..7680).
 QSize parseWindowSize(const QString& text);
+
+// `--task ID|FILE`: a task document file (opened as it is), a bundled STeP-25 task id ("gemm/small": the task
+// of resources/benchmark_v2 with its baseline solution's impl, so the performance explorer has a program) or a
+// bundled v1 task id (a new buffer with an empty impl). False (with *error) when it is none of these.
+bool openTask(MainWindow& w, const QString& idOrFile, QString* error = nullptr);
+
+// The presentation layout's font (Campaign → Presentation Layout): `base` scaled by 1.6, at least 14 pt.
+QFont presentationFont(const QFont& base);
 
 }  // namespace sf::widgets

@@ -1,6 +1,7 @@
 // stepforge: the workbench. `stepforge [FILE]` opens a task document or solution file;
-// `stepforge --screenshot OUT.png [FILE] [--campaign DIR] [--size WxH] [--pane NAME]` verifies FILE (or the bundled
-// demo), opens the workspace, raises the pane and saves a PNG of the window at that size (offscreen);
+// `stepforge --screenshot OUT.png [FILE | --task ID|FILE] [--campaign DIR] [--size WxH] [--pane NAME]
+// [--presentation-font]` verifies FILE (or the bundled demo), opens the workspace, raises the pane and saves a PNG
+// of the window at that size (offscreen);
 // `stepforge --demo WORKSPACE --record DIR [--fps N] [--size WxH]` renders the replay to PNG frames offscreen.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -41,8 +42,14 @@ int main(int argc, char** argv) {
   QCommandLineOption shot(QStringLiteral("screenshot"),
                           QApplication::translate("main", "Verify the document, save a PNG of the window, exit."),
                           QStringLiteral("FILE"));
-  QCommandLineOption task(QStringLiteral("task"), QApplication::translate("main", "Start a new buffer for a bundled task."),
-                          QStringLiteral("ID"));
+  QCommandLineOption task(QStringLiteral("task"),
+                          QApplication::translate("main", "Open a task: a task document FILE, a bundled STeP-25 task id "
+                                                          "with its baseline program (e.g. gemm/small), or a bundled "
+                                                          "v1 task id (a new buffer)."),
+                          QStringLiteral("ID|FILE"));
+  QCommandLineOption presentationFont(
+      QStringLiteral("presentation-font"),
+      QApplication::translate("main", "With --screenshot: the presentation layout's larger font."));
   QCommandLineOption campaign(QStringLiteral("campaign"),
                               QApplication::translate("main", "Open a campaign workspace (finished, or live: followed)."),
                               QStringLiteral("DIR"));
@@ -63,7 +70,7 @@ int main(int argc, char** argv) {
                           QApplication::translate("main", "With --screenshot: raise this pane before the picture, one of: %1.")
                               .arg(sf::widgets::screenshotPaneNames().join(QStringLiteral(", "))),
                           QStringLiteral("NAME"));
-  cli.addOptions({shot, task, campaign, demo, record, fps, size, pane});
+  cli.addOptions({shot, task, campaign, demo, record, fps, size, pane, presentationFont});
   cli.addPositionalArgument(QStringLiteral("file"), QApplication::translate("main", "Task document or solution file."));
   cli.process(app);
 
@@ -77,7 +84,11 @@ int main(int argc, char** argv) {
           stderr, "%s\n",
           qPrintable(QApplication::translate("main", "stepforge: cannot open %1").arg(files.front())));
   } else if (cli.isSet(task)) {
-    w.newFromTask(cli.value(task));
+    QString error;
+    if (!sf::widgets::openTask(w, cli.value(task), &error)) {
+      std::fprintf(stderr, "stepforge: %s\n", qPrintable(error));
+      if (cli.isSet(shot)) return 2;
+    }
   } else {
     w.setDocument(sf::widgets::MainWindow::demoDocument());
   }
@@ -129,6 +140,7 @@ int main(int argc, char** argv) {
                                 .arg(paneName, sf::widgets::screenshotPaneNames().join(QStringLiteral(", ")))));
     return 2;
   }
+  if (cli.isSet(presentationFont)) w.setFont(sf::widgets::presentationFont(w.font()));
   w.resize(windowSize);
   w.show();
   const QString out = cli.value(shot);

@@ -163,9 +163,9 @@ TEST(Perf2Screens, EveryViewFitsAt1366x768And1920x1080) {
   editor->setLineWrapMode(QPlainTextEdit::NoWrap);
   mw.setCentralWidget(editor);
   const auto docks = e.installDocks(&mw);
-  ASSERT_EQ(docks.size(), 5u);
+  ASSERT_EQ(docks.size(), 6u);
   const QString dir = qEnvironmentVariable("SF_SCREENSHOT_DIR");
-  const char* names[] = {"cost", "roofline", "timeline", "whatif", "diff"};
+  const char* names[] = {"cost", "roofline", "timeline", "whatif", "diff", "pareto"};
   for (const QSize size : {QSize(1366, 768), QSize(1920, 1080)}) {
     mw.resize(size);
     mw.show();

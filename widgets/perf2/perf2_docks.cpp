@@ -7,6 +7,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/inspect/perf2_time.hpp"
 #include "widgets/editor/step_editor.hpp"
+#include "widgets/perf2/pareto_view.hpp"
 #include "widgets/perf2/perf2_engine.hpp"
 #include "widgets/perf2/perf_explorer.hpp"
 
@@ -40,6 +41,11 @@ Perf2Docks::Perf2Docks(QMainWindow* window, StepEditor* editor)
         return o;
       },
       this);
+  // The Pareto view's verifier: the task open when it runs.
+  explorer_->setVerifier(engineVerifier([shared]() -> std::shared_ptr<const step::TaskDoc> {
+    std::lock_guard<std::mutex> lock(shared->m);
+    return shared->task;
+  }));
   docks_ = explorer_->installDocks(window);
   // One tab group with the dataflow graph, so the right dock area does not grow taller than the screen.
   if (auto* graph = window->findChild<QDockWidget*>(QStringLiteral("GraphDock")))
@@ -59,6 +65,7 @@ Perf2Docks::Perf2Docks(QMainWindow* window, StepEditor* editor)
       if (task_->impl_line_starts[i].line == line + 1) explorer_->selectLine(static_cast<int>(i) + 1);
   });
   connect(explorer_, &Explorer::applyRequested, this, &Perf2Docks::apply);
+  connect(explorer_, &Explorer::programActivated, this, &Perf2Docks::apply);  // a Pareto point opens its program
 }
 
 int Perf2Docks::editorLine(int implLine) const {
@@ -93,6 +100,8 @@ void Perf2Docks::refresh() {
       shared_->task = task;
       shared_->chip = chip.value_or(step2::perf::accelopt_step());
     }
+    explorer_->clearPrograms();  // the Pareto view is per task
+    explorer_->paretoView()->setTaskName(QString::fromStdString(task->id));
     explorer_->setRoofs(roofsOf(shared_->chip));
     explorer_->setSizes(inspect::perf2::size_values(*task));
     explorer_->setBaseline(inspect::perf2::baseline_impl(*task, bench::resource_dir()).value_or(std::string()));

@@ -1,6 +1,7 @@
 #include "widgets/perf2/perf2_engine.hpp"
 
 #include "core/inspect/perf2_time.hpp"
+#include "core/verify/verifier.hpp"
 
 namespace sf::widgets::perf2 {
 
@@ -21,6 +22,23 @@ Timer engineTimer(std::shared_ptr<const step::TaskDoc> task, const step2::perf::
     o.error_line = t.error_line;
     o.graph = std::move(t.graph);
     o.report = std::move(t.report);
+    return o;
+  };
+}
+
+Timer engineVerifier(std::function<std::shared_ptr<const step::TaskDoc>()> task) {
+  auto verifier = std::make_shared<verify::Verifier>();
+  return [task = std::move(task), verifier](const std::string& source) {
+    Outcome o;
+    o.source = source;
+    const auto t = task ? task() : nullptr;
+    if (!t) {
+      o.error = "no task";
+      return o;
+    }
+    const verify::Report r = verifier->verify(*t, source);
+    o.ok = r.pass;
+    o.error = r.pass ? std::string() : (r.code.empty() ? std::string("failed") : r.code);
     return o;
   };
 }

@@ -8,8 +8,11 @@
 #include <QObject>
 #include <QPointer>
 
+#include <deque>
 #include <map>
 #include <string>
+
+#include "core/inspect/perf2_pareto.hpp"
 
 #include "widgets/perf2/perf2_retimer.hpp"
 #include "widgets/perf2/perf2_types.hpp"
@@ -25,6 +28,7 @@ class RooflineView;
 class TimelineView;
 class WhatIfPanel;
 class DiffView;
+class ParetoView;
 
 class Explorer : public QObject {
   Q_OBJECT
@@ -39,6 +43,14 @@ class Explorer : public QObject {
   // The edited program: timed in the background; the what-if controls follow it.
   void setProgram(const std::string& source);
   void selectLine(int line);
+  // The Pareto view's verifier: run (on its own thread, one program at a time, oldest first, at most 64
+  // waiting) on every feasible program timed, so the front holds verified programs only. Without one, every
+  // point stays "verification pending".
+  void setVerifier(Timer verify);
+  // A new task: the Pareto view's record starts empty.
+  void clearPrograms();
+  const inspect::perf2::SessionRecord& programs() const { return record_; }
+  bool verifying() const;
 
   const Outcome& lastGood() const { return lastGood_; }
   const Outcome& baseline() const { return baseline_; }
@@ -48,9 +60,10 @@ class Explorer : public QObject {
   TimelineView* timelineView() const;
   WhatIfPanel* whatIfPanel() const;
   DiffView* diffView() const;
+  ParetoView* paretoView() const;
 
   // Adds one dock per view to `w` (objectNames Perf2CostDock, RooflineDock, TimelineDock, WhatIfDock,
-  // Perf2DiffDock), tabified on the right, and returns them in that order.
+  // Perf2DiffDock, ParetoDock), tabified on the right, and returns them in that order.
   std::vector<QDockWidget*> installDocks(QMainWindow* w);
 
  Q_SIGNALS:
@@ -58,9 +71,13 @@ class Explorer : public QObject {
   void applyRequested(const QString& source);
   // Every delivered timing (good or not), after the views took it.
   void timed(const sf::widgets::perf2::Outcome& o);
+  // A point clicked in the Pareto view: open this program.
+  void programActivated(const QString& source);
 
  private:
   void onRetimed(quint64 seq, const Outcome& o);
+  void record(const Outcome& o, bool baseline);
+  void pumpVerifier();
 
   Retimer* retimer_;
   quint64 programSeq_ = 0;
@@ -70,6 +87,10 @@ class Explorer : public QObject {
   QPointer<TimelineView> timeline_;
   QPointer<WhatIfPanel> whatIf_;
   QPointer<DiffView> diff_;
+  QPointer<ParetoView> pareto_;
+  Retimer* verifier_ = nullptr;
+  std::deque<std::string> verifyQueue_;
+  inspect::perf2::SessionRecord record_;
 };
 
 }  // namespace sf::widgets::perf2
