@@ -215,109 +215,120 @@ std::string round_prompt(const Opt2Task& t, const std::string& impl, const Judge
     s += "\n";
   }
   s += "## Answer format\n\nAnswer the whole program in one ```yaml block (`impl: |`), then one line\n"
-       "`adopted: [ids]` naming the experiences you applied ([] when none).\n";
+       "`adopted: [ids]` naming the experiences you applied ([] when none) and one line `moves: [..]` naming\n"
+       "your rewrites as moves (`tile N*2`, `par_dispatch 16`, `write_back_mu 0`, `compute_bw x2`,\n"
+       "`drop_const_input NAME`, `reuse_load NAME`, `parallel_split 2`, `add_tree_split 2`,\n"
+       "`merge_elementwise C`; [] when none of them).\n";
   return s;
 }
 
-Opt2Result run_campaign(const std::vector<Opt2Task>& tasks, const Opt2Config& cfg, RuleBank& bank) {
-  Opt2Result res;
-  std::uint64_t proposal_seed = cfg.seed * 1000003ull;
-  for (const auto& t : tasks) {
-    TaskOutcome out;
-    out.id = t.task.id;
-    auto base = judge(t, t.baseline_impl, 0, cfg.tolerance);
-    out.baseline_cycles = base.cycles;
-    out.best_cycles = base.cycles;
-    out.pct_of_peak = base.pct_of_peak;
-    out.best_impl = t.baseline_impl;
-    Judgement best = base;
-    const std::string group = group_of(t.task.id);
-    for (int r = 0; r < cfg.budget; ++r) {
-      RoundRecord rec;
-      rec.round = r;
-      std::vector<const BankRule*> got;
-      std::vector<Rule> rules;
-      if (cfg.memory) {
-        got = bank.retrieve(best.bottleneck, group, cfg.k, cfg.credit);
-        for (const auto* g : got) {
-          rules.push_back(g->rule);
-          rec.retrieved.push_back(g->rule.id);
-        }
+std::string task_group(const std::string& id) { return group_of(id); }
+std::string task_sizes(const step::TaskDoc& t) { return sizes_text(t); }
+
+TaskRun start_task(const std::string& id, const std::string& sizes, const Judgement& baseline,
+                   const std::string& baseline_impl) {
+  TaskRun run;
+  run.out.id = id;
+  run.out.baseline_cycles = baseline.cycles;
+  run.out.best_cycles = baseline.cycles;
+  run.out.pct_of_peak = baseline.pct_of_peak;
+  run.out.best_impl = baseline_impl;
+  run.best = baseline;
+  run.group = group_of(id);
+  run.sizes = sizes;
+  return run;
+}
+
+TaskRun start_task(const Opt2Task& t, double tolerance) {
+  return start_task(t.task.id, sizes_text(t.task), judge(t, t.baseline_impl, 0, tolerance), t.baseline_impl);
+}
+
+std::vector<const BankRule*> retrieve_for(const TaskRun& run, const RuleBank& bank, const Opt2Config& cfg) {
+  if (!cfg.memory) return {};
+  return bank.retrieve(run.best.bottleneck, run.group, cfg.k, cfg.credit);
+}
+
+Judgement judge_answer(const Opt2Task& t, const Proposal& answer, std::int64_t best_cycles, double tolerance) {
+  if (answer.ok) return judge(t, answer.impl, best_cycles, tolerance);
+  Judgement j;
+  j.verdict = Verdict::Incorrect;
+  j.detail = "no answer";
+  return j;
+}
+
+RoundRecord apply_round(TaskRun& run, int round, const std::vector<std::string>& retrieved, const Proposal& p,
+                        const Judgement& j, const Opt2Config& cfg, RuleBank& bank) {
+  TaskOutcome& out = run.out;
+  RoundRecord rec;
+  rec.round = round;
+  rec.retrieved = retrieved;
+  for (const auto& m : p.moves) rec.moves.push_back(m.key);
+  rec.adopted = p.adopted;
+  rec.verdict = j.verdict;
+  rec.detail = j.detail;
+  rec.cycles = j.cycles;
+  rec.pct_of_peak = j.pct_of_peak;
+  const bool won = j.verdict == Verdict::Faster && j.cycles > 0;
+  const double step_speedup = won ? static_cast<double>(out.best_cycles) / j.cycles : 0;
+  if (cfg.memory && !bank.frozen) {
+    for (auto& br : bank.rules) {
+      const bool was_retrieved = std::find(rec.retrieved.begin(), rec.retrieved.end(), br.rule.id) != rec.retrieved.end();
+      const bool was_adopted = std::find(rec.adopted.begin(), rec.adopted.end(), br.rule.id) != rec.adopted.end();
+      if (was_retrieved) {
+        ++br.retrieved;
+        if (won) ++br.u_wins;
       }
-      ProposeOptions po;
-      po.seed = ++proposal_seed;
-      auto p = propose(t.task, out.best_impl, best.busiest, rules, po);
-      for (const auto& m : p.moves) rec.moves.push_back(m.key);
-      rec.adopted = p.adopted;
-      Judgement j;
-      if (!p.ok) {
-        j.verdict = Verdict::Incorrect;
-        j.detail = "no answer";
-      } else {
-        j = judge(t, p.impl, out.best_cycles, cfg.tolerance);
-      }
-      rec.verdict = j.verdict;
-      rec.detail = j.detail;
-      rec.cycles = j.cycles;
-      const bool won = j.verdict == Verdict::Faster;
-      const double step_speedup = won ? static_cast<double>(out.best_cycles) / j.cycles : 0;
-      if (cfg.memory && !bank.frozen) {
-        for (auto& br : bank.rules) {
-          const bool was_retrieved = std::find(rec.retrieved.begin(), rec.retrieved.end(), br.rule.id) != rec.retrieved.end();
-          const bool was_adopted = std::find(rec.adopted.begin(), rec.adopted.end(), br.rule.id) != rec.adopted.end();
-          if (was_retrieved) {
-            ++br.retrieved;
-            if (won) ++br.u_wins;
-          }
-          if (was_adopted) (won ? br.wins : br.losses) += 1;
-        }
-        if (won) {
-          // Distil: one rule per move of the slow->fast pair (a move already in the bank is strengthened).
-          for (const auto& m : p.moves) {
-            auto it = std::find_if(bank.rules.begin(), bank.rules.end(),
-                                   [&](const BankRule& b) { return move_key(b.rule.kind, b.rule.param) == m.key; });
-            if (it != bank.rules.end()) {
-              it->best_speedup = std::max(it->best_speedup, step_speedup);
-              continue;
-            }
-            BankRule br;
-            br.rule = *parse_rule_move(m.key, "r" + std::to_string(bank.rules.size() + 1));
-            br.bottleneck = best.bottleneck;
-            br.op_pattern = group;
-            br.sizes = sizes_text(t.task);
-            br.best_speedup = step_speedup;
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%.2f", step_speedup);
-            br.statement = "On a " + best.bottleneck + "-bound " + group + " program (" + br.sizes + "), " + m.what +
-                           " paid " + buf + "x";
-            bank.rules.push_back(std::move(br));
-          }
-        }
-      }
-      if (won) {
-        out.best_cycles = j.cycles;
-        out.pct_of_peak = j.pct_of_peak;
-        out.best_impl = p.impl;
-        out.best_round = r;
-        for (const auto& m : p.moves) out.winning_moves.push_back(m.key);
-        best = j;
-      }
-      out.speedup = out.best_cycles > 0 ? static_cast<double>(out.baseline_cycles) / out.best_cycles : 1;
-      out.curve.push_back(out.speedup);
-      out.rounds.push_back(std::move(rec));
+      if (was_adopted) (won ? br.wins : br.losses) += 1;
     }
-    if (cfg.budget == 0) out.speedup = 1;
-    res.tasks.push_back(std::move(out));
+    if (won) {
+      // Distil: one rule per move of the slow->fast pair (a move already in the bank is strengthened).
+      for (const auto& m : p.moves) {
+        auto it = std::find_if(bank.rules.begin(), bank.rules.end(),
+                               [&](const BankRule& b) { return move_key(b.rule.kind, b.rule.param) == m.key; });
+        if (it != bank.rules.end()) {
+          it->best_speedup = std::max(it->best_speedup, step_speedup);
+          continue;
+        }
+        auto rule = parse_rule_move(m.key, "r" + std::to_string(bank.rules.size() + 1));
+        if (!rule) continue;  // a move no optimiser knows (a model's free text) makes no rule
+        BankRule br;
+        br.rule = *rule;
+        br.bottleneck = run.best.bottleneck;
+        br.op_pattern = run.group;
+        br.sizes = run.sizes;
+        br.best_speedup = step_speedup;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.2f", step_speedup);
+        br.statement = "On a " + run.best.bottleneck + "-bound " + run.group + " program (" + br.sizes + "), " +
+                       m.what + " paid " + buf + "x";
+        bank.rules.push_back(std::move(br));
+      }
+    }
   }
+  if (won) {
+    out.best_cycles = j.cycles;
+    out.pct_of_peak = j.pct_of_peak;
+    out.best_impl = p.impl;
+    out.best_round = round;
+    for (const auto& m : p.moves) out.winning_moves.push_back(m.key);
+    run.best = j;
+  }
+  out.speedup = out.best_cycles > 0 ? static_cast<double>(out.baseline_cycles) / out.best_cycles : 1;
+  out.curve.push_back(out.speedup);
+  out.rounds.push_back(rec);
+  return rec;
+}
+
+void summarize(Opt2Result& res, double tolerance) {
   std::vector<double> sp;
   double logsum = 0, area = 0;
   int n1 = 0, n15 = 0, n2 = 0;
   for (const auto& o : res.tasks) {
     sp.push_back(o.speedup);
     logsum += std::log(o.speedup);
-    n1 += faster_than(o.speedup, cfg.tolerance, 1.0);
-    n15 += faster_than(o.speedup, cfg.tolerance, 1.5);
-    n2 += faster_than(o.speedup, cfg.tolerance, 2.0);
+    n1 += faster_than(o.speedup, tolerance, 1.0);
+    n15 += faster_than(o.speedup, tolerance, 1.5);
+    n2 += faster_than(o.speedup, tolerance, 2.0);
     double a = 0;
     for (double c : o.curve) a += c;
     area += o.curve.empty() ? 1 : a / o.curve.size();
@@ -329,6 +340,30 @@ Opt2Result run_campaign(const std::vector<Opt2Task>& tasks, const Opt2Config& cf
   res.median_speedup = median(sp);
   res.geomean_speedup = res.tasks.empty() ? 1 : std::exp(logsum / n);
   res.auc = area / n;
+}
+
+Opt2Result run_campaign(const std::vector<Opt2Task>& tasks, const Opt2Config& cfg, RuleBank& bank) {
+  Opt2Result res;
+  std::uint64_t proposal_seed = cfg.seed * 1000003ull;
+  for (const auto& t : tasks) {
+    TaskRun run = start_task(t, cfg.tolerance);
+    for (int r = 0; r < cfg.budget; ++r) {
+      std::vector<std::string> ids;
+      std::vector<Rule> rules;
+      for (const auto* g : retrieve_for(run, bank, cfg)) {
+        rules.push_back(g->rule);
+        ids.push_back(g->rule.id);
+      }
+      ProposeOptions po;
+      po.seed = ++proposal_seed;
+      po.perf_text = run.best.perf_text;
+      auto p = propose(t.task, run.out.best_impl, run.best.busiest, rules, po);
+      apply_round(run, r, ids, p, judge_answer(t, p, run.out.best_cycles, cfg.tolerance), cfg, bank);
+    }
+    if (cfg.budget == 0) run.out.speedup = 1;
+    res.tasks.push_back(std::move(run.out));
+  }
+  summarize(res, cfg.tolerance);
   return res;
 }
 

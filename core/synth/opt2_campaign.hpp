@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/step/task.hpp"
 #include "core/step2/perf/chip.hpp"
 #include "core/synth/opt2_propose.hpp"
@@ -84,6 +86,7 @@ struct RoundRecord {
   std::vector<std::string> moves;      // move keys
   std::vector<std::string> retrieved;  // rule ids
   std::vector<std::string> adopted;
+  double pct_of_peak = 0;
 };
 
 struct TaskOutcome {
@@ -103,7 +106,55 @@ struct Opt2Result {
 };
 
 // Runs every task in order with one bank (grows across tasks unless frozen). Deterministic given cfg.seed.
+// Proposals come from propose() directly; the campaign engine (core/learn/engine_opt2.cpp) asks a chat backend
+// instead. Both fold every round with apply_round below, so the bank, credit and distiller exist once.
 Opt2Result run_campaign(const std::vector<Opt2Task>& tasks, const Opt2Config& cfg, RuleBank& bank);
+
+// ---- the round, shared by run_campaign and the campaign engine ----
+
+// One task while a campaign runs: its outcome so far and the judgement of its best program (the baseline's
+// until a round is faster). out.best_impl is the program the next round starts from.
+struct TaskRun {
+  TaskOutcome out;
+  Judgement best;
+  std::string group;  // the op pattern of distilled rules ("gemm")
+  std::string sizes;  // the task's sizes ("M=256 N=256")
+};
+std::string task_group(const std::string& id);
+std::string task_sizes(const step::TaskDoc& t);
+// The starting state from the baseline's judgement.
+TaskRun start_task(const std::string& id, const std::string& sizes, const Judgement& baseline,
+                   const std::string& baseline_impl);
+TaskRun start_task(const Opt2Task& t, double tolerance);  // judges the baseline
+
+// The rules a round sees: the k best of the bank for the task's best program (none without memory).
+std::vector<const BankRule*> retrieve_for(const TaskRun& run, const RuleBank& bank, const Opt2Config& cfg);
+
+// Judges an answer (no program: incorrect, "no answer").
+Judgement judge_answer(const Opt2Task& t, const Proposal& answer, std::int64_t best_cycles, double tolerance);
+
+// Folds one judged answer into the task and the bank: credit of the retrieved and adopted rules (unless the
+// bank is frozen or memory is off), a slow->fast pair distilled into rules (one per move; a known move is
+// strengthened), and a faster answer becomes the best. A failed or slower answer never replaces the best.
+RoundRecord apply_round(TaskRun& run, int round, const std::vector<std::string>& retrieved, const Proposal& answer,
+                        const Judgement& j, const Opt2Config& cfg, RuleBank& bank);
+
+// fast_1 / fast_1_5 / fast_2, median and geometric-mean speedup and AUC over res.tasks (speedup, curve).
+void summarize(Opt2Result& res, double tolerance);
+
+// The moves an answer says it made: a `moves: [tile N*2, par_dispatch 16]` line when there is one, else the
+// builtin optimiser's bullet lines before the program ("- tile N*2 on every load ...", "(from r3)" naming the
+// adopted rule) read back into move keys. At most 8; unreadable lines are skipped.
+std::vector<AppliedMove> answer_moves(const std::string& text);
+// The move key of one line an answer lists ("par_dispatch=16 on every off-chip load" -> "par_dispatch 16");
+// nullopt when the line names no move.
+std::optional<std::string> move_key_of_line(const std::string& line);
+
+// The bank as JSON {"rules": [{id, move, statement, bottleneck, op_pattern, sizes, best_speedup, wins, losses,
+// retrieved, u_wins}]} and back (strict and bounded: at most 4096 rules, strings up to 4096 characters;
+// nullopt with `error` naming the field).
+nlohmann::json bank_to_json(const RuleBank& bank);
+std::optional<RuleBank> bank_from_json(const nlohmann::json& j, std::string& error);
 
 // The proposer's view of one round: the program, the perf report, the operator card, the retrieved rules.
 // `card` is the v2 operator card (resources/step2_operator_card.md).
