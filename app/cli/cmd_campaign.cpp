@@ -236,20 +236,35 @@ int cmd_prompt(const std::string& dir, std::int64_t seq, bool as_json) {
 
 int cmd_sweep(const SweepOpts& o) {
   std::string err;
-  if (o.config.empty() || o.seeds.empty() || o.out.empty()) {
+  if (o.config.empty() || o.out.empty()) {
     std::cerr << "error: campaign sweep needs CONFIG, --seeds and --out (or one of: status, wait, resubmit, cancel DIR)\n";
     return 2;
   }
   const bool slurm = o.scheduler == "slurm";
   if (slurm && !slurm_client_available()) return 2;  // before anything is written
-  auto seeds = learn::parse_seed_list(o.seeds, err);
-  auto variants = seeds ? learn::sweep_variants(o.vary, o.ablate, err) : std::nullopt;
+  auto base = read_config(o.config, o.sets);
+  if (!base) return 2;
+  // A config with a `sweep` plan names its variants and seeds (used unless --vary / --ablate / --seeds are given);
+  // the plan is no part of a cell's config.
+  json plan;
+  if (base->is_object() && base->contains("sweep")) {
+    plan = (*base)["sweep"];
+    base->erase("sweep");
+  }
+  const bool use_plan = plan.is_object() && o.vary.empty() && o.ablate.empty();
+  const std::string seed_text = !o.seeds.empty() ? o.seeds : use_plan ? plan.value("seeds", std::string()) : "";
+  if (seed_text.empty()) {
+    std::cerr << "error: campaign sweep needs --seeds (the config has no sweep.seeds)\n";
+    return 2;
+  }
+  auto seeds = learn::parse_seed_list(seed_text, err);
+  auto variants = !seeds ? std::nullopt
+                  : use_plan ? learn::sweep_plan_variants(plan, err)
+                             : learn::sweep_variants(o.vary, o.ablate, err);
   if (!seeds || !variants) {
     std::cerr << "error: " << err << "\n";
     return 2;
   }
-  auto base = read_config(o.config, o.sets);
-  if (!base) return 2;
   // Every cell's config must parse before anything runs.
   for (const auto& v : *variants)
     if (!cell_config(*base, v, seeds->front(), err)) {
@@ -432,8 +447,11 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   auto* sw = c->add_subcommand("sweep",
                                "run a grid of config variants x campaign seeds, one workspace per cell "
                                "(resumable: rerun the same command)");
-  sw->add_option("config", so->config, "campaign config (JSON)");
-  sw->add_option("--seeds", so->seeds, "campaign seeds: 1-5, 1,3,7 or 1-3,9 (required)");
+  sw->add_option("config", so->config,
+                 "campaign config (JSON); its `sweep` plan {seeds, variants: [{name, set}]} gives the variants when "
+                 "there is no --vary / --ablate (resources/configs/optimise-sage.json)");
+  sw->add_option("--seeds", so->seeds,
+                 "campaign seeds: 1-5, 1,3,7 or 1-3,9 (required unless the config's sweep plan names them)");
   sw->add_option("--vary", so->vary, "key=a,b,...: one grid axis (repeatable; the first values are the reference)")
       ->take_all()
       ->expected(1, 1)
@@ -471,8 +489,9 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   auto sdir = std::make_shared<std::string>();
   auto sjs = std::make_shared<bool>(false), smd = std::make_shared<bool>(false);
   auto* sr = c->add_subcommand("sweep-report",
-                               "per variant ER, rounds and samples to first correct, Fast_1.0; vs the reference: "
-                               "mean paired difference with a 95% bootstrap interval over seeds");
+                               "per variant ER, rounds and samples to first correct, Fast_1.0 (performance campaigns: "
+                               "median speedup, AUC of the best-speedup curve, Fast_1.5); vs the reference: mean "
+                               "paired difference with a 95% bootstrap interval over seeds");
   sr->add_option("dir", *sdir, "sweep folder")->required();
   auto* g1 = sr->add_flag("--json", *sjs, "as JSON");
   auto* g2 = sr->add_flag("--md", *smd, "as a Markdown table");

@@ -69,10 +69,48 @@ std::string tolerance_percent(const json& r) {
   return buf;
 }
 
+// A STeP-25 optimisation campaign: one row per task (baseline -> best cycles, speedup, % of peak, the round of
+// the best, verdict counts, winning moves), then the speed metrics and the rule bank.
+void print_opt2_table(const json& r, std::ostream& out) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-24s %10s %10s %8s %7s %5s %-34s %s\n", "task", "baseline", "best", "speedup",
+                "% peak", "round", "faster/slower/infeasible/incorrect", "winning moves");
+  out << line;
+  const double tol = r.value("fast_tolerance", kDefaultFastTolerance);
+  for (const auto& t : r["tasks"]) {
+    const json& v = t["verdicts"];
+    std::string counts = std::to_string(v.value("correct+faster", 0)) + "/" + std::to_string(v.value("correct+slower", 0)) +
+                         "/" + std::to_string(v.value("infeasible", 0)) + "/" + std::to_string(v.value("incorrect", 0));
+    std::string moves;
+    for (const auto& m : t["winning_moves"]) moves += (moves.empty() ? "" : ", ") + m.get<std::string>();
+    std::snprintf(line, sizeof line, "%-24s %10lld %10lld %8s %6.1f%% %5s %-34s %s\n", t["id"].get<std::string>().c_str(),
+                  static_cast<long long>(t["baseline_cycles"].get<std::int64_t>()),
+                  static_cast<long long>(t["best_cycles"].get<std::int64_t>()),
+                  speedup_text(t["speedup"].get<double>(), tol, 2, false).c_str(), t["pct_of_peak"].get<double>(),
+                  t["best_round"].is_null() ? "-" : std::to_string(t["best_round"].get<int>()).c_str(), counts.c_str(),
+                  moves.empty() ? "(no faster program)" : moves.c_str());
+    out << line;
+  }
+  const json& m = r["memory"];
+  out << "Fast_1 " << fmt(r["fast_1"].get<double>()) << "  Fast_1.5 " << fmt(r["fast_1_5"].get<double>()) << "  Fast_2 "
+      << fmt(r["fast_2"].get<double>()) << "  median speedup " << fmt(r["median_speedup"].get<double>(), 2)
+      << "x  geomean " << fmt(r["geomean_speedup"].get<double>(), 2) << "x  AUC " << fmt(r["auc"].get<double>())
+      << "  (faster = at least " << tolerance_percent(r) << " faster)\nmemory: "
+      << (m["enabled"].get<bool>() ? "credit " + m["credit"].get<std::string>() + ", k " + std::to_string(m["k"].get<int>()) +
+                                         (m["frozen"].get<bool>() ? ", frozen" : "") + ", from " + m["source"].get<std::string>()
+                                   : std::string("off"))
+      << ", " << m["rules"] << " rules  tokens " << r["tokens"]["total"] << "  stop: "
+      << (r["finished"].is_null() ? "(not finished)" : r["finished"].get<std::string>()) << "\n";
+}
+
 }  // namespace
 
 void print_campaign_table(const learn::CampaignState& st, std::ostream& out) {
   json r = learn::report_json(st);
+  if (st.is_opt2()) {
+    print_opt2_table(r, out);
+    return;
+  }
   if (st.is_sage()) {
     print_sage_table(r, out);
     return;
@@ -122,6 +160,12 @@ int cmd_campaign_report(const std::string& dir, bool csv, bool as_json) {
     return 0;
   }
   json r = learn::report_json(st);
+  if (st.is_opt2()) {
+    std::cout << "campaign " << r["name"].get<std::string>() << " (STeP-25 optimisation, " << r["model"].get<std::string>()
+              << ", " << r["proposals"] << " proposals per task)\n\n";
+    print_opt2_table(r, std::cout);
+    return 0;
+  }
   std::cout << "campaign " << r["name"].get<std::string>() << " (" << r["mode"].get<std::string>() << ", "
             << r["model"].get<std::string>() << ", n=" << r["n"] << ")\n\n";
   char line[256];
@@ -161,6 +205,35 @@ int cmd_campaign_report(const std::string& dir, bool csv, bool as_json) {
   std::cout << "\n\n";
   print_campaign_table(st, std::cout);
   return 0;
+}
+
+// Performance sweeps: per variant the median speedup, the AUC of the best-speedup curve and Fast_1.5, each with its
+// paired difference to the reference (95% bootstrap interval over seeds). Nothing when no cell has them.
+static void print_sweep_speed(const json& r, std::ostream& out) {
+  bool any = false;
+  for (const auto& row : r["variants"]) any = any || row["median_speedup"].is_number();
+  if (!any) return;
+  auto cell = [](const json& row, const char* k, int p) {
+    std::string s = row[k].is_number() ? fmt(row[k].get<double>(), p) : std::string("-");
+    if (row.contains("vs_reference") && row["vs_reference"].contains(k)) {
+      const json& d = row["vs_reference"][k];
+      char b[128];
+      std::snprintf(b, sizeof b, " (%+.3f [%+.3f, %+.3f])", d["mean_diff"].get<double>(), d["lo"].get<double>(),
+                    d["hi"].get<double>());
+      s += b;
+    }
+    return s;
+  };
+  out << "\nspeed (means over seeds; vs " << r["reference"].get<std::string>()
+      << ": mean paired difference [95% bootstrap interval]):\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-12s %-34s %-34s %-34s\n", "variant", "median speedup", "AUC", "Fast_1.5");
+  out << line;
+  for (const auto& row : r["variants"]) {
+    std::snprintf(line, sizeof line, "%-12s %-34s %-34s %-34s\n", row["name"].get<std::string>().c_str(),
+                  cell(row, "median_speedup", 3).c_str(), cell(row, "auc", 3).c_str(), cell(row, "fast_1_5", 3).c_str());
+    out << line;
+  }
 }
 
 int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
@@ -220,6 +293,7 @@ int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
                   num(row["fast_1"], 3).c_str(), ov.empty() ? "(reference)" : ov.c_str());
     std::cout << line;
   }
+  print_sweep_speed(r, std::cout);
   if (auto missing = learn::sweep_missing_text(r); !missing.empty()) std::cout << "\n" << missing << "\n";
   return 0;
 }

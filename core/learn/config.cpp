@@ -60,7 +60,7 @@ const std::vector<std::string>& known_keys() {
       "version", "name",   "mode",   "backend",  "max_tokens", "n",         "temperature0",   "temperatures",
       "m",       "selection", "random_k", "tasks", "order",      "seed",      "in_flight",      "verify_threads",
       "budget",  "guardian",  "manual", "max_prompt_tokens", "memory", "chip", "objective", "verify",
-      "demos",   "note",      "novelty", "fast_tolerance"};
+      "demos",   "note",      "novelty", "fast_tolerance", "dialect", "sweep"};
   return keys;
 }
 
@@ -116,6 +116,43 @@ struct Reader {
 };
 
 }  // namespace
+
+// `sweep`: {"seeds": "1-5", "variants": [{"name": "...", "set": ["key=value", ...]}]} (1 to 64 variants with
+// distinct folder-safe names).
+static bool sweep_plan_ok(const nlohmann::json& sw, std::string& error) {
+  auto bad = [&](const std::string& what) {
+    error = "config key 'sweep" + what;
+    return false;
+  };
+  if (!sw.is_object()) return bad("': expected an object {seeds, variants}");
+  for (const auto& [k, v] : sw.items())
+    if (k != "seeds" && k != "variants") return bad("." + k + "': unknown key (known: seeds, variants)");
+  if (auto it = sw.find("seeds"); it != sw.end() && (!it->is_string() || it->get_ref<const std::string&>().size() > 256))
+    return bad(".seeds': expected a seed list like \"1-5\"");
+  auto vs = sw.find("variants");
+  if (vs == sw.end() || !vs->is_array() || vs->empty() || vs->size() > 64)
+    return bad(".variants': expected a list of 1 to 64 {name, set}");
+  std::vector<std::string> names;
+  for (const auto& v : *vs) {
+    if (!v.is_object()) return bad(".variants': every entry is an object {name, set}");
+    for (const auto& [k, x] : v.items())
+      if (k != "name" && k != "set") return bad(".variants." + k + "': unknown key (known: name, set)");
+    auto n = v.find("name");
+    if (n == v.end() || !n->is_string()) return bad(".variants.name': expected a string");
+    const std::string name = n->get<std::string>();
+    if (name.empty() || name.size() > 64 || name.find_first_of("/\\ ") != std::string::npos || name.find("..") != std::string::npos)
+      return bad(".variants.name': '" + name + "' is not a folder name");
+    if (std::find(names.begin(), names.end(), name) != names.end()) return bad(".variants.name': '" + name + "' twice");
+    names.push_back(name);
+    if (auto st = v.find("set"); st != v.end()) {
+      if (!st->is_array() || st->size() > 64) return bad(".variants.set': expected a list of key=value strings");
+      for (const auto& o : *st)
+        if (!o.is_string() || o.get_ref<const std::string&>().find('=') == std::string::npos)
+          return bad(".variants.set': expected key=value strings, got " + o.dump());
+    }
+  }
+  return true;
+}
 
 std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::string& error) {
   if (!j.is_object()) {
@@ -267,10 +304,23 @@ std::optional<CampaignConfig> config_from_json(const nlohmann::json& j, std::str
     Reader dr{*d, error, "demos."};
     if (!dr.string("golden", c.demos.golden) || !dr.integer("max", c.demos.max)) return std::nullopt;
   }
+  if (!r.string("dialect", c.dialect)) return std::nullopt;
+  if (c.dialect != "step-v1" && c.dialect != "step-v2") {
+    r.fail("dialect", "unknown dialect '" + c.dialect + "' (step-v1, step-v2)");
+    return std::nullopt;
+  }
   if (const auto* m = r.find("memory")) {
     auto mc = sage_memory_from_json(*m, error);
     if (!mc) return std::nullopt;
     c.memory = *mc;
+    // STeP-25 optimisation: 3 retrieval slots unless the config says otherwise.
+    if (c.is_v2() && m->is_object() && !m->contains("k")) c.memory.params.k = 3;
+  } else if (c.is_v2()) {
+    c.memory.params.k = 3;
+  }
+  if (const auto* sw = r.find("sweep")) {
+    if (!sweep_plan_ok(*sw, error)) return std::nullopt;
+    c.sweep = *sw;
   }
   if (!r.string("chip", c.chip) || !r.number("fast_tolerance", c.fast_tolerance)) return std::nullopt;
   c.objective = r.find("chip") ? Objective::Performance : Objective::Correctness;
@@ -309,6 +359,7 @@ nlohmann::json sage_memory_to_json(const SageMemoryConfig& m) {
   j["mode"] = memory_mode_name(m.mode);
   j["episodes"] = m.episodes;
   j["import"] = m.import;
+  if (!m.transfer_from.empty()) j["transfer_from"] = m.transfer_from;  // absent when unset: old configs unchanged
   return j;
 }
 
@@ -352,8 +403,16 @@ std::optional<SageMemoryConfig> sage_memory_from_json(const nlohmann::json& j, s
     m.import = it->get<std::string>();
     rest.erase(it);
   }
+  if (auto it = rest.find("transfer_from"); it != rest.end()) {
+    if (!it->is_string() || (*it != "" && *it != "odd" && *it != "even")) {
+      error = "config key 'memory.transfer_from': expected \"odd\", \"even\" or \"\", got " + it->dump();
+      return std::nullopt;
+    }
+    m.transfer_from = it->get<std::string>();
+    rest.erase(it);
+  }
   if (auto d = memory::config_from_json(rest, m.params)) {
-    error = "config key 'memory': " + d->message + " (known: enabled, mode, episodes, import, k, rounds, delta, beta, "
+    error = "config key 'memory': " + d->message + " (known: enabled, mode, episodes, import, transfer_from, k, rounds, delta, beta, "
             "eta_min, gamma, k_ado, k_op, mu, budget, credit, ranking, ugc, frozen, seed)";
     return std::nullopt;
   }
@@ -398,6 +457,8 @@ nlohmann::json config_to_json(const CampaignConfig& c) {
   if (!c.note.empty()) j["note"] = c.note;
   if (c.novelty != 0) j["novelty"] = c.novelty;  // absent when off: old configs unchanged
   if (c.fast_tolerance != kDefaultFastTolerance) j["fast_tolerance"] = c.fast_tolerance;  // absent at the default
+  if (c.is_v2()) j["dialect"] = c.dialect;  // absent for step-v1: old configs unchanged
+  if (!c.sweep.is_null()) j["sweep"] = c.sweep;
   return j;
 }
 
@@ -432,6 +493,11 @@ std::string validate(const CampaignConfig& c) {
   if (!(c.fast_tolerance >= 0.0 && c.fast_tolerance <= kMaxFastTolerance))
     return "config key 'fast_tolerance': must be in [0, 0.5] (0.01 = a program must be 1% faster to count)";
   if (c.chip.empty()) return "config key 'chip': a chip profile name or path is required";
+  if (c.is_v2() && (c.mode != Mode::Sage || c.objective != Objective::Performance))
+    return "config key 'dialect': a step-v2 campaign optimises: it needs \"mode\": \"sage\" and \"objective\": "
+           "\"performance\"";
+  if (!c.is_v2() && !c.memory.transfer_from.empty())
+    return "config key 'memory.transfer_from': only for \"dialect\": \"step-v2\" campaigns";
   if (c.backend.model.empty()) return "config key 'backend.model': the model name is required";
   if (auto b = llm::validate(c.backend); !b.empty()) return "config key 'backend': " + b;
   return "";

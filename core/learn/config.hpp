@@ -58,6 +58,11 @@ struct SageMemoryConfig {
   MemoryMode mode = MemoryMode::Retrieval;
   int episodes = 1;      // episodes per task (pass@k over episodes when > 1)
   std::string import;    // a memory file (stepforge-memory JSON) the campaign starts from; "" = empty memory
+                         // (dialect step-v2: a rule bank file opt2_bank.json, or a workspace folder holding one)
+  // dialect step-v2 only: "odd" / "even" = before the campaign, build the rule bank on that split of the
+  // campaign's tasks (odd or even positions, seed + 1000) and start from it (with `frozen`: SAGE's transfer
+  // setting). "" = none. Written only when set.
+  std::string transfer_from;
   memory::MemoryConfig params;
   friend bool operator==(const SageMemoryConfig&, const SageMemoryConfig&) = default;
 };
@@ -110,6 +115,16 @@ struct CampaignConfig {
   // The tie tolerance of every speedup metric (issue 36 item 2; core/common/speedup.hpp): a program counts as
   // faster than p× only when its speedup ≥ p · (1 + fast_tolerance). Written only when not the default.
   double fast_tolerance = kDefaultFastTolerance;
+  // "step-v1" (default; not written) or "step-v2": an optimisation campaign on the STeP-25 benchmark
+  // (docs/campaign.md "STeP-25 optimisation campaigns"): mode sage, objective performance, memory.rounds
+  // proposals per task, memory.k retrieval slots (3 unless set), memory.enabled / credit / frozen / import /
+  // transfer_from for the rule bank.
+  std::string dialect = "step-v1";
+  // The variants and seeds `campaign sweep CONFIG` runs when it is given no --vary / --ablate (docs/campaign.md):
+  // {"seeds": "1-5", "variants": [{"name": "random", "set": ["memory.enabled=false"]}, ...]}; null when absent.
+  // Never part of a cell's config.
+  nlohmann::json sweep;
+  bool is_v2() const { return dialect == "step-v2"; }
 };
 
 inline constexpr int kDefaultNovelty = 3;

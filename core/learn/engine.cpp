@@ -199,6 +199,7 @@ bool CampaignEngine::load(const std::vector<json>& events, std::string& error) {
     std::vector<const char*> keys = {"mode", "n", "temperature0", "temperatures", "m", "selection", "random_k", "seed",
                                      "chip", "objective"};
     if (cfg_.mode == Mode::Sage) keys.push_back("memory");
+    if (cfg_.is_v2()) keys.push_back("dialect");
     // Keys a log written before them lacks count as their defaults.
     const json defaults = {{"chip", "default"}, {"objective", "correctness"}};
     for (const char* k : keys) {
@@ -378,6 +379,7 @@ RunResult CampaignEngine::loop() {
     r.error = cost_error_;
     return r;
   }
+  if (cfg_.is_v2()) return opt2_loop();
   return cfg_.mode == Mode::Sage ? sage_loop() : classic_loop();
 }
 

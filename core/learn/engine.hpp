@@ -38,6 +38,11 @@ class Workspace;
 namespace sf::memory {
 class MemoryStore;
 }
+namespace sf::synth::opt2 {
+struct Opt2Task;
+struct TaskRun;
+struct RuleBank;
+}
 
 namespace sf::learn {
 
@@ -165,6 +170,17 @@ class CampaignEngine {
                     std::string& error);
   bool sage_memory_phase(int episode, memory::MemoryStore& mem, int skip, std::string& error);
   void wait_if_paused();
+  // Dialect step-v2 (engine_opt2.cpp): optimisation rounds on STeP-25 tasks through the chat backend.
+  RunResult opt2_loop();
+  // One proposal: the k retrieved rules, the round prompt sent through the backend, the answer read and judged.
+  // `out` is the round's event (not logged: the caller logs it, or folds it into a transfer bank); the calls go
+  // to `traces`. False when the call failed for a reason that is not the model's answer (the round is no
+  // proposal: the campaign halts or was cancelled).
+  bool opt2_round(const synth::opt2::Opt2Task& t, int round, std::uint64_t seed,
+                  const synth::opt2::TaskRun& run, const synth::opt2::RuleBank& bank, Opt2Round& out,
+                  std::vector<agent::TraceEvent>& traces);
+  // The bank a campaign starts from: empty, memory.import, or built on the memory.transfer_from split.
+  bool opt2_start_bank(const std::vector<synth::opt2::Opt2Task>& tasks, std::string& error);
   // The cost model's cycles, speedup and feasibility of a passing verdict (no-op on a FAIL); the report
   // when it could time the program.
   std::optional<cost::CostReport> measure(const step::TaskDoc& task, Verdict& v);

@@ -1,6 +1,8 @@
 #include "core/learn/engine_setup.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "core/agent/prompt_builder.hpp"
 #include "core/bench/catalogue.hpp"
@@ -24,13 +26,26 @@ std::unique_ptr<CampaignSetup> prepare_campaign(const CampaignConfig& cfg, const
                                                 std::unique_ptr<llm::ChatBackend> backend) {
   auto s = std::make_unique<CampaignSetup>();
   Diagnostics diags;
-  auto cat = bench::Catalogue::load(resource_dir, diags);
+  // A step-v2 campaign draws its tasks from the STeP-25 benchmark and shows the v2 operator card.
+  auto cat = cfg.is_v2() ? bench::Catalogue::load_v2(resource_dir, diags) : bench::Catalogue::load(resource_dir, diags);
   auto tasks = resolve_tasks(cfg, cat.tasks(), error);
   if (!tasks) return nullptr;
   for (const auto* t : *tasks) s->deps.tasks.push_back(*t);
-  auto manual = agent::load_manual(resource_dir, cfg.manual, error);
-  if (!manual) return nullptr;
-  s->deps.manual_text = *manual;
+  if (cfg.is_v2()) {
+    const auto card = std::filesystem::path(resource_dir) / "step2_operator_card.md";
+    std::ifstream in(card, std::ios::binary);
+    if (!in) {
+      error = card.string() + ": cannot read the STeP-25 operator card";
+      return nullptr;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    s->deps.manual_text = ss.str();
+  } else {
+    auto manual = agent::load_manual(resource_dir, cfg.manual, error);
+    if (!manual) return nullptr;
+    s->deps.manual_text = *manual;
+  }
   std::string perr;
   // A prices.json in the workspace (campaign run --prices FILE copies one there) replaces the bundled table.
   const std::filesystem::path own = workspace / "prices.json";

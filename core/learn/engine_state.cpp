@@ -1,6 +1,7 @@
 #include "core/learn/engine_state.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -28,7 +29,7 @@ struct Apply {
     s.started = true;
     s.config = e.config;
     s.tasks = e.tasks;
-    return true;
+    return !s.is_opt2() || s.opt2.configure(e.config, error);
   }
   bool operator()(const IterationStarted& e) {
     if (!s.started) return fail("iteration_started before campaign_started");
@@ -43,8 +44,16 @@ struct Apply {
   }
   bool operator()(const LlmCall& e) {
     if (!s.is_sage()) return true;
+    if (s.is_opt2()) {  // an optimisation round's call: its usage is in no verdict
+      add_call_usage(e);
+      return true;
+    }
     if (!s.sage.apply_call(e, error)) return false;
-    if (e.sample_index < 0 && e.trace.is_object()) {  // memory-phase roles (their usage is in no verdict)
+    if (e.sample_index < 0) add_call_usage(e);  // memory-phase roles (their usage is in no verdict)
+    return true;
+  }
+  void add_call_usage(const LlmCall& e) {
+    if (e.trace.is_object()) {
       const json& u = e.trace.value("usage", json::object());
       RoleUsage ru;
       ru.input_tokens = u.value("input_tokens", std::int64_t{0});
@@ -54,7 +63,6 @@ struct Apply {
       ru.cost_usd = c.is_number() ? c.get<double>() : 0.0;
       add_usage(s.usage, e.trace.value("role", "memory"), ru);
     }
-    return true;
   }
   bool operator()(const Verdict& e) {
     if (s.is_sage()) {
@@ -92,11 +100,18 @@ struct Apply {
     s.finished = e;
     return true;
   }
+  bool operator()(const Opt2Bank&) { return opt2(); }
+  bool operator()(const Opt2TaskStarted&) { return opt2(); }
+  bool operator()(const Opt2Round&) { return opt2(); }
+  bool opt2() {
+    if (!s.is_opt2()) return fail(event_type(body) + " in a campaign that is not \"dialect\": \"step-v2\"");
+    return s.opt2.apply(body, error);
+  }
   // The sage and memory kinds (SageState's fold; the others: run control, the editor's agent, the audit
   // pane's labels, kinds from a newer version, are not part of the run's state).
   template <class Other>
   bool operator()(const Other&) {
-    if (!s.is_sage()) return true;
+    if (!s.is_sage() || s.is_opt2()) return true;
     bool known = false;
     if (!s.sage.apply(body, error, known)) return false;
     if (const auto* fin = std::get_if<EpisodeFinished>(&body)) {
@@ -256,6 +271,8 @@ double CampaignState::total_cost() const {
 
 bool CampaignState::is_sage() const { return config.is_object() && config.value("mode", "") == "sage"; }
 
+bool CampaignState::is_opt2() const { return config.is_object() && config.value("dialect", "") == "step-v2"; }
+
 int CampaignState::episodes_per_task() const {
   if (!config.is_object() || !config.contains("memory") || !config["memory"].is_object()) return 1;
   const json& e = config["memory"].value("episodes", json(1));
@@ -290,7 +307,29 @@ json completion_metrics(const std::vector<TaskInfo>& tasks, const std::map<std::
   return m;
 }
 
+// Added for performance campaigns (issue 36): fast_2, geomean_speedup over the tasks with a speedup, and per task
+// baseline_cycles, best_cycles, speedup and best_round of its fastest program.
+static void add_speed_details(const CampaignState& s, json& r, double tolerance) {
+  int f2 = 0, timed = 0;
+  double logsum = 0;
+  for (auto& t : r["tasks"]) {
+    auto f = s.fastest.find(t["id"].get<std::string>());
+    if (f == s.fastest.end() || !f->second.speedup) continue;
+    const double sp = *f->second.speedup;
+    ++timed;
+    logsum += std::log(sp);
+    if (faster_than(sp, tolerance, 2.0)) ++f2;
+    t["baseline_cycles"] = std::llround(static_cast<double>(f->second.cycles) * sp);
+    t["best_cycles"] = f->second.cycles;
+    t["speedup"] = sp;
+    t["best_round"] = f->second.iteration;
+  }
+  r["fast_2"] = s.tasks.empty() ? 0.0 : f2 / static_cast<double>(s.tasks.size());
+  r["geomean_speedup"] = timed ? json(std::exp(logsum / timed)) : json(nullptr);
+}
+
 json report_json(const CampaignState& s) {
+  if (s.is_opt2()) return opt2_report_json(s);
   const int n = s.n();
   json r;
   r["name"] = s.config.value("name", "");
@@ -334,6 +373,7 @@ json report_json(const CampaignState& s) {
   const json speed = speed_metrics(s.tasks, s.fastest, tolerance);
   for (const auto& [k, v] : speed.items()) r[k] = v;
   r["fast_tolerance"] = tolerance;
+  if (s.config.value("objective", "") == "performance") add_speed_details(s, r, tolerance);
   json its = json::array();
   for (const auto& it : s.iterations) {
     if (!it.summary) continue;
@@ -379,6 +419,7 @@ json report_json(const CampaignState& s) {
 }
 
 std::string report_csv(const CampaignState& s) {
+  if (s.is_opt2()) return opt2_report_csv(s);
   std::ostringstream o;
   if (s.is_sage()) {  // one row per finished episode
     o << "episode,task,rounds,first_correct_round,solved,score,best_cycles,best_speedup\n";

@@ -14,6 +14,7 @@
 
 #include "core/common/speedup.hpp"
 #include "core/learn/events.hpp"
+#include "core/learn/opt2_state.hpp"
 #include "core/learn/projections.hpp"
 #include "core/learn/sage_state.hpp"
 
@@ -93,8 +94,10 @@ class CampaignState {
   std::optional<CampaignFinished> finished;
   std::int64_t next_seq = 0;
   SageState sage;  // mode sage: episodes, memory events (verdicts go here instead of iterations)
+  Opt2State opt2;  // dialect step-v2: the optimisation rounds and the rule bank (instead of episodes)
 
   bool is_sage() const;
+  bool is_opt2() const;  // a STeP-25 optimisation campaign (config "dialect": "step-v2")
   int episodes_per_task() const;  // mode sage: memory.episodes (1 when absent)
 
   IterationRecord* open_iteration();  // the last iteration when it has no summary yet

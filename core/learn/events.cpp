@@ -3,6 +3,7 @@
 #include "core/learn/events.hpp"
 
 #include "core/agent/proposer.hpp"
+#include "core/learn/events_opt2.hpp"
 #include "core/learn/verdict_words.hpp"
 
 #include <stdexcept>
@@ -54,6 +55,9 @@ struct TypeName {
   std::string operator()(const CampaignPaused&) const { return "campaign_paused"; }
   std::string operator()(const InteractiveRound&) const { return "interactive_round"; }
   std::string operator()(const InteractiveDecision&) const { return "interactive_decision"; }
+  std::string operator()(const Opt2Bank&) const { return "opt2_bank"; }
+  std::string operator()(const Opt2TaskStarted&) const { return "opt2_task"; }
+  std::string operator()(const Opt2Round&) const { return "opt2_round"; }
   std::string operator()(const UnknownEvent& g) const { return g.type; }
 };
 
@@ -227,6 +231,9 @@ struct ToJson {
   void operator()(const AdoptionRecord& e) const { j.update(store::to_json(e)); }
   void operator()(const ExperienceAdded& e) const { j.update(store::to_json(e)); }
   void operator()(const AuditLabel& e) const { j.update(store::to_json(e)); }
+  void operator()(const Opt2Bank& e) const { encode_opt2(e, j); }
+  void operator()(const Opt2TaskStarted& e) const { encode_opt2(e, j); }
+  void operator()(const Opt2Round& e) const { encode_opt2(e, j); }
   void operator()(const UnknownEvent& e) const {
     if (e.body.is_object())
       for (const auto& [k, v] : e.body.items())

@@ -212,6 +212,51 @@ struct InteractiveDecision {
   std::string task, decision;
 };
 
+// ---- STeP-25 optimisation campaigns (dialect step-v2; docs/campaign.md "STeP-25 optimisation campaigns") ----
+
+// The rule bank the campaign starts from (empty, imported from a file, or built on a task split first), as
+// synth::opt2::bank_to_json; `frozen`: no rule is added and no credit moves.
+struct Opt2Bank {
+  std::string source;  // "empty", "import <file>", "transfer odd"
+  bool frozen = false;
+  nlohmann::json bank;
+};
+
+// The judgement of one program (the baseline's or a round's answer) as the log keeps it.
+struct Opt2Judgement {
+  std::string verdict;  // synth::opt2::verdict_name
+  std::string detail;   // the C-* code of an infeasible answer, the stage of an incorrect one
+  std::int64_t cycles = 0;
+  double pct_of_peak = 0.0;
+  std::string bottleneck;            // the busiest node's limit
+  std::vector<std::string> busiest;  // statement targets, busiest first
+  std::string perf_text;             // the compact report the next round shows
+};
+
+// A task starts: its baseline judged.
+struct Opt2TaskStarted {
+  std::string task;
+  std::string sizes;  // "M=256 N=256" (context of the rules distilled on it)
+  Opt2Judgement baseline;
+};
+
+struct Opt2Move {
+  std::string key, what, rule;  // "tile N*2", the answer's line, the rule it followed ("" none)
+};
+
+// One proposal of a task: what was retrieved, what the answer did and adopted, its verdict, and the task's best
+// after it (a failed or slower round never replaces the best).
+struct Opt2Round {
+  std::string task;
+  int round = 0;
+  std::vector<std::string> retrieved, adopted;
+  std::vector<Opt2Move> moves;
+  Opt2Judgement judgement;
+  std::string impl;  // the answer's program ("" when none)
+  std::int64_t best_cycles = 0;
+  double best_speedup = 1.0;
+};
+
 // A kind this version does not know, kept as read (every field but the envelope).
 struct UnknownEvent {
   std::string type;
@@ -222,7 +267,7 @@ using EventBody =
     std::variant<CampaignStarted, IterationStarted, LlmCall, Verdict, IterationSummary, StratificationEvent,
                  CampaignFinished, EpisodeStarted, AdoptionRecord, EpisodeFinished, ExperienceAdded, CreditEvent,
                  AccessUpdate, Consolidation, ConsolidationRollback, AuditLabel, Warning, CampaignPaused,
-                 InteractiveRound, InteractiveDecision, UnknownEvent>;
+                 InteractiveRound, InteractiveDecision, Opt2Bank, Opt2TaskStarted, Opt2Round, UnknownEvent>;
 
 struct Event {
   int v = kEventVersion;

@@ -2,6 +2,7 @@
 // fields checked (the memory and run-control kinds strictly, the adaptive kinds laxly), and the log readers.
 #include "core/learn/events.hpp"
 
+#include "core/learn/events_opt2.hpp"
 #include "core/store/event_log.hpp"
 #include "core/store/json_fields.hpp"
 
@@ -176,6 +177,8 @@ std::optional<EventBody> memory_body_from(const std::string& type, const json& j
       return std::nullopt;
     return e;
   }
+  bool opt2 = false;
+  if (auto e = decode_opt2(type, j, err, opt2); e || opt2) return e;
   UnknownEvent g;
   g.type = type;
   g.body = json::object();

@@ -53,6 +53,9 @@ const SweepMetricDef kSweepMetrics[] = {
     {"rounds_to_first_correct", [](const CellMetrics& m) { return m.rounds_to_first_correct; }},
     {"samples_to_first_correct", [](const CellMetrics& m) { return m.samples_to_first_correct; }},
     {"fast_1", [](const CellMetrics& m) { return m.fast_1; }},
+    {"median_speedup", [](const CellMetrics& m) { return m.median_speedup; }},
+    {"auc", [](const CellMetrics& m) { return m.auc; }},
+    {"fast_1_5", [](const CellMetrics& m) { return m.fast_1_5; }},
 };
 
 }  // namespace
@@ -113,6 +116,20 @@ std::optional<std::vector<SweepVariant>> sweep_variants(const std::vector<std::s
   return out;
 }
 
+std::optional<std::vector<SweepVariant>> sweep_plan_variants(const json& plan, std::string& error) {
+  std::vector<SweepVariant> out;
+  if (!plan.is_object() || !plan.contains("variants") || !plan["variants"].is_array() || plan["variants"].empty())
+    return error = "sweep: the plan names no variants", std::nullopt;
+  for (const auto& v : plan["variants"]) {
+    if (!v.is_object() || !v.value("name", json()).is_string()) return error = "sweep.variants: expected {name, set}", std::nullopt;
+    SweepVariant sv{v["name"].get<std::string>(), {}};
+    for (const auto& o : v.value("set", json::array()))
+      if (o.is_string()) sv.overrides.push_back(o.get<std::string>());
+    out.push_back(std::move(sv));
+  }
+  return out;
+}
+
 BootstrapInterval paired_bootstrap(const std::vector<double>& diffs, int resamples, std::uint64_t seed) {
   BootstrapInterval b;
   b.n = static_cast<int>(diffs.size());
@@ -158,8 +175,16 @@ CellMetrics cell_metrics(const json& report, bool cost_model_on) {
     for (const auto& [t, n] : first) v.push_back(static_cast<double>(n));
     m.samples_to_first_correct = sweep_mean_of(v);
   }
-  if (cost_model_on && report.contains("fast_1") && report["fast_1"].is_number())
-    m.fast_1 = report["fast_1"].get<double>();
+  if (cost_model_on) {
+    auto num = [&](const char* k) -> std::optional<double> {
+      auto it = report.find(k);
+      return it != report.end() && it->is_number() ? std::optional(it->get<double>()) : std::nullopt;
+    };
+    m.fast_1 = num("fast_1");
+    m.median_speedup = num("median_speedup");
+    m.auc = num("auc");
+    m.fast_1_5 = num("fast_1_5");
+  }
   return m;
 }
 

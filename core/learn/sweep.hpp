@@ -30,6 +30,10 @@ std::optional<std::vector<SweepVariant>> sweep_variants(const std::vector<std::s
                                                         const std::vector<std::string>& ablate,
                                                         std::string& error);
 
+// The variants of a config's `sweep` plan ({"variants": [{"name", "set": ["key=value", ...]}]}, checked by
+// config_from_json), in the order given; the first is the reference.
+std::optional<std::vector<SweepVariant>> sweep_plan_variants(const nlohmann::json& plan, std::string& error);
+
 struct BootstrapInterval {
   double mean = 0.0;  // mean of the differences
   double lo = 0.0;    // 2.5th percentile of the resampled means
@@ -54,6 +58,9 @@ struct CellMetrics {
   std::optional<double> rounds_to_first_correct;
   std::optional<double> samples_to_first_correct;
   std::optional<double> fast_1;
+  // Performance campaigns: the median speedup over tasks, the area under the best-speedup-against-proposals
+  // curve (step-v2 campaigns: `auc`), Fast_1.5.
+  std::optional<double> median_speedup, auc, fast_1_5;
 };
 CellMetrics cell_metrics(const nlohmann::json& report, bool cost_model_on);
 
