@@ -1,22 +1,19 @@
 #include "core/synth/opt2_moves.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <cstdlib>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
+#include "core/step/dim.hpp"
 #include "core/step2/program.hpp"
+#include "core/synth/opt2_moves_util.hpp"
 
 namespace sf::synth::opt2 {
 
-namespace {
-
-constexpr const char* kNames[kMoveKinds] = {"tile",        "par_dispatch", "write_back_mu",
-                                            "compute_bw",  "drop_const_input", "reuse_load",
-                                            "parallel_split", "add_tree_split", "merge_elementwise"};
+namespace detail {
 
 bool is_load(const Line& l) { return l.op == "OffChipLoad"; }
 
@@ -30,7 +27,6 @@ std::optional<long long> to_int(const std::string& s) {
   return v;
 }
 
-// "[a, b, c]" -> {"a", "b", "c"} (empty when not a list).
 std::vector<std::string> list_items(const std::string& text) {
   std::vector<std::string> out;
   if (text.size() < 2 || text.front() != '[' || text.back() != ']') return out;
@@ -55,47 +51,6 @@ std::string list_text(const std::vector<std::string>& items) {
 }
 
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// The divisor t of the first "X/t" in `text` (X a whole identifier), nullopt when none.
-std::optional<long long> divisor_of(const std::string& text, const std::string& sym) {
-  const std::string pat = sym + "/";
-  for (std::size_t p = text.find(pat); p != std::string::npos; p = text.find(pat, p + 1)) {
-    if (p > 0 && ident_char(text[p - 1])) continue;
-    std::size_t e = p + pat.size();
-    std::size_t d = e;
-    while (d < text.size() && std::isdigit(static_cast<unsigned char>(text[d]))) ++d;
-    if (d == e) continue;
-    return to_int(text.substr(e, d - e));
-  }
-  return std::nullopt;
-}
-
-// Every whole "X/t" in `text` replaced by "X/u".
-std::string replace_div(const std::string& text, const std::string& sym, long long t, long long u) {
-  const std::string from = sym + "/" + std::to_string(t), to = sym + "/" + std::to_string(u);
-  std::string out;
-  std::size_t pos = 0;
-  while (true) {
-    std::size_t p = text.find(from, pos);
-    if (p == std::string::npos) break;
-    bool left_ok = p == 0 || !ident_char(text[p - 1]);
-    std::size_t e = p + from.size();
-    bool right_ok = e >= text.size() || !std::isdigit(static_cast<unsigned char>(text[e]));
-    out.append(text, pos, p - pos);
-    out += (left_ok && right_ok) ? to : from;
-    pos = e;
-  }
-  out.append(text, pos, std::string::npos);
-  return out;
-}
-
-std::string float_text(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  std::string s = buf;
-  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-  return s;
-}
 
 const step::TensorDecl* input_decl(const step::TaskDoc& task, const std::string& name) {
   for (const auto& t : task.tensor_inputs)
@@ -132,67 +87,76 @@ int uses(const std::vector<Line>& lines, const std::string& name) {
   return n;
 }
 
-template <class T>
-const T& pick(const std::vector<T>& v, Rng& rng) {
-  return v[rng.below(v.size())];
-}
-
-// ---- the moves ----------------------------------------------------------------------------------------
-
-MoveOutcome move_tile(const step::TaskDoc& task, std::vector<Line>& lines, const MoveRequest& req, Rng& rng) {
-  // Size symbols that some load iterates over as X/t.
-  std::vector<std::string> syms;
-  for (const auto& [name, _] : task.sizes) {
-    for (const auto& l : lines)
-      if (is_load(l) && l.kw("shape") && divisor_of(*l.kw("shape"), name)) {
-        syms.push_back(name);
-        break;
-      }
+std::optional<std::vector<long long>> dim_values(const step::TaskDoc& task, const std::string& expr) {
+  std::string err;
+  auto d = step::parse_dim(expr, err);
+  if (!d) return std::nullopt;
+  std::vector<step::SizeBinding> bs;
+  for (const auto& nb : task.static_bindings()) bs.push_back(nb.sizes);
+  if (task.perf_sizes) bs.push_back(*task.perf_sizes);
+  if (bs.empty()) bs.push_back(task.sizes);
+  std::vector<long long> out;
+  for (const auto& b : bs) {
+    auto v = d->eval(b);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
   }
-  if (syms.empty()) return {};
-  std::string sym;
-  bool up = true;
-  if (!req.param.empty() && req.param.size() > 2) {
-    sym = req.param.substr(0, req.param.size() - 2);
-    up = req.param.substr(req.param.size() - 2) == "*2";
-    if (std::find(syms.begin(), syms.end(), sym) == syms.end()) return {};
-  } else {
-    sym = pick(syms, rng);
-    up = rng.unit() < 0.75;
-  }
-  MoveOutcome out;
-  out.param = sym + (up ? "*2" : "/2");
-  std::string detail;
-  for (auto& l : lines) {
-    if (!is_load(l) || !l.kw("shape")) continue;
-    auto t = divisor_of(*l.kw("shape"), sym);
-    if (!t) continue;
-    long long u = up ? *t * 2 : *t / 2;
-    if (u < 1 || (!up && *t % 2 != 0)) continue;
-    l.set_kw("shape", replace_div(*l.kw("shape"), sym, *t, u));
-    if (const auto* st = l.kw("stride")) l.set_kw("stride", replace_div(*st, sym, *t, u));
-    // The tile entry aligned (from the right) with X in the loaded tensor's shape.
-    if (const auto* tile = l.kw("tile"); tile && !l.args.empty()) {
-      auto items = list_items(*tile);
-      if (const auto* decl = input_decl(task, l.args[0]); decl && !items.empty()) {
-        for (std::size_t k = 0; k < items.size() && k < decl->shape.size(); ++k) {
-          std::size_t ti = items.size() - 1 - k, di = decl->shape.size() - 1 - k;
-          if (decl->shape[di].str() == sym && to_int(items[ti]) == *t) items[ti] = std::to_string(u);
-        }
-        l.set_kw("tile", list_text(items));
-      }
-    }
-    if (detail.empty()) detail = " (" + sym + "/" + std::to_string(*t) + " -> " + sym + "/" + std::to_string(u) + ")";
-    out.applied = true;
-  }
-  out.what = "tile " + out.param + " on every load over " + sym + detail;
   return out;
 }
 
+bool divides_everywhere(const step::TaskDoc& task, const std::string& expr, long long n) {
+  auto vs = dim_values(task, expr);
+  if (!vs || n < 1) return false;
+  return std::all_of(vs->begin(), vs->end(), [n](long long v) { return v % n == 0; });
+}
+
+std::string dim_product(const std::string& a, const std::string& b) {
+  if (a.empty() || a == "1") return b;
+  if (b.empty() || b == "1") return a;
+  return a + "*" + b;
+}
+
+std::string limit_of(const MoveRequest& req, const std::string& name) {
+  for (std::size_t i = 0; i < req.busiest.size() && i < req.limits.size(); ++i)
+    if (req.busiest[i] == name) return req.limits[i];
+  return "";
+}
+
+bool any_limit(const MoveRequest& req, const std::string& limit) {
+  return std::find(req.limits.begin(), req.limits.end(), limit) != req.limits.end();
+}
+
+}  // namespace detail
+
+namespace {
+
+using namespace detail;
+
+constexpr const char* kNames[kMoveKinds] = {"tile",           "par_dispatch",     "write_back_mu", "compute_bw",
+                                            "drop_const_input", "reuse_load",     "bufferize_reload",
+                                            "parallel_split", "add_tree_split",   "merge_elementwise"};
+
+std::string float_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+  return s;
+}
+
+// ---- the node-local moves -----------------------------------------------------------------------------
+
+// par_dispatch of every memory operator. When the report names an hbm-bound node, only a raise is chosen.
 MoveOutcome move_par_dispatch(std::vector<Line>& lines, const MoveRequest& req, Rng& rng) {
   static const std::vector<std::string> values{"8", "16", "32"};
   MoveOutcome out;
-  out.param = req.param.empty() ? pick(values, rng) : req.param;
+  long long now = 0;
+  for (const auto& l : lines)
+    if (const auto* p = l.kw("par_dispatch"); p && to_int(*p)) now = std::max(now, *to_int(*p));
+  std::vector<std::string> up;
+  for (const auto& v : values)
+    if (*to_int(v) > now) up.push_back(v);
+  out.param = !req.param.empty() ? req.param : any_limit(req, "hbm") && !up.empty() ? pick(up, rng) : pick(values, rng);
   for (auto& l : lines)
     if (l.kw("par_dispatch") && *l.kw("par_dispatch") != out.param) {
       l.set_kw("par_dispatch", out.param);
@@ -202,52 +166,78 @@ MoveOutcome move_par_dispatch(std::vector<Line>& lines, const MoveRequest& req, 
   return out;
 }
 
+// write_back_mu of one node: mostly 0 (the write-back is the slow path), on a node the report says is bound
+// by its write-back when there is one.
 MoveOutcome move_write_back(std::vector<Line>& lines, const MoveRequest& req, Rng& rng) {
   MoveOutcome out;
-  out.param = req.param.empty() ? (rng.unit() < 0.8 ? "0" : "1") : req.param;
-  std::vector<std::size_t> cand;
+  out.param = req.param.empty() ? (rng.unit() < 0.9 ? "0" : "1") : req.param;
+  std::vector<std::size_t> cand, bound;
   for (std::size_t i = 0; i < lines.size(); ++i)
-    if (const auto* w = lines[i].kw("write_back_mu"); w && *w != out.param) cand.push_back(i);
+    if (const auto* w = lines[i].kw("write_back_mu"); w && *w != out.param) {
+      cand.push_back(i);
+      if (limit_of(req, lines[i].targets.front()) == "write_back") bound.push_back(i);
+    }
   if (cand.empty()) return {};
-  Line& l = lines[pick(cand, rng)];
+  Line& l = lines[!bound.empty() && rng.unit() < 0.8 ? pick(bound, rng) : pick(cand, rng)];
   l.set_kw("write_back_mu", out.param);
   out.applied = true;
   out.what = "write_back_mu=" + out.param + " on " + l.targets.front();
   return out;
 }
 
+// compute_bw reallocation: one node up (the busiest compute-bound node the report names, else the busiest with
+// a compute_bw, else any), paid by the other nodes the report does not name as busy, largest first, none below
+// 32. The sum is kept when the donors can pay; when they cannot, the answer exceeds the budget (C-COMPUTE).
 MoveOutcome move_compute_bw(std::vector<Line>& lines, const MoveRequest& req, Rng& rng) {
   std::vector<std::size_t> nodes;
   for (std::size_t i = 0; i < lines.size(); ++i)
     if (const auto* b = lines[i].kw("compute_bw"); b && to_int(*b)) nodes.push_back(i);
-  if (nodes.empty()) return {};
+  if (nodes.size() < 2) return {};  // nothing to reallocate from
+  auto bw = [&](std::size_t i) { return *to_int(*lines[i].kw("compute_bw")); };
   std::size_t target = pick(nodes, rng);
-  if (!req.busiest.empty() && rng.unit() < 0.7) {
+  if (!req.busiest.empty() && rng.unit() < 0.8) {
+    int best = -1;
     for (const auto& b : req.busiest) {
       int i = index_of_target(lines, b);
-      if (i >= 0 && lines[i].kw("compute_bw") && to_int(*lines[i].kw("compute_bw"))) {
-        target = static_cast<std::size_t>(i);
+      if (i < 0 || std::find(nodes.begin(), nodes.end(), static_cast<std::size_t>(i)) == nodes.end()) continue;
+      if (best < 0) best = i;
+      if (limit_of(req, b) == "compute") {
+        best = i;
         break;
       }
     }
+    if (best >= 0) target = static_cast<std::size_t>(best);
   }
   MoveOutcome out;
   out.param = req.param.empty() ? (rng.unit() < 0.5 ? "x2" : "x1.5") : req.param;
-  long long old = *to_int(*lines[target].kw("compute_bw"));
-  long long now = out.param == "x2" ? old * 2 : out.param == "x1.5" ? old * 3 / 2 : old / 2;
+  const long long old = bw(target);
+  const long long now = out.param == "x2" ? old * 2 : out.param == "x1.5" ? old * 3 / 2 : old / 2;
   if (now < 1 || now == old) return {};
   lines[target].set_kw("compute_bw", std::to_string(now));
   out.what = "compute_bw " + std::to_string(old) + " -> " + std::to_string(now) + " on " + lines[target].targets.front();
-  // The largest other node pays for a raise (never below 32).
-  std::size_t donor = lines.size();
-  long long best = 0;
+  std::vector<std::size_t> donors;
   for (std::size_t i : nodes)
-    if (i != target && *to_int(*lines[i].kw("compute_bw")) > best) best = *to_int(*lines[i].kw("compute_bw")), donor = i;
-  if (donor < lines.size() && now > old) {
-    long long d = std::max<long long>(32, best - (now - old));
-    lines[donor].set_kw("compute_bw", std::to_string(d));
-    out.what += ", " + lines[donor].targets.front() + " " + std::to_string(best) + " -> " + std::to_string(d);
-  }
+    if (i != target && std::find(req.busiest.begin(), req.busiest.end(), lines[i].targets.front()) == req.busiest.end())
+      donors.push_back(i);
+  if (donors.empty())
+    for (std::size_t i : nodes)
+      if (i != target) donors.push_back(i);
+  std::stable_sort(donors.begin(), donors.end(), [&](std::size_t a, std::size_t b) { return bw(a) > bw(b); });
+  // First every donor halves at most; only then do donors go down to 32.
+  long long owed = now - old;
+  std::vector<long long> was;
+  for (std::size_t d : donors) was.push_back(bw(d));
+  for (int pass = 0; pass < 2 && owed > 0; ++pass)
+    for (std::size_t k = 0; k < donors.size() && owed > 0; ++k) {
+      const long long floor = pass == 0 ? was[k] / 2 : 32;
+      const long long give = std::min(owed, std::max<long long>(0, bw(donors[k]) - floor));
+      lines[donors[k]].set_kw("compute_bw", std::to_string(bw(donors[k]) - give));
+      owed -= give;
+    }
+  for (std::size_t k = 0; k < donors.size(); ++k)
+    if (bw(donors[k]) != was[k])
+      out.what += ", " + lines[donors[k]].targets.front() + " " + std::to_string(was[k]) + " -> " +
+                  std::to_string(bw(donors[k]));
   out.applied = true;
   return out;
 }
@@ -285,137 +275,6 @@ MoveOutcome move_drop_const(const step::TaskDoc& task, std::vector<Line>& lines,
              ") on " + c.targets.front() + ", its load dropped";
   c = u;
   lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(li));
-  return out;
-}
-
-MoveOutcome move_reuse_load(std::vector<Line>& lines, Rng& rng) {
-  std::vector<std::pair<std::size_t, std::size_t>> same, similar;
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    for (std::size_t j = i + 1; j < lines.size(); ++j)
-      if (is_load(lines[i]) && is_load(lines[j]) && lines[i].args == lines[j].args)
-        (lines[i].kwargs == lines[j].kwargs ? same : similar).emplace_back(i, j);
-  if (same.empty() && similar.empty()) return {};
-  auto [i, j] = !same.empty() && (similar.empty() || rng.unit() < 0.8) ? pick(same, rng) : pick(similar, rng);
-  const std::string keep = lines[i].targets[0], drop = lines[j].targets[0];
-  for (auto& l : lines)
-    for (auto& a : l.args)
-      if (a == drop) a = keep;
-  lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(j));
-  MoveOutcome out;
-  out.applied = true;
-  out.param = lines[i].args.empty() ? "" : lines[i].args[0];
-  out.what = "re-load " + drop + " of " + out.param + " replaced by the stream of " + keep;
-  return out;
-}
-
-// BinaryMapAccum nodes fed directly by two loads: (accum index, load a index, load b index).
-std::vector<std::array<std::size_t, 3>> accum_on_loads(const std::vector<Line>& lines) {
-  std::vector<std::array<std::size_t, 3>> out;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const Line& l = lines[i];
-    if (l.op != "BinaryMapAccum" || l.args.size() != 2) continue;
-    int a = index_of_target(lines, l.args[0]), b = index_of_target(lines, l.args[1]);
-    if (a < 0 || b < 0 || !is_load(lines[a]) || !is_load(lines[b]) || !lines[a].kw("shape")) continue;
-    if (uses(lines, l.args[0]) != 1 || uses(lines, l.args[1]) != 1) continue;
-    out.push_back({i, static_cast<std::size_t>(a), static_cast<std::size_t>(b)});
-  }
-  return out;
-}
-
-MoveOutcome move_parallel_split(std::vector<Line>& lines, const MoveRequest& req, Rng& rng) {
-  auto cand = accum_on_loads(lines);
-  if (cand.empty()) return {};
-  auto [ci, ai, bi] = pick(cand, rng);
-  MoveOutcome out;
-  out.param = req.param.empty() ? (rng.unit() < 0.5 ? "2" : "4") : req.param;
-  auto n = to_int(out.param);
-  if (!n || *n < 2 || *n > 8) return {};
-  const long long L = static_cast<long long>(list_items(*lines[ai].kw("shape")).size());
-  auto used = all_names(lines);
-  const Line acc = lines[ci];
-  std::vector<Line> add;
-  std::vector<std::vector<std::string>> lanes(2);
-  for (int side = 0; side < 2; ++side) {
-    const std::string& src = acc.args[side];
-    Line f{{fresh(used, src + "f")}, "Flatten", {{"min", std::to_string(L - 1)}, {"max", std::to_string(L)}}, '1', {src}};
-    Line p;
-    for (long long k = 0; k < *n; ++k) p.targets.push_back(fresh(used, src + std::to_string(k)));
-    p.op = "Parallelize";
-    p.kwargs = {{"n", out.param}, {"rank", std::to_string(L - 1)}};
-    p.args = {f.targets[0]};
-    lanes[side] = p.targets;
-    add.push_back(f);
-    add.push_back(p);
-  }
-  Line re{{acc.targets[0]}, "StaticReassemble", {{"rank", std::to_string(std::max<long long>(0, L - 2))}}, 'l', {}};
-  for (long long k = 0; k < *n; ++k) {
-    Line c = acc;
-    c.targets = {fresh(used, acc.targets[0] + std::to_string(k))};
-    if (const auto* bw = acc.kw("compute_bw"); bw && to_int(*bw)) c.set_kw("compute_bw", std::to_string(*to_int(*bw) / *n));
-    c.args = {lanes[0][k], lanes[1][k]};
-    re.args.push_back(c.targets[0]);
-    add.push_back(c);
-  }
-  add.push_back(re);
-  lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(ci));
-  lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(ci), add.begin(), add.end());
-  out.applied = true;
-  out.what = "parallel split of " + acc.targets[0] + " into " + out.param + " lanes (Parallelize/StaticReassemble)";
-  return out;
-}
-
-MoveOutcome move_add_tree(std::vector<Line>& lines, Rng& rng) {
-  auto cand = accum_on_loads(lines);
-  if (cand.empty()) return {};
-  auto [ci, ai, bi] = pick(cand, rng);
-  auto shape = list_items(*lines[ai].kw("shape"));
-  if (shape.empty()) return {};
-  // The reduction's trip count halved: "K/128" -> "K/256", "8" -> "4", "K" -> "K/2".
-  std::string last = shape.back(), chunk;
-  if (auto v = to_int(last)) {
-    chunk = std::to_string(*v / 2);
-  } else if (auto slash = last.rfind('/'); slash != std::string::npos && to_int(last.substr(slash + 1))) {
-    chunk = last.substr(0, slash + 1) + std::to_string(*to_int(last.substr(slash + 1)) * 2);
-  } else {
-    chunk = last + "/2";
-  }
-  const long long L = static_cast<long long>(shape.size());
-  auto used = all_names(lines);
-  const Line acc = lines[ci];
-  std::vector<Line> add;
-  std::vector<std::vector<std::string>> halves(2);
-  for (int side = 0; side < 2; ++side) {
-    const std::string& src = acc.args[side];
-    Line f{{fresh(used, src + "f")}, "Flatten", {{"min", "0"}, {"max", std::to_string(L)}}, '1', {src}};
-    Line p{{fresh(used, src + "0"), fresh(used, src + "1")}, "Parallelize", {{"n", "2"}, {"rank", "0"}}, '1', {f.targets[0]}};
-    add.push_back(f);
-    add.push_back(p);
-    for (int k = 0; k < 2; ++k) {
-      Line r{{fresh(used, src + "k" + std::to_string(k))}, "Reshape", {{"chunk", chunk}, {"rank", "0"}}, '1', {p.targets[k]}};
-      halves[side].push_back(r.targets[0]);
-      add.push_back(r);
-    }
-  }
-  long long bw = acc.kw("compute_bw") && to_int(*acc.kw("compute_bw")) ? *to_int(*acc.kw("compute_bw")) : 1024;
-  std::vector<std::string> qs;
-  for (int k = 0; k < 2; ++k) {
-    Line c = acc;
-    c.targets = {fresh(used, acc.targets[0] + "p" + std::to_string(k))};
-    c.set_kw("compute_bw", std::to_string(std::max<long long>(32, (bw - 64) / 2)));
-    c.set_kw("write_back_mu", "0");
-    c.args = {halves[0][k], halves[1][k]};
-    add.push_back(c);
-    Line q{{fresh(used, acc.targets[0] + "q" + std::to_string(k))}, "Reshape", {{"chunk", "1"}, {"rank", "0"}}, '1', {c.targets[0]}};
-    qs.push_back(q.targets[0]);
-    add.push_back(q);
-  }
-  add.push_back(Line{{acc.targets[0]}, "BinaryMap", {{"fn", "add"}, {"write_back_mu", "0"}, {"compute_bw", "64"}}, 't', qs});
-  lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(ci));
-  lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(ci), add.begin(), add.end());
-  MoveOutcome out;
-  out.applied = true;
-  out.param = "2";
-  out.what = "reduction of " + acc.targets[0] + " split in two halves (chunk " + chunk + ") joined by an add";
   return out;
 }
 
@@ -551,8 +410,9 @@ MoveOutcome apply_move(const step::TaskDoc& task, std::vector<Line>& lines, cons
     case MoveKind::ComputeBw: return move_compute_bw(lines, req, rng);
     case MoveKind::DropConstInput: return move_drop_const(task, lines, rng);
     case MoveKind::ReuseLoad: return move_reuse_load(lines, rng);
-    case MoveKind::ParallelSplit: return move_parallel_split(lines, req, rng);
-    case MoveKind::AddTreeSplit: return move_add_tree(lines, rng);
+    case MoveKind::BufferizeReload: return move_bufferize_reload(lines, req, rng);
+    case MoveKind::ParallelSplit: return move_parallel_split(task, lines, req, rng);
+    case MoveKind::AddTreeSplit: return move_add_tree(task, lines, rng);
     case MoveKind::MergeElementwise: return move_merge(lines, rng);
   }
   return {};

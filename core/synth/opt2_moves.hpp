@@ -1,7 +1,9 @@
 // The rewrite moves of the fallible STeP-25 optimiser (docs/synth.md, "STeP-25 optimiser"): each move edits
 // the TEXT of a step-v2 program the way an LLM would (tile shape with the matching stride/shape edits,
-// par_dispatch, write_back_mu, compute_bw reallocation, dropping a constant input, reusing a re-load, a
-// parallel split with Parallelize/StaticReassemble, a K split with an add tree, merging elementwise nodes).
+// par_dispatch, write_back_mu, compute_bw reallocation, dropping a constant input, reusing a re-load, replacing
+// a re-load with Bufferize/Streamify, a parallel split with Parallelize/StaticReassemble, a K split with an add
+// tree, merging elementwise nodes). Parameters are chosen the way a careful author chooses them: lane counts
+// and tile extents from the divisors of the actual dims, compute moved to the node the perf report names.
 // Nothing here checks, verifies or times the result: a move may produce a program the checker, the verifier
 // or the cost model rejects (a tile that does not divide, a compute budget exceeded, a broken reduction).
 // That is on purpose; the campaign judges the answer as it judges an LLM's.
@@ -24,11 +26,12 @@ enum class MoveKind {
   ComputeBw,         // param "x2" / "x1.5": compute_bw of one node up, the largest other node pays
   DropConstInput,    // a full-valued input tensor multiplied in -> UnaryMap(fn=scale, c=…), its load dropped
   ReuseLoad,         // a second identical OffChipLoad of the same tensor -> the first load's stream
+  BufferizeReload,   // param "b": a re-load -> Bufferize(rank=b) of the first load + Streamify (repeat / Promote)
   ParallelSplit,     // param "2" / "4": Flatten + Parallelize + per-lane accumulators + StaticReassemble
   AddTreeSplit,      // param "2": the reduction split in two halves (Parallelize + Reshape) joined by an add
   MergeElementwise,  // add(scale(y, c), y) -> scale(y, c+1); scale(scale(y, a), b) -> scale(y, a*b)
 };
-inline constexpr int kMoveKinds = 9;
+inline constexpr int kMoveKinds = 10;
 
 std::string_view move_name(MoveKind k);
 std::optional<MoveKind> move_from_name(std::string_view name);
@@ -65,6 +68,7 @@ struct MoveRequest {
   MoveKind kind = MoveKind::Tile;
   std::string param;                 // "" = the move picks one at random
   std::vector<std::string> busiest;  // node names of the perf report, busiest first (may be empty)
+  std::vector<std::string> limits;   // their limits (pmu_read, compute, write_back, hbm, waiting), when known
 };
 
 struct MoveOutcome {

@@ -29,8 +29,18 @@ struct Rule {
 std::optional<Rule> parse_rule_move(std::string_view text, std::string id = {});
 std::string move_key(MoveKind k, const std::string& param);  // "tile N*2"
 
+// What the proposer reads in the perf report (the prompt's `## Performance` section, opt2_campaign's
+// Judgement::perf_text): the busiest nodes, busiest first, and each one's limit. Bounded: at most 8 nodes.
+struct PerfView {
+  std::vector<std::string> busiest;
+  std::vector<std::string> limits;  // pmu_read, compute, write_back, hbm, waiting
+};
+// Lines "  NAME (OP, line N): busy .., limit LIMIT"; other lines are ignored.
+PerfView read_perf(std::string_view perf_text);
+
 struct ProposeOptions {
   std::uint64_t seed = 1;
+  std::string perf_text;    // the perf report of the program to improve ("" = only the busiest names are known)
   double two_moves = 0.4;   // probability of a second move
   double follow_rule = 0.75;  // probability that a move slot follows a retrieved rule (when there are rules)
 };

@@ -4,8 +4,11 @@
 // budget, the area under the best-speedup-against-proposals curve, Fast_1.5 and Fast_2 (means over seeds),
 // paired differences against `random` and sage − uniform with 95% bootstrap intervals over seeds, the rule
 // statistics and how often the k slots of sage and uniform differ.
-//   bench_opt2_sweep [CONFIG] [--seeds N] [--budget N] [--variant NAME] [--tasks ID,ID] [--demo]
+//   bench_opt2_sweep [CONFIG] [--seeds N] [--budget N] [--variant NAME] [--tasks ID,ID] [--demo] [--probe N]
 // --demo: one seed of `sage`, a per-task table (baseline -> best cycles, speedup, % of peak, winning moves).
+// --probe N: each move kind applied alone N times to each baseline and judged (how often it applies, its
+// verdicts, the best speedup, the most common failure); with PROBE_DUMP=DIR every failed answer is written
+// to DIR with the checker's messages.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,6 +23,7 @@
 #include <vector>
 
 #include "core/common/speedup.hpp"
+#include "core/step2/check.hpp"
 #include "core/step2/perf/task_perf.hpp"
 #include "core/synth/opt2_campaign.hpp"
 
@@ -87,6 +91,53 @@ std::pair<double, double> bootstrap(const std::vector<double>& d) {
   return {means[50], means[1949]};
 }
 
+// --probe: every move kind applied alone to each task's baseline `n` times (fresh seeds), judged like a
+// proposal: how often it applies, and the verdicts (faster / slower / infeasible / incorrect) with the best
+// speedup. Shows which moves can pay on which task, and how they fail.
+void probe(const std::vector<Opt2Task>& tasks, int n, double tol) {
+  std::printf("%-20s %-17s %5s %5s %5s %5s %5s %7s  %s\n", "task", "move", "n/a", "fast", "slow", "infs",
+              "inc", "best", "most common failure");
+  for (const auto& t : tasks) {
+    auto base = judge(t, t.baseline_impl, 0, tol);
+    for (MoveKind k : all_moves()) {
+      int na = 0;
+      std::map<Verdict, int> v;
+      std::map<std::string, int> why;
+      double best = 0;
+      for (int s = 0; s < n; ++s) {
+        auto lines = read_lines(t.baseline_impl);
+        if (!lines) break;
+        Rng rng(0xC0FFEEull + static_cast<std::uint64_t>(s) * 7919u);
+        if (!apply_move(t.task, *lines, {k, "", base.busiest, read_perf(base.perf_text).limits}, rng).applied) {
+          ++na;
+          continue;
+        }
+        auto j = judge(t, print_lines(*lines), base.cycles, tol);
+        ++v[j.verdict];
+        if (j.verdict == Verdict::Infeasible || j.verdict == Verdict::Incorrect) {
+          ++why[j.detail];
+          if (std::getenv("PROBE_DUMP")) {
+            std::string f = std::string(std::getenv("PROBE_DUMP")) + "/" + t.task.id.substr(t.task.id.find('/') + 1) + "_" + std::string(move_name(k)) + "_" + std::to_string(s) + ".impl";
+            std::ofstream o(f);
+            o << print_lines(*lines);
+            auto cr = sf::step2::check(t.task, print_lines(*lines));
+            for (const auto& d : cr.diags) o << "# " << d.code << " line " << d.loc.line << ": " << d.message << "\n";
+          }
+        }
+        if (j.verdict == Verdict::Faster || j.verdict == Verdict::Slower)
+          best = std::max(best, static_cast<double>(base.cycles) / j.cycles);
+      }
+      std::string common;
+      int most = 0;
+      for (const auto& [w, c] : why)
+        if (c > most) most = c, common = w;
+      std::printf("%-20s %-17s %5d %5d %5d %5d %5d %6.2fx  %s\n", t.task.id.c_str(),
+                  std::string(move_name(k)).c_str(), na, v[Verdict::Faster], v[Verdict::Slower],
+                  v[Verdict::Infeasible], v[Verdict::Incorrect], best, common.c_str());
+    }
+  }
+}
+
 double mean(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += x;
@@ -99,6 +150,7 @@ int main(int argc, char** argv) {
   std::string config = kRes + "/experiments/optimise-sage.json", only_variant;
   int seeds_n = -1, budget = -1;
   bool demo = false;
+  int probe_n = 0;
   std::set<std::string> only_tasks;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -107,6 +159,7 @@ int main(int argc, char** argv) {
     else if (a == "--budget") budget = std::atoi(next().c_str());
     else if (a == "--variant") only_variant = next();
     else if (a == "--demo") demo = true;
+    else if (a == "--probe") probe_n = std::atoi(next().c_str());
     else if (a == "--tasks") {
       std::stringstream ss(next());
       for (std::string t; std::getline(ss, t, ',');) only_tasks.insert(t);
@@ -145,6 +198,10 @@ int main(int argc, char** argv) {
   }
   if (demo) seeds = {seeds.front()};
   auto tasks = load_tasks(j.value("benchmark", "benchmark_v2"), only_tasks);
+  if (probe_n > 0) {
+    probe(tasks, probe_n, base.tolerance);
+    return 0;
+  }
   std::printf("%zu tasks, budget %d proposals per task, k=%d, %zu seeds, %zu variants\n", tasks.size(), base.budget,
               base.k, seeds.size(), variants.size());
 

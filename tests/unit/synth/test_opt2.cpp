@@ -162,7 +162,8 @@ TEST(Opt2, RulesBiasTheMovesAndAdoptionIsTruthful) {
 TEST(Opt2, AnswersAreFallibleAndSometimesFaster) {
   std::string why, err;
   int faster = 0, rejected = 0, total = 0;
-  for (const auto& id : {"gemm/small", "gemm/swish_scaling", "ffn/swiglu", "gemm/batched"}) {
+  for (const auto& id : {"gemm/small", "gemm/swish_scaling", "ffn/swiglu", "gemm/batched", "attention/sdpa",
+                         "activation/softmax"}) {
     auto task = load(id);
     auto chip = step2::perf::chip_for(task, "", kRes, err);
     ASSERT_TRUE(chip) << err;
