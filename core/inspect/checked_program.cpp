@@ -1,5 +1,6 @@
 #include "core/inspect/checked_program.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <tuple>
 
@@ -21,10 +22,51 @@ std::shared_ptr<CheckedProgram> load_and_check(std::string_view text, const std:
   return p;
 }
 
-std::vector<StreamAnnotation> stream_annotations(const CheckedProgram& p) {
+namespace {
+
+// step-v2: "[1, 2, 2] of Tile[128, 128]" (stream shape, then the element, both outermost-first), as v1's
+// "[N] of fp32"; a statement with one name for several ports: "2 streams × …" or "streams [a; b]".
+std::vector<StreamAnnotation> stream_annotations_v2(const step2::CheckResult& r) {
   std::vector<StreamAnnotation> out;
-  if (!p.result.program || !p.result.typed) return out;
-  for (const auto& ts : p.result.typed->stmts) {
+  if (!r.program) return out;
+  auto text = [](const step2::StreamType& t) { return step2::shape_text(t.shape) + " of " + step2::elem_type_text(t.elem); };
+  for (std::size_t i = 0; i < r.program->stmts.size() && i < r.types.size(); ++i) {
+    const step2::Statement& st = r.program->stmts[i];
+    const auto& outs = r.types[i];
+    if (outs.empty() || st.targets.empty()) continue;
+    if (st.targets.size() == outs.size()) {
+      for (std::size_t j = 0; j < outs.size(); ++j) out.push_back({st.targets[j], st.loc.line, text(outs[j])});
+      continue;
+    }
+    bool same = std::all_of(outs.begin(), outs.end(), [&](const auto& t) { return t == outs.front(); });
+    std::string type = same ? std::to_string(outs.size()) + " streams × " + text(outs.front()) : "streams [";
+    for (std::size_t j = 0; !same && j < outs.size(); ++j) type += (j ? "; " : "") + text(outs[j]);
+    out.push_back({st.targets.front(), st.loc.line, same ? type : type + "]"});
+  }
+  return out;
+}
+
+}  // namespace
+
+int types_stop_line(const CheckedProgram& p) {
+  std::vector<int> lines;
+  if (p.task.is_v2()) {
+    if (!p.result.v2 || !p.result.v2->program || p.result.v2->types.empty()) return 0;
+    for (const auto& s : p.result.v2->program->stmts) lines.push_back(s.loc.line);
+  } else {
+    if (!p.result.program || p.result.typed || !p.result.partial) return 0;
+    for (const auto& s : p.result.program->stmts) lines.push_back(s.loc.line);
+  }
+  const std::size_t k = step::statements_before_error(lines, p.result.diags);
+  return k < lines.size() ? lines[k] : 0;
+}
+
+std::vector<StreamAnnotation> stream_annotations(const CheckedProgram& p) {
+  if (p.task.is_v2()) return p.result.v2 ? stream_annotations_v2(*p.result.v2) : std::vector<StreamAnnotation>{};
+  std::vector<StreamAnnotation> out;
+  const auto& typed = p.result.typed ? p.result.typed : p.result.partial;  // partial: up to the first error
+  if (!p.result.program || !typed) return out;
+  for (const auto& ts : typed->stmts) {
     if (!ts.stmt || ts.outs.empty()) continue;
     const step::Statement& st = *ts.stmt;
     if (st.kind != step::Statement::Kind::Assign && st.kind != step::Statement::Kind::Comprehension) continue;

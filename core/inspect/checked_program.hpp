@@ -47,8 +47,13 @@ struct StreamAnnotation {
   int line = 0;      // file line of the defining statement's first token
   std::string type;  // "[N] of Buffer(fp32, [K])", "list of 3 × …", "list [a; b]"
 };
-// One annotation per stream (or stream list) defined by a type-checked program (none when it is not typed).
+// One annotation per stream (or stream list) a program defines, either dialect. With an error, the statements
+// before the first one an error is located in keep theirs (v1: CheckResult::partial, v2: step2 types).
+// v2: "[1, 2, 2] of Tile[128, 128]" (stream shape, then the element; outermost-first).
 std::vector<StreamAnnotation> stream_annotations(const CheckedProgram& p);
+// The first line of the first statement whose types an error took away (the one the error is in); 0 when every
+// statement kept its types or none was typed.
+int types_stop_line(const CheckedProgram& p);
 
 // One simulation of a checked program on the task's first size binding and first verification seed, with
 // every named stream kept, and the stream inspector's snapshot of it against the reference.

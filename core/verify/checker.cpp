@@ -80,8 +80,8 @@ CheckResult check_program(const step::TaskDoc& task, std::string_view impl, cons
   bool affine_ok = !has_errors(affine);
   res.diags.insert(res.diags.end(), affine.begin(), affine.end());
   if (typed && affine_ok) res.typed = std::move(typed);
-  else if (typed) res.partial = step::types_before_error(std::move(*typed), *res.program, affine);
-  else res.partial = std::move(partial);
+  else  // up to the first type or affine error
+    res.partial = step::types_before_error(typed ? std::move(*typed) : std::move(partial), *res.program, affine);
   sort_and_cap(res.diags);
   return res;
 }
