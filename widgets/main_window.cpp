@@ -35,6 +35,7 @@
 #include "widgets/engine/engine_bridge.hpp"
 #include "widgets/inspect/graph_view.hpp"
 #include "widgets/editor/issues_model.hpp"
+#include "widgets/editor/issues_pane.hpp"
 #include "widgets/editor/manual_browser.hpp"
 #include "widgets/editor/manual_index.hpp"
 #include "widgets/editor/performance_pane.hpp"
@@ -118,19 +119,13 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createDocks() {
-  issuesView_ = new QTreeView(this);
-  issuesView_->setObjectName(QStringLiteral("IssuesView"));
-  issuesView_->setModel(issues_);
-  issuesView_->setRootIsDecorated(false);
-  issuesView_->setAlternatingRowColors(true);
-  issuesView_->header()->setStretchLastSection(true);
-  connect(issuesView_, &QTreeView::activated, this, [this](const QModelIndex& i) {
-    editor_->gotoLocation(i.data(IssuesModel::LineRole).toInt(), i.data(IssuesModel::ColumnRole).toInt());
-  });
-  connect(issuesView_, &QTreeView::clicked, issuesView_, &QTreeView::activated);
+  // The diagnostics list and, under it, the selected one in full (its fix wrapped, never cut off).
+  auto* issuesPane = new IssuesPane(issues_, this);
+  issuesView_ = issuesPane->view();
+  connect(issuesPane, &IssuesPane::lineActivated, editor_, &StepEditor::gotoLocation);
   auto* issuesDock = new QDockWidget(tr("Issues"), this);
   issuesDock->setObjectName(QStringLiteral("IssuesDock"));
-  issuesDock->setWidget(issuesView_);
+  issuesDock->setWidget(issuesPane);
   addDockWidget(Qt::BottomDockWidgetArea, issuesDock);
 
   auto* verifyPane = new QWidget(this);
