@@ -5,6 +5,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "core/step/primitives.hpp"
+#include "widgets/editor/step2_apis.hpp"
 #include "widgets/editor/step_lexer.hpp"
 
 namespace sf::widgets {
@@ -50,6 +51,9 @@ QStringList StepApis::definedStreams(const QStringList& lines) {
 
 QStringList StepApis::completions(const QString& prefix, const QString& lineBeforeCursor,
                                   const QStringList& linesAbove, bool afterStepDot) const {
+  if (stepLexer_ && stepLexer_->dialect() == StepLexer::Dialect::V2)
+    return step2_apis::completions(prefix, lineBeforeCursor, definedStreams(linesAbove), task_.inputs, task_.sizes,
+                                   afterStepDot);
   QStringList cands;
   if (afterStepDot) {
     cands = primitives();
@@ -91,6 +95,12 @@ QStringList StepApis::callTips(const QStringList& context, int, QsciScintilla::C
   // The context ends with the word before the '(' (and possibly an empty word).
   for (auto it = context.crbegin(); it != context.crend(); ++it) {
     if (it->isEmpty()) continue;
+    if (stepLexer_ && stepLexer_->dialect() == StepLexer::Dialect::V2) {
+      const QString tip = step2_apis::callTip(*it);
+      if (tip.isEmpty()) return {};
+      shifts << 0;
+      return {tip};
+    }
     auto prim = step::prim_from_name(it->toStdString());
     if (!prim) return {};
     const step::PrimInfo& info = step::prim_info(*prim);

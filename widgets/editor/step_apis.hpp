@@ -2,7 +2,8 @@
 // parameters of the primitive being called (`fn=`, `b=`, ...), task fns, size symbols, the task's input
 // streams and the streams the program defines above the cursor; call tips show the primitive's call form,
 // one-line doc and dims rule. Names, parameters and texts come from the primitive table
-// (core/step/primitives.hpp).
+// (core/step/primitives.hpp). While the lexer's dialect is STeP-25 it answers with step2_apis (operators,
+// each operator's kwargs, the operator card as the call tip).
 #pragma once
 
 #include <QStringList>

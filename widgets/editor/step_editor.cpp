@@ -62,6 +62,7 @@ void StepEditor::setup() {
   connect(&debounce_, &QTimer::timeout, this, &StepEditor::checkNow);
   connect(this, &QsciScintilla::textChanged, this, [this] {
     ++revision_;
+    updateDialectFromText();
     if (bridge_) debounce_.start();
   });
   connect(this, &QsciScintillaBase::SCN_CHARADDED, this, [this](int ch) {
@@ -87,6 +88,27 @@ bool StepEditor::showPrimitiveCallTip() {
   return true;
 }
 
+void StepEditor::setV2(bool v2) {
+  const auto d = v2 ? StepLexer::Dialect::V2 : StepLexer::Dialect::V1;
+  if (lexer_->dialect() == d) return;
+  lexer_->setDialect(d);
+  recolor();
+}
+
+bool StepEditor::isV2() const { return lexer_->dialect() == StepLexer::Dialect::V2; }
+
+void StepEditor::updateDialectFromText() {
+  // A task document names its dialect in a top-level `dialect:` line (first by convention); a solution file
+  // has none and keeps the dialect its last check found.
+  const int n = std::min(lines(), 64);
+  for (int l = 0; l < n; ++l) {
+    const QString t = text(l);
+    if (!t.startsWith(QLatin1String("dialect:"))) continue;
+    setV2(t.mid(8).section(QLatin1Char('#'), 0, 0).trimmed() == QLatin1String("step-v2"));
+    return;
+  }
+}
+
 void StepEditor::applyPalette() {
   const bool dark = isDarkPalette(palette());
   lexer_->setDark(dark);
@@ -101,6 +123,10 @@ void StepEditor::applyPalette() {
   annotationStyle_.setColor(dark ? QColor(0x9a, 0xb8, 0xd8) : QColor(0x40, 0x60, 0x90));
   annotationStyle_.setPaper(dark ? paper.lighter(125) : QColor(0xee, 0xf3, 0xfa));
   annotationStyle_.setFont(f);
+  stopStyle_.setDescription(tr("Where the types stop"));
+  stopStyle_.setColor(dark ? QColor(0xff, 0x9a, 0x9a) : QColor(0xa0, 0x1c, 0x1c));
+  stopStyle_.setPaper(dark ? paper.lighter(125) : QColor(0xfb, 0xee, 0xee));
+  stopStyle_.setFont(f);
   recolor();
   showStreamAnnotations(last_.streams);
 }
@@ -148,9 +174,23 @@ void StepEditor::applyCheck(const CheckSnapshot& s) {
   for (const auto& n : s.parameters) names.streams.insert(n.toUtf8());
   for (const auto& n : s.programStreams) names.streams.insert(n.toUtf8());
   for (const auto& n : s.sizes) names.sizes.insert(n.toUtf8());
+  QStringList inputs = s.inputs + s.parameters;
+  if (s.program && s.program->task.is_v2()) {  // STeP-25: the off-chip tensors and the program's targets
+    for (const auto& t : s.program->task.tensor_inputs) inputs << QString::fromStdString(t.name);
+    for (const auto* list : {&s.program->task.tensor_inputs, &s.program->task.tensor_outputs})
+      for (const auto& t : *list) names.streams.insert(QByteArray::fromStdString(t.name));
+    if (const auto& v2 = s.program->result.v2; v2 && v2->program)
+      for (const auto& st : v2->program->stmts)
+        for (const auto& t : st.targets) names.streams.insert(QByteArray::fromStdString(t));
+  }
+  stopLine_ = s.program ? inspect::types_stop_line(*s.program) : 0;
+  stopCode_.clear();
+  for (const auto& is : s.issues)  // the error that stopped the types: the first one from that line on
+    if (stopLine_ > 0 && is.severity == Severity::Error && is.line >= stopLine_ && stopCode_.isEmpty()) stopCode_ = is.code;
   if (s.documentLoaded) {  // keep the last known names while the document does not parse
+    if (s.program) setV2(s.program->task.is_v2());
     lexer_->setNames(std::move(names));
-    apis_->setTaskNames({s.inputs + s.parameters, s.fns, s.sizes});
+    apis_->setTaskNames({inputs, s.fns, s.sizes});
     recolor();
   }
   showIssues(s.issues);
@@ -209,6 +249,11 @@ void StepEditor::showStreamAnnotations(const std::vector<inspect::StreamAnnotati
     if (s.line > 0 && s.line <= lines()) byLine[s.line - 1] << QStringLiteral("%1: %2").arg(QString::fromStdString(s.name), QString::fromStdString(s.type));
   for (auto it = byLine.cbegin(); it != byLine.cend(); ++it)
     annotate(it.key(), it.value().join(QStringLiteral("   ")), annotationStyle_);
+  if (stopLine_ > 0 && stopLine_ <= lines() && !byLine.contains(stopLine_ - 1))
+    annotate(stopLine_ - 1,
+             tr("types stop here: %1 in this statement; the lines above keep theirs")
+                 .arg(stopCode_.isEmpty() ? tr("an error") : stopCode_),
+             stopStyle_);
 }
 
 void StepEditor::gotoLocation(int line, int column) {

@@ -2,6 +2,13 @@
 // completion and call tips (StepApis), and live checking through EngineBridge: edits are debounced (~300 ms),
 // each check supersedes the previous one, and only a result for the current text is shown, as squiggles,
 // margin markers and inline annotations of every stream's type and shape.
+// Both dialects: the document's dialect (its `dialect:` line, else the last check's task) picks the lexer's
+// words, the completions and call tips (STeP-25: operators, kwargs, the operator card) and the type text
+// (v2: stream shape and tile, outermost-first). With an error, the statements above the one it is in keep their
+// types, and that statement's line says where the types stop.
+//
+// Margins: 0 holds the line numbers and 1 the issue markers (ErrorMarker, WarningMarker); margins 2 and up are
+// not used by the editor and are free for others (widgets/perf2's cost annotations).
 #pragma once
 
 #include <QTimer>
@@ -55,6 +62,12 @@ class StepEditor : public QsciScintilla {
   // Shows the signature of the primitive whose call the cursor is in (after "step.P("); false if none.
   bool showPrimitiveCallTip();
 
+  // The dialect the editor works in (the lexer's: step-v1 until a document says otherwise); restyles on a change.
+  void setV2(bool v2);
+  bool isV2() const;
+  // The line where the types stop (the first statement an error took them from; 0: none) and that error's code.
+  int typesStopLine() const { return stopLine_; }
+
   StepLexer* stepLexer() const { return lexer_; }
   StepApis* stepApis() const { return apis_; }
   void applyPalette();
@@ -67,6 +80,7 @@ class StepEditor : public QsciScintilla {
 
  private:
   void setup();
+  void updateDialectFromText();
 
   StepLexer* lexer_ = nullptr;
   StepApis* apis_ = nullptr;
@@ -76,6 +90,9 @@ class StepEditor : public QsciScintilla {
   quint64 revision_ = 0;
   CheckSnapshot last_;
   QsciStyle annotationStyle_;
+  QsciStyle stopStyle_;
+  int stopLine_ = 0;
+  QString stopCode_;
 };
 
 // True when the palette's window colour is dark (the system is in dark mode).

@@ -7,6 +7,7 @@
 #include <Qsci/qsciscintilla.h>
 
 #include "core/step/primitives.hpp"
+#include "core/step2/ops.hpp"
 
 namespace sf::widgets {
 
@@ -34,13 +35,30 @@ const QSet<QByteArray>& kwargKeys() {
   return k;
 }
 
+std::string_view view(const QByteArray& w) { return {w.constData(), static_cast<std::size_t>(w.size())}; }
+
+const QSet<QByteArray>& step2Keywords() {
+  static const QSet<QByteArray> k{"step", "apply", "Tile"};
+  return k;
+}
+const QSet<QByteArray>& step2KwargKeys() {
+  static const QSet<QByteArray> k = [] {
+    QSet<QByteArray> keys;
+    for (const auto& op : step2::op_table())
+      for (const auto& kw : op.kwargs) keys.insert(QByteArray(kw.name));
+    return keys;
+  }();
+  return k;
+}
+
 }  // namespace
 
 StepLexer::StepLexer(QObject* parent) : QsciLexerCustom(parent) {}
 
-bool StepLexer::isPrimitive(const QByteArray& w) {
-  return step::is_primitive_name(std::string_view(w.constData(), static_cast<std::size_t>(w.size())));
-}
+bool StepLexer::isPrimitive(const QByteArray& w) { return step::is_primitive_name(view(w)); }
+bool StepLexer::isStep2Operator(const QByteArray& w) { return step2::find_op(view(w)) != nullptr; }
+bool StepLexer::isStep2Kwarg(const QByteArray& w) { return step2KwargKeys().contains(w); }
+bool StepLexer::isStep2Fn(const QByteArray& w) { return step2::find_fn(view(w)).has_value(); }
 
 QString StepLexer::description(int style) const {
   switch (style) {
@@ -106,7 +124,12 @@ void StepLexer::setDark(bool dark) {
 }
 
 uchar StepLexer::wordStyle(const QByteArray& w, Context ctx, bool beforeEquals) const {
-  if (ctx == Impl) {
+  if (ctx == Impl && dialect_ == Dialect::V2) {
+    if (step2Keywords().contains(w)) return Keyword;
+    if (isStep2Operator(w)) return Primitive;
+    if (beforeEquals && isStep2Kwarg(w)) return Parameter;
+    if (isStep2Fn(w)) return Fn;
+  } else if (ctx == Impl) {
     if (implKeywords().contains(w)) return Keyword;
     if (isPrimitive(w)) return Primitive;
     if (beforeEquals && kwargKeys().contains(w)) return Parameter;
@@ -139,16 +162,18 @@ void StepLexer::styleCode(const QByteArray& line, int from, Context ctx, QVector
       for (; i < j; ++i) out[i] = s;
       continue;
     }
-    if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(line[i + 1]) && ctx != Impl)) {
+    // Floats everywhere but in a v1 program (there '.' is `step.`'s).
+    const bool floats = ctx != Impl || dialect_ == Dialect::V2;
+    if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(line[i + 1]) && floats)) {
       int j = i;
-      while (j < n && (isDigit(line[j]) || (ctx != Impl && (line[j] == '.' || line[j] == 'e' ||
-                                                            ((line[j] == '-' || line[j] == '+') && j > i &&
-                                                             line[j - 1] == 'e')))))
+      while (j < n && (isDigit(line[j]) || (floats && (line[j] == '.' || line[j] == 'e' ||
+                                                       ((line[j] == '-' || line[j] == '+') && j > i &&
+                                                        line[j - 1] == 'e')))))
         ++j;
       for (; i < j; ++i) out[i] = Number;
       continue;
     }
-    if (ctx == Yaml && (c == '"' || c == '\'')) {
+    if ((ctx == Yaml || (ctx == Impl && dialect_ == Dialect::V2)) && (c == '"' || c == '\'')) {
       int j = i + 1;
       while (j < n && line[j] != c) ++j;
       if (j < n) ++j;

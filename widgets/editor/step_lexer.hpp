@@ -1,6 +1,8 @@
 // StepLexer: a QScintilla lexer for STeP task documents (YAML) with their embedded code: the `impl:` program
 // (primitives, keywords, kwargs, task fns, stream names, size symbols, numbers, comments) and the fn-language
 // blocks (`body:`, `reference:`). Block context is carried from line to line in Scintilla's line state.
+// The program is styled in the document's dialect (setDialect): step-v1's primitives and parameters, or
+// STeP-25's operators, kwargs and tile fns (core/step2/ops.hpp), its `Tile`, floats (c=0.5) and strings.
 #pragma once
 
 #include <QByteArray>
@@ -43,6 +45,8 @@ class StepLexer : public QsciLexerCustom {
     QSet<QByteArray> fns, streams, sizes;
   };
 
+  enum class Dialect { V1, V2 };
+
   explicit StepLexer(QObject* parent = nullptr);
 
   const char* language() const override { return "STeP"; }
@@ -63,6 +67,9 @@ class StepLexer : public QsciLexerCustom {
   // The state before the first line: Yaml for a document (default); {Impl, -1} styles a bare program
   // (the body of an impl block, e.g. in the program diff view) as STeP.
   void setInitialState(LineState st) { initial_ = st; }
+  // The dialect the impl block is styled in (restyle the document afterwards); V1 by default.
+  void setDialect(Dialect d) { dialect_ = d; }
+  Dialect dialect() const { return dialect_; }
   LineState initialState() const { return initial_; }
 
   // Styles one line (no line terminator): one style per byte; `st` is the state before the line and becomes
@@ -70,6 +77,10 @@ class StepLexer : public QsciLexerCustom {
   QVector<uchar> styleLine(const QByteArray& line, LineState& st) const;
 
   static bool isPrimitive(const QByteArray& word);
+  // STeP-25: an operator name (OffChipLoad, ...), a kwarg of any operator, a tile fn (matmul, ...).
+  static bool isStep2Operator(const QByteArray& word);
+  static bool isStep2Kwarg(const QByteArray& word);
+  static bool isStep2Fn(const QByteArray& word);
 
  private:
   void styleCode(const QByteArray& line, int from, Context ctx, QVector<uchar>& out) const;
@@ -80,6 +91,7 @@ class StepLexer : public QsciLexerCustom {
   Names names_;
   bool dark_ = false;
   LineState initial_;
+  Dialect dialect_ = Dialect::V1;
 };
 
 }  // namespace sf::widgets
