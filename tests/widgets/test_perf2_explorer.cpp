@@ -129,7 +129,7 @@ bool waitTimed(p2::Explorer& e, const std::string& source) {
   return e.lastGood().source == source;
 }
 
-bool waitIdle(p2::Explorer& e) {
+bool explorerIdle(p2::Explorer& e) {
   for (int i = 0; i < 300 && e.retimer()->busy(); ++i) QTest::qWait(10);
   QCoreApplication::processEvents();
   return !e.retimer()->busy();
@@ -220,7 +220,7 @@ TEST(Perf2Explorer, ASliderChangeRetimesTheProgramAndUpdatesTheNumbers) {
   w->parDispatchBox()->setValue(8);  // a load's par_dispatch alone does not help (the other load is slower)
   w->selectLine(2);
   w->parDispatchBox()->setValue(8);
-  ASSERT_TRUE(waitIdle(e));
+  ASSERT_TRUE(explorerIdle(e));
   EXPECT_LT(e.lastGood().report.cycles, 16938);
   EXPECT_EQ(ex::kwarg_text(e.lastGood().source, 2, "par_dispatch"), "8");
   EXPECT_TRUE(w->cyclesText().startsWith(QString::fromStdString(ex::group_digits(e.lastGood().report.cycles)) +
@@ -271,7 +271,7 @@ TEST(Perf2Explorer, ABrokenEditShowsWhyAndKeepsTheLastGoodNumbers) {
   const QString before = e.costView()->sentence();
   const auto point = e.rooflineView()->plot()->program();
   e.retimer()->request(kGemm + "c = oops\n");
-  ASSERT_TRUE(waitIdle(e));
+  ASSERT_TRUE(explorerIdle(e));
   EXPECT_TRUE(e.whatIfPanel()->errorText().contains(QStringLiteral("line 5: P-SYNTAX"))) << e.whatIfPanel()->errorText().toStdString();
   EXPECT_TRUE(e.whatIfPanel()->errorText().contains(QStringLiteral("last good")));
   EXPECT_TRUE(e.whatIfPanel()->cyclesText().startsWith(QStringLiteral("16,938 cycles")));
@@ -302,7 +302,7 @@ TEST(Perf2Explorer, TheGemmWalkFromTheBaselineToUnder9500Cycles) {
     w->selectLine(line);
     w->parDispatchBox()->setValue(16);
   }
-  ASSERT_TRUE(waitIdle(e));
+  ASSERT_TRUE(explorerIdle(e));
   const auto& good = e.lastGood();
   EXPECT_LT(good.report.cycles, 9500);
   EXPECT_EQ(ex::kwarg_text(good.source, 1, "tile"), "[256, 128]");

@@ -2,7 +2,8 @@
 // beside its statement: busy cycles and utilisation (busy / total cycles), off-chip and on-chip bytes,
 // compute_bw, and a bar as long as the utilisation, coloured by what limits the node. Hovering a row gives
 // the node's full report in words, with units. Above: the sentence saying what bounds the program and its
-// % of peak; below: the legend of the bar colours. Every tied bottleneck is bold.
+// % of peak; below: the legend of the bar colours. Every tied bottleneck is bold. The primary view of these
+// numbers is the editor's cost margin (cost_margin.hpp); this table is the unabbreviated one in a dock.
 #pragma once
 
 #include <QAbstractTableModel>

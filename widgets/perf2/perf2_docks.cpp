@@ -7,6 +7,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/inspect/perf2_time.hpp"
 #include "widgets/editor/step_editor.hpp"
+#include "widgets/perf2/cost_margin.hpp"
 #include "widgets/perf2/pareto_view.hpp"
 #include "widgets/perf2/perf2_engine.hpp"
 #include "widgets/perf2/perf_explorer.hpp"
@@ -65,6 +66,15 @@ Perf2Docks::Perf2Docks(QMainWindow* window, StepEditor* editor)
       if (task_->impl_line_starts[i].line == line + 1) explorer_->selectLine(static_cast<int>(i) + 1);
   });
   connect(explorer_, &Explorer::applyRequested, this, &Perf2Docks::apply);
+  // The cost margin follows the editor's own program (not the what-if proposals): new numbers, or stale.
+  margin_ = new CostMargin(editor_, this);
+  connect(explorer_, &Explorer::timed, this, [this](const Outcome& o) {
+    if (!task_ || o.source != lastImpl_) return;
+    if (!o.ok) return margin_->markStale(QString::fromStdString(o.error));
+    std::vector<int> lines;
+    for (const auto& s : task_->impl_line_starts) lines.push_back(s.line - 1);
+    margin_->setOutcome(o, lines);
+  });
   connect(explorer_, &Explorer::programActivated, this, &Perf2Docks::apply);  // a Pareto point opens its program
 }
 
@@ -84,7 +94,10 @@ void Perf2Docks::refresh() {
   if (!doc || !doc->is_v2() || !doc->impl) {
     if (task_ && !v2) {  // no longer a v2 document: hide the explorer
       task_.reset();
+      margin_->clear();
       for (auto* d : docks_) d->hide();
+    } else if (task_) {
+      margin_->markStale(tr("the document does not load as a STeP-25 task with an impl"));
     }
     return;
   }

@@ -26,6 +26,7 @@ class StepEditor;
 
 namespace sf::widgets::perf2 {
 
+class CostMargin;
 class Explorer;
 
 class Perf2Docks : public QObject {
@@ -33,6 +34,7 @@ class Perf2Docks : public QObject {
  public:
   Perf2Docks(QMainWindow* window, StepEditor* editor);
   Explorer* explorer() const { return explorer_; }
+  CostMargin* costMargin() const { return margin_; }  // the cost beside each statement in the editor
   const std::vector<QDockWidget*>& docks() const { return docks_; }
   bool active() const { return task_ != nullptr; }
   // Reads the editor now (the debounce timer calls it after typing stops).
@@ -52,6 +54,7 @@ class Perf2Docks : public QObject {
   QTimer* debounce_;
   std::shared_ptr<Shared> shared_;
   Explorer* explorer_;
+  CostMargin* margin_ = nullptr;
   std::vector<QDockWidget*> docks_;
   std::shared_ptr<const step::TaskDoc> task_;
   std::string lastImpl_, lastTaskKey_;

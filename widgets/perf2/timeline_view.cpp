@@ -25,9 +25,14 @@ int TimelineView::labelWidth() const {
   return std::clamp(fontMetrics().horizontalAdvance(QStringLiteral("99 BinaryMapAccum")) + 12, 120, 260);
 }
 
+// The axis and the legend (the channels' entry on a line of its own).
+int TimelineView::footerHeight() const { return kAxisHeight + (channels_ > 0 ? fontMetrics().height() + 4 : 0); }
+
 int TimelineView::bannerHeight() const { return summarised() ? fontMetrics().height() + 8 : 0; }
 
-QSize TimelineView::sizeHint() const { return {640, bannerHeight() + kAxisHeight + rowCount() * kRowHeight + 4}; }
+QSize TimelineView::sizeHint() const {
+  return {640, bannerHeight() + footerHeight() + nodeRows() * kRowHeight + channels_ * std::min(kRowHeight, 8) + 4};
+}
 QSize TimelineView::minimumSizeHint() const { return {labelWidth() + 120, 90}; }
 
 void TimelineView::setOutcome(const Outcome& o) {
@@ -36,7 +41,7 @@ void TimelineView::setOutcome(const Outcome& o) {
   outcome_ = o;
   int maxRow = -1;
   for (const auto& iv : o.report.timeline) maxRow = std::max(maxRow, iv.row);
-  channels_ = std::max(0, maxRow + 1 - nodeRows());
+  channels_ = std::max(o.report.timeline_channels, maxRow + 1 - nodeRows());
   if (!sameLength) resetZoom();
   updateGeometry();
   update();
@@ -57,12 +62,31 @@ void TimelineView::zoom(double factor, double at) {
   update();
 }
 
-QRect TimelineView::rowRect(int row) const { return {0, bannerHeight() + row * kRowHeight, width(), kRowHeight}; }
+int TimelineView::channelRowHeight() const {
+  if (channels_ <= 0) return kRowHeight;
+  const int room = height() - bannerHeight() - footerHeight() - 4 - nodeRows() * kRowHeight;
+  return std::clamp(room / channels_, static_cast<int>(kMinChannelHeight), static_cast<int>(kRowHeight));
+}
+
+QRect TimelineView::rowRect(int row) const {
+  const int top = bannerHeight();
+  if (row < nodeRows()) return {0, top + row * kRowHeight, width(), kRowHeight};
+  const int ch = channelRowHeight();
+  return {0, top + nodeRows() * kRowHeight + (row - nodeRows()) * ch, width(), ch};
+}
+
+int TimelineView::rowsBottom() const { return rowRect(rowCount() - 1).bottom() + 1; }
 
 int TimelineView::rowAt(int y) const {
-  const int r = (y - bannerHeight()) / kRowHeight;
-  return y >= bannerHeight() && r < rowCount() ? r : -1;
+  const int top = bannerHeight();
+  if (y < top || rowCount() == 0) return -1;
+  const int r = (y - top) / kRowHeight;
+  if (r < nodeRows()) return r;
+  const int c = (y - top - nodeRows() * kRowHeight) / channelRowHeight();
+  return c < channels_ ? nodeRows() + c : -1;
 }
+
+QColor TimelineView::channelColor() { return QColor(0x00, 0x72, 0xb2); }
 
 double TimelineView::cycleAt(double x) const {
   const double w = std::max(1, width() - labelWidth() - 8);
@@ -133,22 +157,41 @@ void TimelineView::paintEvent(QPaintEvent*) {
                   "numbers are exact).")
                    .arg(QString::fromStdString(inspect::perf2::group_digits(static_cast<std::int64_t>(rep.timeline.size())))));
   }
-  // Row labels and backgrounds.
-  for (int r = 0; r < rowCount(); ++r) {
+  // Row labels and backgrounds. Channel rows too thin for a label get one every few rows and a group label.
+  const QFontMetrics lfm = p.fontMetrics();
+  const int chH = channelRowHeight();
+  const int every = chH >= lfm.height() ? 1 : (lfm.height() + chH - 1) / chH;
+  for (int r = 0; r < rowCount(); ++r) {  // backgrounds first: a label may be taller than a channel row
     const QRect row = rowRect(r);
     if (r == selected_) p.fillRect(row, palette().highlight().color().lighter(170));
     else if (r % 2) p.fillRect(row, palette().alternateBase());
+  }
+  for (int r = 0; r < rowCount(); ++r) {
+    const QRect row = rowRect(r);
     QString label;
     if (r < nodeRows()) {
       const auto& n = rep.nodes[static_cast<std::size_t>(r)];
       label = (n.line > 0 ? QString::number(n.line) : QStringLiteral("-")) + QLatin1Char(' ') +
               QString::fromStdString(n.op);
-    } else {
+    } else if (every == 1) {
       label = tr("HBM channel %1").arg(r - nodeRows());
+    } else if ((r - nodeRows()) % every == 0) {
+      p.setPen(text);
+      p.drawText(QRect(4, row.top(), lw - 8, lfm.height()), Qt::AlignTop | Qt::AlignRight,
+                 QString::number(r - nodeRows()));
+      continue;
     }
     p.setPen(text);
     p.drawText(QRect(4, row.top(), lw - 8, row.height()), Qt::AlignVCenter | Qt::AlignLeft,
-               p.fontMetrics().elidedText(label, Qt::ElideRight, lw - 8));
+               lfm.elidedText(label, Qt::ElideRight, lw - 8));
+  }
+  if (channels_ > 0) {
+    const int top = rowRect(nodeRows()).top();
+    p.setPen(text);
+    p.drawLine(0, top, width(), top);
+    if (every > 1)
+      p.drawText(QRect(4, top, lw - 8, channels_ * chH), Qt::AlignVCenter | Qt::AlignLeft,
+                 tr("HBM channels"));
   }
   // Intervals, merged per row and activity when less than a pixel apart (one pending span per slot).
   const int rows = rowCount();
@@ -169,7 +212,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     double top = rr.top() + 2, hh = h;
     if (what == Activity::StallIn) top += h * 0.5, hh = h * 0.5;
     if (what == Activity::BlockedOut) hh = h * 0.5;
-    p.fillRect(QRectF(sp.from, top, sp.to - sp.from, hh), activityColor(what));
+    if (row >= nodeRows()) top = rr.top(), hh = std::max(1, rr.height() - (rr.height() > 6 ? 2 : 0));
+    p.fillRect(QRectF(sp.from, top, sp.to - sp.from, hh), row >= nodeRows() ? channelColor() : activityColor(what));
     ++drawn_;
     sp = Span{};
   };
@@ -189,7 +233,7 @@ void TimelineView::paintEvent(QPaintEvent*) {
   for (std::size_t slot = 0; slot < pending.size(); ++slot) flush(slot);
   p.setClipping(false);
   // Axis with cycle ticks, and the legend.
-  const int axisY = bannerHeight() + rows * kRowHeight + 2;
+  const int axisY = (rows > 0 ? rowsBottom() : bannerHeight()) + 2;
   p.setPen(text);
   p.drawLine(lw, axisY, static_cast<int>(lw + plotW), axisY);
   const QFontMetrics fm = p.fontMetrics();
@@ -208,6 +252,13 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setPen(text);
     p.drawText(QPointF(lx + 18, ly + fm.ascent()), activityLabel(a));
     lx += 30 + fm.horizontalAdvance(activityLabel(a));
+  }
+  if (channels_ > 0) {
+    const QString l = tr("HBM channel taking a request");
+    const int cy = ly + fm.height() + 4;
+    p.fillRect(QRectF(lw, cy + 2, 14, fm.height() - 4), channelColor());
+    p.setPen(text);
+    p.drawText(QPointF(lw + 18, cy + fm.ascent()), l);
   }
 }
 

@@ -1,6 +1,8 @@
 // The timeline of a STeP-25 program (issue 33 item 4): one row per node (busy, stalled on input, blocked on
-// output over the cycles, from the cost model's bounded interval list) and one row per HBM channel below.
-// The wheel zooms around the pointer, dragging pans, a double click shows all cycles again. Clicking a node
+// output over the cycles, from the cost model's bounded interval list) and one row per HBM channel below
+// (when the channel takes a request: hbm_interval cycles per request; the answer's latency is pipelined and
+// not drawn). Channel rows share the height left below the node rows (thin rows, labelled in groups when a
+// label does not fit). The wheel zooms around the pointer, dragging pans, a double click shows all cycles again. Clicking a node
 // row emits its source line; selectLine() highlights a line's rows. When the model stopped recording
 // intervals (Report::timeline_truncated) a banner says the timeline is summarised. Drawing merges intervals
 // narrower than a pixel, so a long program never freezes the window.
@@ -27,6 +29,7 @@ class TimelineView : public QWidget {
   int channelRows() const { return channels_; }
   int rowAt(int y) const;
   QRect rowRect(int row) const;
+  int channelRowHeight() const;  // kRowHeight when there is room, down to kMinChannelHeight
   double viewBegin() const { return t0_; }
   double viewEnd() const { return t1_; }
   bool summarised() const { return outcome_.report.timeline_truncated; }
@@ -35,7 +38,9 @@ class TimelineView : public QWidget {
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
-  static constexpr int kRowHeight = 18, kAxisHeight = 40;
+  static constexpr int kRowHeight = 18, kAxisHeight = 40, kMinChannelHeight = 3;
+  // The colour of an HBM channel's busy intervals (distinct from a node's busy).
+  static QColor channelColor();
 
  Q_SIGNALS:
   void lineActivated(int line);
@@ -50,6 +55,8 @@ class TimelineView : public QWidget {
  private:
   int labelWidth() const;
   int bannerHeight() const;
+  int footerHeight() const;
+  int rowsBottom() const;
   double cycleAt(double x) const;
 
   Outcome outcome_;
