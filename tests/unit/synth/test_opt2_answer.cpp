@@ -30,6 +30,14 @@ Opt2Task task_with_baseline(const std::string& id) {
   return {pf->task, pf->impl, *chip};
 }
 
+BankRule bank_rule(const char* move, const char* id, const char* statement, double speedup = 1) {
+  BankRule r;
+  r.rule = *parse_rule_move(move, id);
+  r.statement = statement;
+  r.best_speedup = speedup;
+  return r;
+}
+
 std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
@@ -40,10 +48,7 @@ std::string file_text(const std::string& path) {
 TEST(Opt2Request, SystemHoldsRoleCardAndFormatUserHoldsTheRound) {
   auto t = task_with_baseline("gemm/small");
   auto j = judge(t, t.baseline_impl, 0, 0.01);
-  BankRule r;
-  r.rule = *parse_rule_move("par_dispatch 16", "r1");
-  r.statement = "On a pmu_read-bound gemm program, par_dispatch=16 paid 1.20x";
-  r.best_speedup = 1.2;
+  const BankRule r = bank_rule("par_dispatch 16", "r1", "On a pmu_read-bound gemm program, par_dispatch=16 paid 1.20x", 1.2);
   auto req = round_request(t, t.baseline_impl, j, {&r}, "CARD");
   ASSERT_EQ(req.messages.size(), 2u);
   const auto& sys = req.messages[0];
@@ -75,9 +80,7 @@ TEST(Opt2Request, SystemHoldsRoleCardAndFormatUserHoldsTheRound) {
 TEST(Opt2Request, BuiltinAnswersTheRequest) {
   auto t = task_with_baseline("gemm/small");
   auto base = judge(t, t.baseline_impl, 0, 0.01);
-  BankRule r;
-  r.rule = *parse_rule_move("par_dispatch 16", "r7");
-  r.statement = "par_dispatch=16 paid";
+  const BankRule r = bank_rule("par_dispatch 16", "r7", "par_dispatch=16 paid");
   std::string card_err;
   auto card = read_operator_card(kRes, card_err);
   ASSERT_TRUE(card) << card_err;
