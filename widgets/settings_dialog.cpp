@@ -18,6 +18,7 @@
 
 #include "core/bench/catalogue.hpp"
 #include "core/llm/backend_config.hpp"
+#include "core/step2/perf/chip.hpp"
 #include "widgets/editor/agent_runner.hpp"
 #include "widgets/campaign/campaign_dialog.hpp"
 
@@ -50,9 +51,16 @@ bool installOne(QCoreApplication* app, const QString& base, const QString& langu
 }  // namespace
 
 QStringList chipProfiles() {
-  const QDir dir(QString::fromStdString(bench::resource_dir()) + QStringLiteral("/chips"));
+  const std::string resources = bench::resource_dir();
+  const QDir dir(QString::fromStdString(resources) + QStringLiteral("/chips"));
   QStringList names;
-  for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) names << f.chopped(5);
+  for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+    // A STeP-25 machine (accelopt-step, step-hdl, ...) is timed by the v2 cost model on the task's own chip; the
+    // v1 cost model would read only the fields it shares and time v1 programs on a machine it does not model.
+    std::string why;
+    if (step2::perf::find_chip(f.chopped(5).toStdString(), resources, why)) continue;
+    names << f.chopped(5);
+  }
   names.removeAll(QStringLiteral("default"));
   names.prepend(QStringLiteral("default"));
   return names;
