@@ -24,7 +24,7 @@
 #include "widgets/editor/agent_runner.hpp"
 #include "widgets/campaign/campaign_docks.hpp"
 #include "widgets/main_window.hpp"
-#include "widgets/editor/program_diff_view.hpp"
+#include "widgets/editor/statement_diff_view.hpp"
 #include "widgets/editor/step_editor.hpp"
 #include "widgets/campaign/trace_model.hpp"
 #include "widgets/campaign/trace_pane.hpp"
@@ -110,7 +110,7 @@ TEST(AgentActions, ProposeStreamsIsAcceptedAsOneUndoableEditAndPromoted) {
   EXPECT_TRUE(a.panel()->verdictText().contains(QStringLiteral("verified"))) << a.panel()->verdictText().toStdString();
   EXPECT_TRUE(a.panel()->verdictText().contains(QStringLiteral("cycles"))) << a.panel()->verdictText().toStdString();
   EXPECT_TRUE(a.panel()->guardianText().contains(QStringLiteral("rewrite"))) << a.panel()->guardianText().toStdString();
-  EXPECT_GT(a.panel()->diffView()->stats().inserted, 0);
+  EXPECT_GT(a.panel()->diffView()->diff().inserted, 0);
   EXPECT_FALSE(a.panel()->promoteButton()->isEnabled());  // not accepted yet
   if (const QByteArray shots = qgetenv("SF_SCREENSHOT_DIR"); !shots.isEmpty()) {
     a.w.show();

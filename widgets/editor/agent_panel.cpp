@@ -17,7 +17,7 @@
 #include <QVBoxLayout>
 
 #include "widgets/editor/performance_pane.hpp"
-#include "widgets/editor/program_diff_view.hpp"
+#include "widgets/editor/statement_diff_view.hpp"
 
 namespace sf::widgets {
 
@@ -81,6 +81,20 @@ QString agentVerdictLine(const AgentOutcome& o) {
   return AgentPanel::tr("no program: %1").arg(QString::fromStdString(r.error.empty() ? r.error_kind : r.error));
 }
 
+QString agentNoProgramReason(const learn::InteractiveResult& r) {
+  if (!r.impl.empty() || !r.proposal.empty()) return QString();
+  if (r.error_kind == "truncated")
+    return AgentPanel::tr("The answer was cut off at the token limit before its program was complete.");
+  if (r.error_kind == "parse")
+    return AgentPanel::tr("The answer could not be read as a program (no impl: block, an empty one, or a "
+                          "malformed answer).");
+  if (r.error_kind == "search")
+    return AgentPanel::tr("The built-in synthesizer found no program within its search budget.");
+  if (r.error_kind.empty()) return AgentPanel::tr("The answer has no program.");
+  return AgentPanel::tr("The model call failed (%1): there is no answer to compare.")
+      .arg(QString::fromStdString(r.error_kind));
+}
+
 AgentPanel::AgentPanel(QWidget* parent)
     : QWidget(parent),
       status_(new QLabel(tr("Agent idle — Agent → Propose, Repair, Optimise or Ask…"), this)),
@@ -90,7 +104,7 @@ AgentPanel::AgentPanel(QWidget* parent)
       tabs_(new QTabWidget(this)),
       verdict_(new QLabel(this)),
       message_(new QLabel(this)),
-      diff_(new ProgramDiffView(this)),
+      diff_(new StatementDiffView(this)),
       accept_(new QPushButton(tr("Accept"), this)),
       reject_(new QPushButton(tr("Reject"), this)),
       promote_(new QPushButton(tr("Promote to golden"), this)),
@@ -163,7 +177,7 @@ AgentPanel::AgentPanel(QWidget* parent)
   auto* reviewSplit = new QSplitter(Qt::Vertical, review);
   reviewSplit->addWidget(diff_);
   reviewSplit->addWidget(why);
-  reviewSplit->setStretchFactor(0, 3);
+  reviewSplit->setStretchFactor(0, 4);  // the diff first: the guardian's notes and the adoption list are short
   reviewSplit->setStretchFactor(1, 1);
   rl->addWidget(verdict_);
   rl->addWidget(reviewSplit, 1);
@@ -224,7 +238,7 @@ void AgentPanel::setBuffer(const QString& key) {
     verdict_->clear();
     guardian_->clear();
     adoption_->clear();
-    diff_->setTexts({}, {});
+    diff_->clear();
     updateButtons();
   }
 }
@@ -340,9 +354,12 @@ void AgentPanel::showEntry(int index) {
   QPalette pal = verdict_->palette();
   pal.setColor(QPalette::WindowText, r.pass ? QColor(0x1b, 0x7f, 0x3a) : QColor(0xb0, 0x28, 0x28));
   verdict_->setPalette(pal);
-  diff_->setTexts(e.outcome.program, QString::fromStdString(r.impl.empty() ? r.proposal : r.impl),
-                  e.outcome.program.isEmpty() ? tr("editor (empty)") : tr("editor"),
-                  r.pass ? tr("proposal (verified)") : tr("proposal (does not verify)"));
+  if (const QString why = agentNoProgramReason(r); !why.isEmpty())
+    diff_->setNoProgram(why, QString::fromStdString(r.error));
+  else
+    diff_->setPrograms(e.outcome.program, QString::fromStdString(r.impl.empty() ? r.proposal : r.impl),
+                       e.outcome.program.isEmpty() ? tr("editor (empty)") : tr("editor"),
+                       r.pass ? tr("proposal (verified)") : tr("proposal (does not verify)"));
   QString g;
   if (r.guard) {
     g = tr("Guardian: %1").arg(QString::fromStdString(r.guard->action));

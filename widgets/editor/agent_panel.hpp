@@ -1,8 +1,9 @@
 // The agent panel (issue 18 items 2-3): a side dock where the running round's answer streams in (text, the
 // builtin synthesizer's progress lines) with elapsed time, tokens and cost, and a Cancel that aborts at once;
 // then the review of the proposal: the verdict (with cycles and speedup from the cost model), a side-by-side
-// ProgramDiffView against the program the round was asked on with the guardian's changes and the adoption list
-// under it;
+// StatementDiffView against the program the round was asked on (statements aligned whatever the streams are called;
+// "No program in the answer" with the reason when the answer had none) with the guardian's changes and the
+// adoption list under it;
 // Accept / Reject / Promote to golden; and the history of the buffer's rounds, each restorable. The panel only
 // shows and asks: MainWindow runs the rounds (AgentRunner), edits the editor and records the decisions.
 #pragma once
@@ -25,7 +26,7 @@ class QTreeWidget;
 
 namespace sf::widgets {
 
-class ProgramDiffView;
+class StatementDiffView;
 
 struct AgentHistoryEntry {
   AgentOutcome outcome;
@@ -64,7 +65,7 @@ class AgentPanel : public QWidget {
   QString verdictText() const;
   QString guardianText() const;
   QString messageText() const;
-  ProgramDiffView* diffView() const { return diff_; }
+  StatementDiffView* diffView() const { return diff_; }
   QTreeWidget* adoptionView() const { return adoption_; }
   QListWidget* historyView() const { return historyList_; }
   QPushButton* acceptButton() const { return accept_; }
@@ -104,7 +105,7 @@ class AgentPanel : public QWidget {
   QTabWidget* tabs_;
   QLabel* verdict_;
   QLabel* message_;
-  ProgramDiffView* diff_;
+  StatementDiffView* diff_;
   QPushButton* accept_;
   QPushButton* reject_;
   QPushButton* promote_;
@@ -119,5 +120,8 @@ class AgentPanel : public QWidget {
 // "cancelled", "error: …".
 QString agentVerdictLine(const AgentOutcome& o);
 QString agentActionName(learn::InteractiveAction a);  // "Propose", "Repair", "Optimise" (translated)
+// Why a finished round's answer had no program (it was cut at the token limit, it could not be read as a
+// program, the synthesizer found none, the call failed); "" when it had one.
+QString agentNoProgramReason(const learn::InteractiveResult& r);
 
 }  // namespace sf::widgets
