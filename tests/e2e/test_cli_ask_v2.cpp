@@ -1,7 +1,7 @@
 // `stepforge-cli ask --optimise` on a STeP-25 task (docs/llm.md, "STeP-25 optimisation rounds"): one round
 // against the loopback stand-in for an OpenAI-compatible and an Anthropic endpoint (the canned answer is a
 // known-optimised program of resources/solutions_v2), the prompt as sent, an answer cut at the token limit, no
-// program, endpoint errors.
+// program, endpoint errors, and the recorded transcript of tests/data/replay_v2 replayed.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -37,6 +37,14 @@ std::string answer_with(const std::string& solution_file) {
   const std::string text = file_text(solution_file);
   return "The PMU reads bound this program; larger tiles and more requests in flight help.\n\n```yaml\n" +
          text.substr(text.find("impl: |")) + "```\n\nadopted: []\n";
+}
+
+// Runs `cmd`, expects exit `code` and every text of `says` in the output; returns the run.
+CliRun expect_run(const std::string& cmd, int code, std::initializer_list<std::string> says) {
+  CliRun r = run(cmd);
+  EXPECT_EQ(r.code, code) << r.out;
+  for (const auto& s : says) EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
+  return r;
 }
 
 nlohmann::json verdict_of(const std::string& out) {
@@ -132,13 +140,9 @@ TEST(CliAskV2, TruncatedOrProgramFreeAnswersSaySo) {
   server.answer_text = full.substr(0, full.find("b = step."));
   for (const Endpoint& e : {Endpoint{"openai", server.base_url(), ""}, Endpoint{"anthropic", server.anthropic_base_url(), ""}}) {
     SCOPED_TRACE(e.backend);
-    CliRun text = run(ask(e, "--from " + kFrom + " --max-tokens 300"));
-    EXPECT_EQ(text.code, 1) << text.out;
-    EXPECT_NE(text.out.find("verdict: gemm/small: no answer: truncated: the answer was cut at the token limit "
-                            "(max_tokens = 300"),
-              std::string::npos)
-        << text.out;
-    EXPECT_NE(text.out.find("raise --max-tokens (e.g. --max-tokens 600)"), std::string::npos) << text.out;
+    expect_run(ask(e, "--from " + kFrom + " --max-tokens 300"), 1,
+               {"verdict: gemm/small: no answer: truncated: the answer was cut at the token limit (max_tokens = 300",
+                "raise --max-tokens (e.g. --max-tokens 600)"});
     CliRun js = run(ask(e, "--from " + kFrom + " --max-tokens 300 --json"), false);
     EXPECT_EQ(js.code, 1) << js.out;
     auto v = verdict_of(js.out);
@@ -148,45 +152,62 @@ TEST(CliAskV2, TruncatedOrProgramFreeAnswersSaySo) {
   }
   server.finish_reason = "stop";
   server.answer_text = "I would raise par_dispatch, but I am not sure the tiles fit.\n";
-  CliRun none = run(ask({"openai", server.base_url(), ""}, "--from " + kFrom));
-  EXPECT_EQ(none.code, 1) << none.out;
-  EXPECT_NE(none.out.find("no answer: no program: the answer contains no program"), std::string::npos) << none.out;
+  expect_run(ask({"openai", server.base_url(), ""}, "--from " + kFrom), 1,
+             {"no answer: no program: the answer contains no program"});
   // A program that breaks the compute budget: judged, not faster.
   std::string over = answer_with(kSolutions + "small.known_opt_1.yaml");
   over.replace(over.find("compute_bw=4096"), 15, "compute_bw=9000");
   server.answer_text = over;
-  CliRun bad = run(ask({"openai", server.base_url(), ""}, "--from " + kFrom));
-  EXPECT_EQ(bad.code, 1) << bad.out;
-  EXPECT_NE(bad.out.find("verdict: gemm/small: infeasible [C-"), std::string::npos) << bad.out;
+  expect_run(ask({"openai", server.base_url(), ""}, "--from " + kFrom), 1, {"verdict: gemm/small: infeasible [C-"});
 }
 
 // Errors that are not the model's: the endpoint (exit 3, the diagnosis), and usage errors (exit 2).
 TEST(CliAskV2, EndpointAndUsageErrors) {
   sf::llm::testing::LoopbackServer server;
   server.script({sf::llm::testing::Mode::Unauthorized});
-  CliRun auth = run(ask({"openai", server.base_url(), ""}, "--from " + kFrom));
-  EXPECT_EQ(auth.code, 3) << auth.out;
-  EXPECT_NE(auth.out.find("error: authentication failed (HTTP 401)"), std::string::npos) << auth.out;
+  CliRun auth = expect_run(ask({"openai", server.base_url(), ""}, "--from " + kFrom), 3,
+                           {"error: authentication failed (HTTP 401)"});
   EXPECT_EQ(auth.out.find("verdict:"), std::string::npos) << auth.out;
 
   const std::string base = std::string(SF_CLI) + " ask --backend builtin --task gemm/small";
-  CliRun no_opt = run(base + " --from " + kFrom);
-  EXPECT_EQ(no_opt.code, 2) << no_opt.out;
-  EXPECT_NE(no_opt.out.find("is a STeP-25 task: ask works on it with --optimise --from FILE only"), std::string::npos)
-      << no_opt.out;
+  expect_run(base + " --from " + kFrom, 2, {"is a STeP-25 task: ask works on it with --optimise --from FILE only"});
   const std::string dir = ::testing::TempDir() + "sf_ask_v2_" + std::to_string(::getpid());
   std::filesystem::create_directories(dir);
   std::string broken = file_text(kFrom);
   broken.replace(broken.find("tile=[128, 128]"), 15, "tile=[128, 100]");
   { std::ofstream(dir + "/broken.yaml") << broken; }
-  CliRun bad = run(base + " --optimise --from " + dir + "/broken.yaml");
-  EXPECT_EQ(bad.code, 2) << bad.out;
-  EXPECT_NE(bad.out.find("is not correct ["), std::string::npos) << bad.out;
-  EXPECT_NE(bad.out.find("repair it first"), std::string::npos) << bad.out;
-  CliRun other = run(base + " --optimise --from " + kSolutions + "rect.yaml");
-  EXPECT_EQ(other.code, 2) << other.out;
-  EXPECT_NE(other.out.find("is a program for task 'gemm/rect', not 'gemm/small'"), std::string::npos) << other.out;
+  expect_run(base + " --optimise --from " + dir + "/broken.yaml", 2, {"is not correct [", "repair it first"});
+  expect_run(base + " --optimise --from " + kSolutions + "rect.yaml", 2,
+             {"is a program for task 'gemm/rect', not 'gemm/small'"});
   std::filesystem::remove_all(dir);
+}
+
+// tests/data/replay_v2: one round recorded through the builtin backend (its README says how). Replayed with
+// --backend replay it gives the recorded verdict, cycles and program without the builtin; a request that
+// differs from the recorded one (another seed, another program) is a cache miss (exit 3), never an invented
+// answer.
+TEST(CliAskV2, RecordedTranscriptReplaysToTheSameVerdict) {
+  const std::string data = std::string(SF_TEST_DATA_DIR) + "/replay_v2";
+  auto expected = verdict_of(file_text(data + "/expected.jsonl"));
+  ASSERT_TRUE(expected.is_object()) << "tests/data/replay_v2/expected.jsonl has no verdict line";
+  const std::string base = std::string(SF_CLI) + " ask --backend replay --replay-kind builtin --cache " + data +
+                           " --model builtin --task gemm/small --optimise";
+  CliRun r = run(base + " --from " + kFrom + " --seed 3 --json", false);
+  auto v = verdict_of(r.out);
+  ASSERT_TRUE(v.is_object()) << r.out
+                             << "\n(a cache miss: the v2 prompt changed; re-record as tests/data/replay_v2/README.md says)";
+  for (const char* k : {"verdict", "cycles_before", "cycles_after", "pct_of_peak_before", "pct_of_peak_after",
+                        "adopted", "impl", "speedup"})
+    EXPECT_EQ(v[k], expected[k]) << k;
+  EXPECT_EQ(v["from_cache"], true);
+  EXPECT_EQ(v["verdict"], "correct+faster");
+  EXPECT_EQ(r.code, 0) << r.out;
+
+  // A miss is the endpoint's failure (exit 3), not a verdict.
+  CliRun seed = expect_run(base + " --from " + kFrom + " --seed 4", 3, {"error: replay: no recorded answer for request"});
+  EXPECT_EQ(seed.out.find("verdict:"), std::string::npos) << seed.out;
+  expect_run(base + " --from " + kSolutions + "small.known_opt_1.yaml --seed 3", 3,
+             {"error: replay: no recorded answer for request"});
 }
 
 }  // namespace ask_v2_test
