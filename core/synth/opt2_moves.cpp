@@ -186,8 +186,9 @@ MoveOutcome move_write_back(std::vector<Line>& lines, const MoveRequest& req, Rn
 }
 
 // compute_bw reallocation: one node up (the busiest compute-bound node the report names, else the busiest with
-// a compute_bw, else any), paid by the other nodes the report does not name as busy, largest first, none below
-// 32. The sum is kept when the donors can pay; when they cannot, the answer exceeds the budget (C-COMPUTE).
+// a compute_bw, else any), paid by the other nodes not bound by compute (those the report does not name first,
+// largest first; each halves before any goes down to 32). The sum is kept when the donors can pay; when they
+// cannot, the answer exceeds the budget (C-COMPUTE).
 MoveOutcome move_compute_bw(std::vector<Line>& lines, const MoveRequest& req, Rng& rng) {
   std::vector<std::size_t> nodes;
   for (std::size_t i = 0; i < lines.size(); ++i)
@@ -215,14 +216,16 @@ MoveOutcome move_compute_bw(std::vector<Line>& lines, const MoveRequest& req, Rn
   if (now < 1 || now == old) return {};
   lines[target].set_kw("compute_bw", std::to_string(now));
   out.what = "compute_bw " + std::to_string(old) + " -> " + std::to_string(now) + " on " + lines[target].targets.front();
+  // Donors: the nodes the report does not name first, then named ones not bound by compute; largest first.
+  auto named = [&](std::size_t i) {
+    return std::find(req.busiest.begin(), req.busiest.end(), lines[i].targets.front()) != req.busiest.end();
+  };
   std::vector<std::size_t> donors;
   for (std::size_t i : nodes)
-    if (i != target && std::find(req.busiest.begin(), req.busiest.end(), lines[i].targets.front()) == req.busiest.end())
-      donors.push_back(i);
-  if (donors.empty())
-    for (std::size_t i : nodes)
-      if (i != target) donors.push_back(i);
-  std::stable_sort(donors.begin(), donors.end(), [&](std::size_t a, std::size_t b) { return bw(a) > bw(b); });
+    if (i != target && limit_of(req, lines[i].targets.front()) != "compute") donors.push_back(i);
+  std::stable_sort(donors.begin(), donors.end(), [&](std::size_t a, std::size_t b) {
+    return named(a) != named(b) ? !named(a) : bw(a) > bw(b);
+  });
   // First every donor halves at most; only then do donors go down to 32.
   long long owed = now - old;
   std::vector<long long> was;

@@ -259,6 +259,24 @@ int main(int argc, char** argv) {
     }
     std::printf("%-12s %9.3fx %8.3f %9.3f %8.3f\n", v.name.c_str(), mean(med), mean(auc), mean(f15), mean(f2));
   }
+  // Per task: the median over seeds of the best speedup at the budget, per variant.
+  if (!variants.empty() && !results[variants.front().name].empty()) {
+    std::printf("\nper task, median over seeds of the best speedup:\n%-22s", "task");
+    for (const auto& v : variants) std::printf(" %12s", v.name.c_str());
+    std::printf("\n");
+    const auto& first = results[variants.front().name].front().tasks;
+    for (std::size_t t = 0; t < first.size(); ++t) {
+      std::printf("%-22s", first[t].id.c_str());
+      for (const auto& v : variants) {
+        std::vector<double> sp;
+        for (const auto& r : results[v.name])
+          if (t < r.tasks.size()) sp.push_back(r.tasks[t].speedup);
+        std::sort(sp.begin(), sp.end());
+        std::printf(" %11.2fx", sp.empty() ? 1.0 : sp[sp.size() / 2]);
+      }
+      std::printf("\n");
+    }
+  }
   auto paired = [&](const std::string& a, const std::string& b) {
     if (!results.count(a) || !results.count(b)) return;
     for (const char* metric : {"median", "auc", "fast_1.5"}) {
