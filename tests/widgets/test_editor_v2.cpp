@@ -204,7 +204,7 @@ TEST(EditorV2, ATypeErrorKeepsTheTypesOfTheLinesAboveInV2AndV1) {
     EXPECT_EQ(ed.annotation(n - 3), QStringLiteral("a: [1, 2, 2, 2] of Tile[128, 128]"));
     EXPECT_EQ(ed.annotation(n - 2), QStringLiteral("b: [1, 2, 2, 2] of Tile[128, 128]"));
     EXPECT_EQ(ed.typesStopLine(), n);
-    EXPECT_TRUE(ed.annotation(n - 1).startsWith(QStringLiteral("types stop here: T2-RANK")))
+    EXPECT_TRUE(ed.annotation(n - 1).startsWith(QStringLiteral("types stop here (T2-RANK)")))
         << ed.annotation(n - 1).toStdString();
     EXPECT_TRUE(ed.markersAtLine(n - 1) & (1 << StepEditor::ErrorMarker));
     EXPECT_EQ(ed.annotation(n), QString());
@@ -246,6 +246,7 @@ TEST(EditorV2, TheIssuesPaneShowsTheFixInFull) {
   EXPECT_TRUE(detail->text().contains(QStringLiteral("<br><b>Fix:</b> ") + fix.toHtmlEscaped())) << detail->text().toStdString();
   EXPECT_TRUE(detail->text().contains(QStringLiteral("T2-TILE")));
   EXPECT_TRUE(detail->text().contains(QStringLiteral("line 17:24")));
+  EXPECT_EQ(detail->text().count(QStringLiteral("line 17")), 1);  // the message's own "line 17: " is not repeated
   // Laid out, the label is as tall as its wrapped text needs (so no line is cut off) and no wider than the pane.
   QApplication::processEvents();
   EXPECT_LE(detail->width(), pane.width());

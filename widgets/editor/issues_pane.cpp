@@ -41,6 +41,8 @@ IssuesPane::IssuesPane(IssuesModel* model, QWidget* parent)
 
 QString IssuesPane::detailText(const IssueRow& r) {
   QString msg = r.message;
+  if (const QString own = QStringLiteral("line %1: ").arg(r.line); r.line > 0 && msg.startsWith(own))
+    msg.remove(0, own.size());  // the location is shown once, with its column
   QString fix;
   if (const int at = msg.indexOf(QLatin1String("; fix: ")); at >= 0) {
     fix = msg.mid(at + 7);

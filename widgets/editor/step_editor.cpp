@@ -250,9 +250,7 @@ void StepEditor::showStreamAnnotations(const std::vector<inspect::StreamAnnotati
   for (auto it = byLine.cbegin(); it != byLine.cend(); ++it)
     annotate(it.key(), it.value().join(QStringLiteral("   ")), annotationStyle_);
   if (stopLine_ > 0 && stopLine_ <= lines() && !byLine.contains(stopLine_ - 1))
-    annotate(stopLine_ - 1,
-             tr("types stop here: %1 in this statement; the lines above keep theirs")
-                 .arg(stopCode_.isEmpty() ? tr("an error") : stopCode_),
+    annotate(stopLine_ - 1, tr("types stop here (%1)").arg(stopCode_.isEmpty() ? tr("an error") : stopCode_),
              stopStyle_);
 }
 
