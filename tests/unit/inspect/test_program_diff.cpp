@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <set>
 #include <string>
 
 using namespace sf::inspect;
@@ -204,4 +206,58 @@ TEST(ProgramDiff, LimitsFallBackInsteadOfGrowing) {
   d = diff_programs("a = f((((\n\xff\xfe 'x\n", kFused);
   EXPECT_FALSE(d.aligned);
   EXPECT_FALSE(d.rows.empty());
+}
+
+TEST(ProgramDiff, AutoNamesTheDialectTheProgramsParseIn) {
+  EXPECT_EQ(diff_programs(kFused, kFusedRenamed).dialect, "step-v1");
+  EXPECT_EQ(diff_programs(kSoftmax2, kSoftmax2).dialect, "step-v2");
+  EXPECT_EQ(diff_programs("", kSoftmax2).dialect, "step-v2");
+}
+
+TEST(ProgramDiff, MangledProgramsKeepTheInvariants) {
+  // Deterministic mutations of both programs (bytes dropped, duplicated, swapped, brackets and newlines
+  // inserted): whatever the result, rows and counts agree, marks lie inside their text in order, renames are
+  // one-to-one, and a text compared with itself has no change.
+  const std::string pool = "()[]{},=.\n #'\"x0_9";
+  std::uint64_t seed = 0x9e3779b97f4a7c15ull;
+  auto next = [&seed] {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    return seed;
+  };
+  for (int round = 0; round < 400; ++round) {
+    std::string a = round % 2 ? kFused : kSoftmax2, b = round % 3 ? kFusedRenamed : kSoftmax2;
+    for (std::string* s : {&a, &b})
+      for (int k = static_cast<int>(next() % 4); k > 0 && !s->empty(); --k) {
+        const std::size_t at = next() % s->size();
+        switch (next() % 4) {
+          case 0: s->erase(at, 1 + next() % 6); break;
+          case 1: s->insert(at, 1, pool[next() % pool.size()]); break;
+          case 2: s->insert(at, s->substr(at, next() % 40)); break;
+          default: std::swap((*s)[at], (*s)[next() % s->size()]); break;
+        }
+      }
+    const ProgramDiff d = diff_programs(a, b);
+    ASSERT_EQ(d.equal + d.changed + d.inserted + d.deleted, static_cast<int>(d.rows.size()));
+    for (const auto& r : d.rows) {
+      EXPECT_EQ(r.old_side.present(), r.kind != RowChange::Inserted);
+      EXPECT_EQ(r.new_side.present(), r.kind != RowChange::Deleted);
+      for (const DiffSide* s : {&r.old_side, &r.new_side}) {
+        int at = 0;
+        for (const auto& m : s->marks) {
+          EXPECT_LE(at, m.begin);
+          EXPECT_LT(m.begin, m.end);
+          EXPECT_LE(m.end, static_cast<int>(s->text.size()));
+          at = m.end;
+        }
+      }
+    }
+    std::set<std::string> from, to;
+    for (const auto& r : d.renames) {
+      EXPECT_TRUE(from.insert(r.from).second);
+      EXPECT_TRUE(to.insert(r.to).second);
+    }
+    const ProgramDiff self = diff_programs(a, a);
+    EXPECT_TRUE(self.same_statements()) << a;
+    EXPECT_TRUE(self.renames.empty()) << a;
+  }
 }
