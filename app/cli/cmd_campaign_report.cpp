@@ -290,7 +290,8 @@ int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
     std::snprintf(line, sizeof line, "%-4s %5d %7s %-30s %8s %8s %8s  %s\n", row["name"].get<std::string>().c_str(),
                   row["seeds_done"].get<int>(), num(row["er"], 3).c_str(), d.c_str(),
                   num(row["rounds_to_first_correct"], 2).c_str(), num(row["samples_to_first_correct"], 2).c_str(),
-                  num(row["fast_1"], 3).c_str(), ov.empty() ? "(reference)" : ov.c_str());
+                  num(row["fast_1"], 3).c_str(),
+                  !ov.empty() ? ov.c_str() : row["name"] == r["reference"] ? "(reference)" : "(the base config)");
     std::cout << line;
   }
   print_sweep_speed(r, std::cout);
