@@ -70,7 +70,7 @@ std::string verdict_text(const opt2::Judgement& before, const opt2::Judgement& a
   switch (after.verdict) {
     case opt2::Verdict::Faster:
     case opt2::Verdict::Slower: {
-      const double sp = static_cast<double>(before.cycles) / static_cast<double>(after.cycles);
+      const double sp = after.cycles > 0 ? static_cast<double>(before.cycles) / static_cast<double>(after.cycles) : 0;
       return std::string(opt2::verdict_name(after.verdict)) + ", " + cycles + ", speedup " +
              speedup_text(sp, kTolerance, 2, true) + ", " + pct(before.pct_of_peak) + " -> " +
              pct(after.pct_of_peak) + " of peak";
