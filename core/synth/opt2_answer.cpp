@@ -292,6 +292,7 @@ std::optional<llm::ChatResult> opt2_chat(const llm::ChatRequest& request, const 
   auto ls = lines_of(text);
   std::optional<std::size_t> program;
   std::vector<std::string> busiest;
+  std::string perf;
   std::vector<Rule> rules;
   std::string section;
   for (std::size_t i = 0; i < ls.size(); ++i) {
@@ -304,6 +305,7 @@ std::optional<llm::ChatResult> opt2_chat(const llm::ChatRequest& request, const 
     if (section == "Performance" && l.rfind("  ", 0) == 0 && l.find(" (") != std::string::npos &&
         l.rfind("  violation", 0) != 0 && busiest.size() < 3) {
       busiest.push_back(l.substr(2, l.find(" (") - 2));
+      perf += l + "\n";  // the node's line with its limit, for the proposer (read_perf)
     } else if (section == "Retrieved experiences" && l.rfind("- [", 0) == 0 && rules.size() < kAnswerMaxIds) {
       auto close = l.find(']');
       auto mv = l.find("(move: `");
@@ -318,6 +320,7 @@ std::optional<llm::ChatResult> opt2_chat(const llm::ChatRequest& request, const 
   const std::string impl = blocks.empty() ? std::string() : impl_in(ls, blocks.front());
   ProposeOptions po;
   po.seed = request.seed.value_or(0) * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(request.sample_index) + 1;
+  po.perf_text = perf;
   auto p = propose(task, impl, busiest, rules, po);
   llm::ChatResponse resp;
   if (!p.ok) {
