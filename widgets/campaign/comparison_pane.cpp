@@ -34,6 +34,15 @@ QTableView* tableView(QAbstractItemModel* m, QWidget* parent) {
   return v;
 }
 
+// The pane's layout does not report a height for its width: the dock's scroll area then sizes the pane to the
+// dock (down to the pane's minimum) instead of to the preferred height of every tab, which would push the tables
+// and charts below the dock's edge behind a scroll bar.
+class FillLayout : public QVBoxLayout {
+ public:
+  using QVBoxLayout::QVBoxLayout;
+  bool hasHeightForWidth() const override { return false; }
+};
+
 }  // namespace
 
 ComparisonPane::ComparisonPane(QWidget* parent) : QWidget(parent) {
@@ -41,19 +50,14 @@ ComparisonPane::ComparisonPane(QWidget* parent) : QWidget(parent) {
   list_ = new QListWidget(this);
   list_->setObjectName(QStringLiteral("comparisonWorkspaces"));
   list_->setToolTip(tr("The workspaces to compare, one campaign each"));
-  // Three lines at most: the tabs below get the height.
-  list_->setMaximumHeight(3 * list_->fontMetrics().lineSpacing() + 2 * list_->frameWidth() + 6);
+  // Two lines (more scroll): the tabs below get the height.
+  list_->setMaximumHeight(2 * list_->fontMetrics().lineSpacing() + 2 * list_->frameWidth() + 4);
   auto* add = new QPushButton(tr("Add Workspace…"), this);
   auto* remove = new QPushButton(tr("Remove"), this);
   auto* run = new QPushButton(tr("Compare"), this);
-  auto* buttons = new QVBoxLayout;
-  buttons->setSpacing(2);
-  buttons->addWidget(add);
-  buttons->addWidget(remove);
   auto* top = new QHBoxLayout;
   top->addWidget(list_, 1);
-  top->addLayout(buttons);
-  top->addWidget(run, 0, Qt::AlignBottom);
+  for (QPushButton* b : {add, remove, run}) top->addWidget(b, 0, Qt::AlignTop);
 
   curves_ = new LearningCurves(this);
   speedups_ = new RunSpeedupChart(this);
@@ -71,7 +75,7 @@ ComparisonPane::ComparisonPane(QWidget* parent) : QWidget(parent) {
   tabs_->addTab(taskView_, tr("Per-task success"));
   tabs_->addTab(grid_, tr("Drill-down"));
 
-  auto* l = new QVBoxLayout(this);
+  auto* l = new FillLayout(this);
   l->setContentsMargins(4, 4, 4, 4);
   l->addLayout(top);
   l->addWidget(tabs_, 1);
