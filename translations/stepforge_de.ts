@@ -3673,7 +3673,7 @@ Esc — zurück zum Raster
     </message>
     <message>
         <location line="+1"/>
-        <source>%1 of %2 samples correct</source>
+        <source>%1 of %2 samples pass</source>
         <translation>%1 von %2 Stichproben korrekt</translation>
     </message>
     <message>
@@ -3683,7 +3683,7 @@ Esc — zurück zum Raster
     </message>
     <message>
         <location line="+2"/>
-        <source>first correct at sample %1</source>
+        <source>first pass at sample %1</source>
         <translation>erstmals korrekt bei Stichprobe %1</translation>
     </message>
     <message>
@@ -3713,7 +3713,7 @@ Esc — zurück zum Raster
     </message>
     <message>
         <location line="+1"/>
-        <source>Samples to first correct</source>
+        <source>Samples to first pass</source>
         <translation>Stichproben bis zur ersten korrekten</translation>
     </message>
     <message>

@@ -3659,7 +3659,7 @@ Esc — 返回网格
     </message>
     <message>
         <location line="+1"/>
-        <source>%1 of %2 samples correct</source>
+        <source>%1 of %2 samples pass</source>
         <translation>%2 个样本中 %1 个正确</translation>
     </message>
     <message>
@@ -3669,7 +3669,7 @@ Esc — 返回网格
     </message>
     <message>
         <location line="+2"/>
-        <source>first correct at sample %1</source>
+        <source>first pass at sample %1</source>
         <translation>首次正确出现在第 %1 个样本</translation>
     </message>
     <message>
@@ -3699,7 +3699,7 @@ Esc — 返回网格
     </message>
     <message>
         <location line="+1"/>
-        <source>Samples to first correct</source>
+        <source>Samples to first pass</source>
         <translation>首次正确前的样本数</translation>
     </message>
     <message>

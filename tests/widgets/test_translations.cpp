@@ -48,7 +48,7 @@ TEST(Translations, EmbeddedCataloguesTranslateKnownStrings) {
             QStringLiteral("%n Aufgaben"));
   // Strings of issues 17-21 (review loop, golden promotions, episode lineage, replay) are embedded too.
   EXPECT_EQ(de.translate("sf::widgets::TracePane", "Promote to &Golden"), QStringLiteral("Zu &Gold befördern"));
-  EXPECT_EQ(zh.translate("sf::widgets::RunGridModel", "Samples to first correct"), QStringLiteral("首次正确前的样本数"));
+  EXPECT_EQ(zh.translate("sf::widgets::RunGridModel", "Samples to first pass"), QStringLiteral("首次正确前的样本数"));
   EXPECT_EQ(de.translate("sf::widgets::EpisodeLineageView", "not solved"), QStringLiteral("nicht gelöst"));
   EXPECT_EQ(zh.translate("sf::widgets::AuditPane", "Auditor"), QStringLiteral("审核员"));
   // A string that is not in the catalogue is not translated.

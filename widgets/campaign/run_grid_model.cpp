@@ -59,10 +59,10 @@ QString formatDelta(Metric m, double d) {
 QString cellTooltip(const learn::TaskRunStats& s, double tolerance) {
   QStringList parts;
   parts << (!s.attempted ? RunGridModel::tr("not sampled") : s.solved ? RunGridModel::tr("solved") : RunGridModel::tr("unsolved"));
-  parts << RunGridModel::tr("%1 of %2 samples correct").arg(s.successes).arg(s.samples);
+  parts << RunGridModel::tr("%1 of %2 samples pass").arg(s.successes).arg(s.samples);
   parts << RunGridModel::tr("pass@1 %1").arg(s.pass1, 0, 'f', 3);
   if (s.samples_to_first_correct)
-    parts << RunGridModel::tr("first correct at sample %1").arg(*s.samples_to_first_correct);
+    parts << RunGridModel::tr("first pass at sample %1").arg(*s.samples_to_first_correct);
   parts << RunGridModel::tr("%1 tokens, $%2").arg(s.tokens).arg(s.cost_usd, 0, 'f', 4);
   if (s.best_cycles)
     parts << (s.best_speedup ? RunGridModel::tr("best %1 (%2 cycles)")
@@ -82,7 +82,7 @@ QString RunGridModel::metricName(Metric m) {
   switch (m) {
     case Metric::Status: return tr("Status");
     case Metric::Pass1: return tr("pass@1");
-    case Metric::SamplesToFirstCorrect: return tr("Samples to first correct");
+    case Metric::SamplesToFirstCorrect: return tr("Samples to first pass");
     case Metric::Tokens: return tr("Tokens");
     case Metric::Cost: return tr("Cost");
     case Metric::BestSpeedup: return tr("Best speedup");
