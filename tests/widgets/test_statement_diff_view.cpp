@@ -158,6 +158,8 @@ TEST(StatementDiffView, NoProgramRoundShowsTheStateNotDeletions) {
   EXPECT_FALSE(v->body()->isVisible());
   EXPECT_EQ(v->diff().deleted, 0);
   EXPECT_EQ(v->summaryText(), QStringLiteral("no program in the answer"));
+  if (const QByteArray dir = qgetenv("SF_SCREENSHOT_DIR"); !dir.isEmpty())
+    panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/agent_no_program.png"));
   // An answer that could not be read as a program says so.
   panel.roundFinished(outcome(kFused, result("", "parse", "the answer contains no impl: block and no STeP program")));
   EXPECT_TRUE(v->stateText().contains(QStringLiteral("could not be read as a program")));
