@@ -64,15 +64,6 @@ std::optional<o2::RuleBank> read_bank(fs::path file, std::string& error) {
   return bank;
 }
 
-o2::Proposal proposal_of(const Opt2Round& e) {
-  o2::Proposal p;
-  p.ok = !e.impl.empty();
-  p.impl = e.impl;
-  p.adopted = e.adopted;
-  for (const auto& m : e.moves) p.moves.push_back({m.key, m.what, m.rule});
-  return p;
-}
-
 }  // namespace
 
 bool CampaignEngine::opt2_round(const o2::Opt2Task& t, int round, std::uint64_t seed, const o2::TaskRun& run,
@@ -138,7 +129,7 @@ bool CampaignEngine::opt2_start_bank(const std::vector<o2::Opt2Task>& tasks, std
         const std::uint64_t seed =
             sample_seed(cfg_.seed + kTransferSeedOffset, tasks[i].task.id, 0, cfg_.temperature0, r);
         if (!opt2_round(tasks[i], r, seed, run, bank, ev, traces)) return error = "", false;
-        o2::apply_round(run, r, ev.retrieved, proposal_of(ev), judgement_from(ev.judgement), oc, bank);
+        o2::apply_round(run, r, ev.retrieved, proposal_from(ev), judgement_from(ev.judgement), oc, bank);
       }
     }
     e.source = "transfer " + cfg_.memory.transfer_from;

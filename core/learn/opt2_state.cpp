@@ -57,6 +57,15 @@ Opt2Judgement judgement_event(const o2::Judgement& j) {
           j.perf_text};
 }
 
+o2::Proposal proposal_from(const Opt2Round& e) {
+  o2::Proposal p;
+  p.ok = !e.impl.empty();
+  p.impl = e.impl;
+  p.adopted = e.adopted;
+  for (const auto& m : e.moves) p.moves.push_back({m.key, m.what, m.rule});
+  return p;
+}
+
 bool Opt2State::configure(const json& config, std::string& error) {
   auto c = config_from_json(config, error);
   if (!c) return false;
@@ -95,11 +104,7 @@ bool Opt2State::apply(const EventBody& body, std::string& error) {
     if (!run) return error = "opt2_round of task " + r->task + " before its opt2_task", false;
     if (r->round != static_cast<int>(run->out.rounds.size()))
       return error = "opt2_round " + std::to_string(r->round) + " of " + r->task + " out of order", false;
-    o2::Proposal p;
-    p.ok = !r->impl.empty();
-    p.impl = r->impl;
-    p.adopted = r->adopted;
-    for (const auto& m : r->moves) p.moves.push_back({m.key, m.what, m.rule});
+    const o2::Proposal p = proposal_from(*r);
     // Applied to copies first: an event that contradicts the fold leaves the state unchanged.
     o2::TaskRun next = *run;
     o2::RuleBank next_bank = bank;

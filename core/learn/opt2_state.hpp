@@ -22,6 +22,8 @@ synth::opt2::Opt2Config opt2_config(const CampaignConfig& c);
 
 synth::opt2::Judgement judgement_from(const Opt2Judgement& e);
 Opt2Judgement judgement_event(const synth::opt2::Judgement& j);
+// The answer a logged round folds (no program: not ok).
+synth::opt2::Proposal proposal_from(const Opt2Round& e);
 
 struct Opt2State {
   synth::opt2::Opt2Config cfg;

@@ -5,12 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 #include "tests/e2e/cli_test_util.hpp"
+#include "tests/support/files.hpp"
 
 namespace {
 
@@ -21,18 +20,9 @@ using sf::e2e::cli;
 const std::string kOpt2Config = std::string(SF_SOURCE_DIR) + "/resources/configs/optimise-sage.json";
 const std::string kOpt2Small = " --set memory.rounds=3 --set tasks=gemm/small,norm/rmsnorm";
 
-fs::path opt2_scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("sf_e2e_opt2_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  return d;
-}
+fs::path opt2_scratch(const std::string& name) { return sf::test_support::scratch_dir("sf_e2e_opt2_" + name, false); }
 
-std::string text_of(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string text_of(const fs::path& p) { return sf::test_support::read_text(p); }
 
 }  // namespace
 
