@@ -6,7 +6,10 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QDockWidget>
 #include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTreeView>
 
 #include "core/step/task.hpp"
@@ -20,6 +23,7 @@
 #include "widgets/editor/step_editor.hpp"
 #include "widgets/editor/step_lexer.hpp"
 #include "widgets/engine/engine_jobs.hpp"
+#include "widgets/main_window.hpp"
 
 using namespace sf::widgets;
 using sf::widgets::test::columnOf;
@@ -257,4 +261,37 @@ TEST(EditorV2, TheIssuesPaneShowsTheFixInFull) {
   EXPECT_FALSE(detail->text().contains(QStringLiteral("Fix:")));
   model.setIssues({});
   EXPECT_FALSE(detail->isVisible());
+}
+
+TEST(EditorV2, AtTheSmallScreenSizeTheWindowShowsAV2FixInFull) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString path = dir.filePath(QStringLiteral("K1_bad.yaml"));
+  {
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(k1Text().replace(QStringLiteral("rank=1"), QStringLiteral("rank=4")).toUtf8());
+  }
+  MainWindow w;
+  w.resize(1366, 768);
+  w.show();
+  QSignalSpy checked(w.editor(), &StepEditor::checked);
+  ASSERT_TRUE(w.openFile(path));
+  ASSERT_TRUE(checked.wait(30000));
+  ASSERT_GE(w.issuesModel()->errorCount(), 1);
+  w.findChild<QDockWidget*>(QStringLiteral("IssuesDock"))->raise();
+  QApplication::processEvents();
+  auto* detail = w.findChild<QLabel*>(QStringLiteral("IssueDetail"));
+  ASSERT_NE(detail, nullptr);
+  ASSERT_TRUE(detail->isVisible());
+  EXPECT_TRUE(detail->text().contains(QStringLiteral("T2-RANK")));
+  EXPECT_TRUE(detail->text().contains(QStringLiteral("<b>Fix:</b> use a value in [1, 3]"))) << detail->text().toStdString();
+  EXPECT_GE(detail->height(), detail->heightForWidth(detail->width()));
+  const QRect inWindow(detail->mapTo(&w, QPoint(0, 0)), detail->size());
+  EXPECT_TRUE(w.rect().contains(inWindow)) << inWindow.x() << "," << inWindow.y() << " " << inWindow.width() << "x"
+                                           << inWindow.height();
+  // The editor kept the types of the two loads above the error.
+  const QString doc = w.editor()->text();
+  EXPECT_EQ(w.editor()->annotation(lineOf(doc, QStringLiteral("b = step.OffChipLoad")) - 1),
+            QStringLiteral("b: [1, 2, 2, 2] of Tile[128, 128]"));
 }
