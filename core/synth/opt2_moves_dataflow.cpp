@@ -241,6 +241,18 @@ std::vector<std::array<std::size_t, 3>> accum_on_loads(const std::vector<Line>& 
   return out;
 }
 
+// Flatten(min, max) of `src`, then Parallelize(n, rank = min) into n lanes named src0, src1, ...: appends both
+// statements to `add` and returns the lanes.
+std::vector<std::string> flatten_and_deal(const std::string& src, long long min, long long max, long long n,
+                                          std::set<std::string>& used, std::vector<Line>& add) {
+  Line f{{fresh(used, src + "f")}, "Flatten", {{"min", std::to_string(min)}, {"max", std::to_string(max)}}, '1', {src}};
+  Line p{{}, "Parallelize", {{"n", std::to_string(n)}, {"rank", std::to_string(min)}}, '1', {f.targets[0]}};
+  for (long long k = 0; k < n; ++k) p.targets.push_back(fresh(used, src + std::to_string(k)));
+  add.push_back(f);
+  add.push_back(p);
+  return p.targets;
+}
+
 // Reshapes that turn a stream whose outermost dim is the product of `dims` (rank r) back into [1, dims...]
 // (rank r + dims.size()): the last one is named `target`.
 std::vector<Line> restore_dims(std::vector<std::string> dims, long long r, const std::string& src,
@@ -293,15 +305,7 @@ MoveOutcome move_parallel_split(const step::TaskDoc& task, std::vector<Line>& li
   const Line acc = lines[ci];
   std::vector<Line> add;
   std::vector<std::vector<std::string>> lanes(2);
-  for (int side = 0; side < 2; ++side) {
-    const std::string& src = acc.args[side];
-    Line f{{fresh(used, src + "f")}, "Flatten", {{"min", std::to_string(L - c.p)}, {"max", std::to_string(L)}}, '1', {src}};
-    Line p{{}, "Parallelize", {{"n", out.param}, {"rank", std::to_string(L - c.p)}}, '1', {f.targets[0]}};
-    for (long long k = 0; k < c.n; ++k) p.targets.push_back(fresh(used, src + std::to_string(k)));
-    lanes[side] = p.targets;
-    add.push_back(f);
-    add.push_back(p);
-  }
+  for (int side = 0; side < 2; ++side) lanes[side] = flatten_and_deal(acc.args[side], L - c.p, L, c.n, used, add);
   Line re{{fresh(used, acc.targets[0] + "_all")}, "StaticReassemble", {{"rank", std::to_string(L - c.p - 1)}}, 'l', {}};
   for (long long k = 0; k < c.n; ++k) {
     Line lane = acc;
@@ -352,12 +356,9 @@ MoveOutcome move_add_tree(const step::TaskDoc& task, std::vector<Line>& lines, R
   std::vector<std::vector<std::string>> halves(2);
   for (int side = 0; side < 2; ++side) {
     const std::string& src = acc.args[side];
-    Line f{{fresh(used, src + "f")}, "Flatten", {{"min", "0"}, {"max", std::to_string(L)}}, '1', {src}};
-    Line p{{fresh(used, src + "0"), fresh(used, src + "1")}, "Parallelize", {{"n", "2"}, {"rank", "0"}}, '1', {f.targets[0]}};
-    add.push_back(f);
-    add.push_back(p);
+    const auto lanes = flatten_and_deal(src, 0, L, 2, used, add);
     for (int k = 0; k < 2; ++k) {
-      Line r{{fresh(used, src + "k" + std::to_string(k))}, "Reshape", {{"chunk", chunk}, {"rank", "0"}}, '1', {p.targets[k]}};
+      Line r{{fresh(used, src + "k" + std::to_string(k))}, "Reshape", {{"chunk", chunk}, {"rank", "0"}}, '1', {lanes[k]}};
       halves[side].push_back(r.targets[0]);
       add.push_back(r);
     }
