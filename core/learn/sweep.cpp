@@ -252,6 +252,16 @@ std::string sweep_report_markdown(const json& report) {
          " | " + num(row["rounds_to_first_correct"], 2) + " | " + num(row["samples_to_first_correct"], 2) +
          " | " + num(row["fast_1"], 3) + " |\n";
   }
+  bool speed = false;  // performance sweeps: a second table with the speed metrics
+  for (const auto& row : report["variants"]) speed = speed || row.value("median_speedup", json()).is_number();
+  if (speed) {
+    s += "\n| variant | median speedup | Δ (95% CI) | AUC | Δ (95% CI) | Fast_1.5 | Δ (95% CI) |\n"
+         "|---|---|---|---|---|---|---|\n";
+    for (const auto& row : report["variants"])
+      s += "| " + row["name"].get<std::string>() + " | " + num(row.value("median_speedup", json()), 3) + " | " +
+           diff(row, "median_speedup") + " | " + num(row.value("auc", json()), 3) + " | " + diff(row, "auc") + " | " +
+           num(row.value("fast_1_5", json()), 3) + " | " + diff(row, "fast_1_5") + " |\n";
+  }
   if (report.contains("missing")) s += "\n" + sweep_missing_text(report) + "\n";
   return s;
 }

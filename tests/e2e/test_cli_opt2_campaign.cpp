@@ -99,5 +99,8 @@ TEST(CliOpt2Campaign, SweepOfTheConfigsFourVariantsAndItsReport) {
   ASSERT_EQ(text.code, 0) << text.out;
   EXPECT_NE(text.out.find("median speedup"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("sage-frozen"), std::string::npos) << text.out;
+  auto md = cli("campaign sweep-report " + out.string() + " --md", false);
+  ASSERT_EQ(md.code, 0) << md.out;
+  EXPECT_NE(md.out.find("| variant | median speedup |"), std::string::npos) << md.out;
   fs::remove_all(out);
 }
