@@ -116,7 +116,8 @@ void annotate(Stmt& s) {
 std::optional<std::vector<Stmt>> split_statements(std::string_view text, const SplitLimits& limits,
                                                   bool keep_comments, std::string& error) {
   if (text.size() > limits.max_bytes) {
-    error = "the text is over " + std::to_string(limits.max_bytes / 1024) + " KiB";
+    error = "the text is over " + (limits.max_bytes % 1024 == 0 ? std::to_string(limits.max_bytes / 1024) + " KiB"
+                                                                : std::to_string(limits.max_bytes) + " bytes");
     return std::nullopt;
   }
   std::vector<Stmt> out;

@@ -187,21 +187,15 @@ TEST(ProgramDiff, ASideThatDoesNotParseIsComparedLineByLine) {
 }
 
 TEST(ProgramDiff, LimitsFallBackInsteadOfGrowing) {
-  ProgramDiffOptions opt;
-  opt.max_statements = 3;
-  ProgramDiff d = diff_programs(kFused, kFusedRenamed, opt);
-  EXPECT_FALSE(d.aligned);
-  EXPECT_NE(d.note.find("over 3 statements"), std::string::npos) << d.note;
-  opt = {};
-  opt.max_tokens = 8;
-  d = diff_programs(kFused, kFusedRenamed, opt);
-  EXPECT_FALSE(d.aligned);
-  EXPECT_NE(d.note.find("over 8 tokens"), std::string::npos) << d.note;
-  opt = {};
-  opt.max_bytes = 64;
-  d = diff_programs(kFused, kFusedRenamed, opt);
-  EXPECT_FALSE(d.aligned);
-  EXPECT_NE(d.note.find("KiB"), std::string::npos) << d.note;
+  auto fallsBack = [](ProgramDiffOptions opt, const std::string& why) {
+    const ProgramDiff d = diff_programs(kFused, kFusedRenamed, opt);
+    EXPECT_FALSE(d.aligned) << why;
+    EXPECT_NE(d.note.find(why), std::string::npos) << d.note;
+  };
+  fallsBack({.max_statements = 3}, "over 3 statements");
+  fallsBack({.max_tokens = 8}, "over 8 tokens");
+  fallsBack({.max_bytes = 64}, "over 64 bytes");
+  ProgramDiff d;
   // Unbalanced brackets, stray bytes and an unterminated string: a located fallback, never a crash.
   d = diff_programs("a = f((((\n\xff\xfe 'x\n", kFused);
   EXPECT_FALSE(d.aligned);
