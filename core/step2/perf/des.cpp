@@ -24,7 +24,10 @@ bool Sim::prepare() {
   prio_.assign(static_cast<std::size_t>(n_), 0);
   chan_.assign(static_cast<std::size_t>(std::max<std::int64_t>(1, chip_.hbm_channels)), 0);
   res_.channels = static_cast<int>(chan_.size());
-  if (opt_.timeline) last_iv_.assign(static_cast<std::size_t>(n_) + chan_.size(), SIZE_MAX);
+  if (opt_.timeline) {
+    last_iv_.assign(static_cast<std::size_t>(n_) + chan_.size(), SIZE_MAX);
+    res_.timeline.reserve(std::min<std::size_t>(opt_.max_intervals, 65536));  // no copies while recording
+  }
   const auto ns = g_.streams.size();
   fifo_.resize(ns);
   tok_.resize(ns * static_cast<std::size_t>(depth_ + 1));
