@@ -161,6 +161,20 @@ TEST(CliAskV2, TruncatedOrProgramFreeAnswersSaySo) {
   expect_run(ask({"openai", server.base_url(), ""}, "--from " + kFrom), 1, {"verdict: gemm/small: infeasible [C-"});
 }
 
+// --stream: the answer as it arrives (once), the end line, then the verdict.
+TEST(CliAskV2, StreamShowsTheAnswerThenTheVerdict) {
+  sf::llm::testing::LoopbackServer server;
+  server.answer_text = answer_with(kSolutions + "small.known_opt_1.yaml");
+  server.stream_pieces = 5;
+  CliRun r = expect_run(ask({"anthropic", server.anthropic_base_url(), ""}, "--from " + kFrom + " --stream"), 0,
+                        {"-- end of answer (", "verdict: gemm/small: correct+faster"});
+  EXPECT_NE(server.seen().back().body.find("\"stream\":true"), std::string::npos);
+  const auto answer = r.out.find("The PMU reads bound this program");
+  EXPECT_LT(answer, r.out.find("-- end of answer ("));
+  EXPECT_EQ(r.out.find("The PMU reads bound this program", answer + 1), std::string::npos) << r.out;
+  EXPECT_LT(r.out.find("-- end of answer ("), r.out.find("verdict: "));
+}
+
 // Errors that are not the model's: the endpoint (exit 3, the diagnosis), and usage errors (exit 2).
 TEST(CliAskV2, EndpointAndUsageErrors) {
   sf::llm::testing::LoopbackServer server;
