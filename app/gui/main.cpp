@@ -5,6 +5,7 @@
 // `stepforge --demo WORKSPACE --record DIR [--fps N] [--size WxH]` renders the replay to PNG frames offscreen.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QImage>
 #include <QTimer>
 
 #include <cstdio>
@@ -70,7 +71,10 @@ int main(int argc, char** argv) {
                           QApplication::translate("main", "With --screenshot: raise this pane before the picture, one of: %1.")
                               .arg(sf::widgets::screenshotPaneNames().join(QStringLiteral(", "))),
                           QStringLiteral("NAME"));
-  cli.addOptions({shot, task, campaign, demo, record, fps, size, pane, presentationFont});
+  QCommandLineOption palette(QStringLiteral("palette"),
+                             QApplication::translate("main", "With --screenshot: save a 256-colour PNG (a third of the "
+                                                             "size, for pictures kept in the docs)."));
+  cli.addOptions({shot, task, campaign, demo, record, fps, size, pane, presentationFont, palette});
   cli.addPositionalArgument(QStringLiteral("file"), QApplication::translate("main", "Task document or solution file."));
   cli.process(app);
 
@@ -165,7 +169,9 @@ int main(int argc, char** argv) {
                                     .arg(w.height())
                                     .arg(windowSize.width())
                                     .arg(windowSize.height())));
-      bool saved = w.saveScreenshot(out);
+      bool saved = cli.isSet(palette)
+                       ? w.grab().toImage().convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither).save(out, "PNG")
+                       : w.saveScreenshot(out);
       if (!saved)
         std::fprintf(stderr, "%s\n",
                      qPrintable(QApplication::translate("main", "stepforge: cannot write %1").arg(out)));

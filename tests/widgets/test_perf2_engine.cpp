@@ -137,7 +137,7 @@ TEST(Perf2Engine, TheGemmWalkWithTheWhatIfControls) {
 // Every view of the explorer on the GEMM baseline after the walk, in a main window at 1366×768 and
 // 1920×1080: the window keeps the size it was given, every dock is at least its minimum width, and the
 // sentence labels are not cut. With SF_SCREENSHOT_DIR set, writes perf2_<view>_<W>x<H>.png there
-// (scripts/perf2-screenshots.sh regenerates docs/img/perf2/ with one command).
+// (the pictures of docs/gui-performance.md come from scripts/perf2-screenshots.sh: the real main window).
 TEST(Perf2Screens, EveryViewFitsAt1366x768And1920x1080) {
   const auto task = k1();
   ASSERT_TRUE(task && task->impl);

@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QGraphicsLayout>
 #include <QEvent>
 #include <QResizeEvent>
 #include <QLabel>
@@ -50,7 +51,9 @@ ParetoView::ParetoView(QWidget* parent)
   view_->setObjectName(QStringLiteral("Perf2ParetoChart"));
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-  chart_->setMargins(QMargins(4, 4, 4, 4));
+  chart_->setMargins(QMargins(2, 2, 2, 2));
+  chart_->layout()->setContentsMargins(0, 0, 0, 0);
+  chart_->setBackgroundRoundness(0);
   chart_->legend()->hide();  // the legend is a wrapped label under the plot: QtCharts' elides in a narrow dock
 
   axisX_ = new QValueAxis;
@@ -68,25 +71,29 @@ ParetoView::ParetoView(QWidget* parent)
   frontLine_->attachAxis(axisX_);
   frontLine_->attachAxis(axisY_);
   // Drawn bottom to top: the rings of pending programs, failures, verified dots, the front, the baseline.
-  pending_ = addScatter(tr("timed, verification pending"), Qt::transparent, pendingColor(), 9);
-  failed_ = addScatter(tr("failed verification"), failedColor(), failedColor(), 9);
+  pending_ = addScatter(tr("not verified yet"), Qt::transparent, pendingColor(), 9);
+  failed_ = addScatter(tr("failed"), failedColor(), failedColor(), 9);
   failed_->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
-  verified_ = addScatter(tr("verified, dominated"), verifiedColor(), verifiedColor().darker(130), 9);
-  frontDots_ = addScatter(tr("Pareto front (verified)"), frontColor(), frontColor().darker(140), 14);
+  verified_ = addScatter(tr("dominated"), verifiedColor(), verifiedColor().darker(130), 9);
+  frontDots_ = addScatter(tr("Pareto front"), frontColor(), frontColor().darker(140), 14);
   baseline_ = addScatter(tr("baseline"), baselineColor(), Qt::black, 15);
   baseline_->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
   legend_->setObjectName(QStringLiteral("Perf2ParetoLegend"));
   legend_->setWordWrap(true);
   legend_->setTextFormat(Qt::RichText);
   auto item = [](const QColor& c, const QString& symbol, const QString& text) {
-    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(c.name(), symbol, text.toHtmlEscaped());
+    return QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+        .arg(c.name(), symbol, text.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
   };
-  legend_->setText(QStringList{item(frontColor(), QStringLiteral("&#9679;&#8211;&#9679;"), tr("Pareto front (verified)")),
-                               item(verifiedColor(), QStringLiteral("&#9679;"), tr("verified, dominated")),
+  legend_->setText(QStringList{item(frontColor(), QStringLiteral("&#9679;&#8211;&#9679;"), tr("Pareto front")),
+                               item(verifiedColor(), QStringLiteral("&#9679;"), tr("dominated")),
                                item(baselineColor(), QStringLiteral("&#9670;"), tr("baseline")),
-                               item(pendingColor(), QStringLiteral("&#9675;"), tr("timed, verification pending")),
-                               item(failedColor(), QStringLiteral("&#9650;"), tr("failed verification"))}
-                       .join(QStringLiteral(" &nbsp; ")));
+                               item(pendingColor(), QStringLiteral("&#9675;"), tr("not verified yet")),
+                               item(failedColor(), QStringLiteral("&#9650;"), tr("failed"))}
+                       .join(QStringLiteral(" ")));
+  legend_->setToolTip(tr("Pareto front: verified programs no other verified program beats on both cycles and on-chip "
+                         "bytes. Dominated: verified, beaten on both. Not verified yet: timed by the cost model, the "
+                         "verifier has not answered. Failed: timed, but the verifier rejected it."));
 
   auto* lay = new QVBoxLayout(this);
   lay->setContentsMargins(4, 4, 4, 4);
@@ -121,7 +128,7 @@ QScatterSeries* ParetoView::addScatter(const QString& name, const QColor& fill, 
 
 QSize ParetoView::minimumSizeHint() const {
   const QFontMetrics fm(font());
-  return {std::max(260, fm.horizontalAdvance(QStringLiteral("0000000")) * 4), fm.height() * 16};
+  return {std::max(260, fm.horizontalAdvance(QStringLiteral("0000000")) * 4), fm.height() * 10};
 }
 
 void ParetoView::setTaskName(const QString& name) {
@@ -181,20 +188,17 @@ void ParetoView::rebuild() {
   if (programs_.empty()) {
     s = tr("No program of %1 timed yet.").arg(task);
   } else {
-    s = tr("%1 program(s) of %2 timed, %3 verified, %4 on the Pareto front.")
-            .arg(programs_.size())
-            .arg(task)
-            .arg(verified)
-            .arg(front_.size());
+    s = tr("%2: %1 timed, %3 verified, %4 on the front").arg(programs_.size()).arg(task).arg(verified).arg(front_.size());
     if (front_.size() == 1) {
       const auto& best = programs_[front_.front()];
-      s += QLatin1Char(' ') + tr("The best: %1 cycles with %2 on chip.").arg(groupNum(best.cycles), kibText(best.onchip_bytes));
+      s += tr(": %1 cycles (%2 on chip).").arg(groupNum(best.cycles), kibText(best.onchip_bytes));
     } else if (front_.size() > 1) {
       const auto& fast = programs_[front_.front()];
       const auto& small = programs_[front_.back()];
-      s += QLatin1Char(' ') + tr("Fastest: %1 cycles with %2 on chip; smallest: %3 cycles with %4.")
-                                  .arg(groupNum(fast.cycles), kibText(fast.onchip_bytes), groupNum(small.cycles),
-                                       kibText(small.onchip_bytes));
+      s += tr(": %1 cycles (%2 on chip) to %3 cycles (%4).")
+               .arg(groupNum(fast.cycles), kibText(fast.onchip_bytes), groupNum(small.cycles), kibText(small.onchip_bytes));
+    } else {
+      s += QLatin1Char('.');
     }
   }
   if (pending) s += QLatin1Char(' ') + tr("%1 waiting for the verifier.").arg(pending);
@@ -252,6 +256,9 @@ void ParetoView::fitTicks() {
   const QFontMetrics fm(font());
   axisX_->setTickCount(std::clamp(view_->width() / std::max(1, fm.horizontalAdvance(QStringLiteral("0000000  "))), 3, 9));
   axisY_->setTickCount(std::clamp(view_->height() / std::max(1, fm.height() * 3), 3, 9));
+  // A short plot keeps the unit whole rather than an elided title.
+  const QString full = tr("on-chip memory (KiB)");
+  axisY_->setTitleText(fm.horizontalAdvance(full) < view_->height() - 4 * fm.height() ? full : tr("KiB on chip"));
   // Round tick values (the data's range grows to the next nice numbers).
   axisX_->setRange(rangeX_.first, rangeX_.second);
   axisY_->setRange(rangeY_.first, rangeY_.second);
