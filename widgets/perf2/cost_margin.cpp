@@ -99,7 +99,7 @@ void CostMargin::makeStyles() {
 }
 
 void CostMargin::setOutcome(const Outcome& o, const std::vector<int>& editorLineOfImplLine) {
-  if (!o.ok) return;
+  if (!o.ok || !editor_) return;
   outcome_ = o;
   stale_ = false;
   staleWhy_.clear();
@@ -167,9 +167,10 @@ QString CostMargin::hoverText(int line) const {
   return parts.join(QStringLiteral("\n\n"));
 }
 
-int CostMargin::marginWidth() const { return editor_->marginWidth(kMargin); }
+int CostMargin::marginWidth() const { return editor_ ? editor_->marginWidth(kMargin) : 0; }
 
 int CostMargin::lineAtMargin(const QPoint& pos) const {
+  if (!editor_) return -1;
   int x0 = 0;
   for (int m = 0; m < kMargin; ++m) x0 += editor_->marginWidth(m);
   const int w = editor_->marginWidth(kMargin);
@@ -182,7 +183,7 @@ int CostMargin::lineAtMargin(const QPoint& pos) const {
 }
 
 bool CostMargin::eventFilter(QObject* watched, QEvent* e) {
-  if (e->type() == QEvent::ToolTip && watched == editor_->viewport()) {
+  if (e->type() == QEvent::ToolTip && editor_ && watched == editor_->viewport()) {
     auto* he = static_cast<QHelpEvent*>(e);
     const int line = lineAtMargin(he->pos());
     if (line < 0) return false;
@@ -195,6 +196,7 @@ bool CostMargin::eventFilter(QObject* watched, QEvent* e) {
 }
 
 void CostMargin::render() {
+  if (!editor_) return;
   editor_->clearMarginText();
   if (rows_.empty()) {
     editor_->setMarginWidth(kMargin, 0);

@@ -12,6 +12,7 @@
 
 #include <QColor>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <Qsci/qscistyle.h>
@@ -73,7 +74,7 @@ class CostMargin : public QObject {
   void render();
   void makeStyles();
 
-  QsciScintilla* editor_;
+  QPointer<QsciScintilla> editor_;  // may go first when the window closes
   Outcome outcome_;
   std::map<int, Row> rows_;  // by 0-based editor line
   bool stale_ = false;
