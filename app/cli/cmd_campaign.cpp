@@ -71,8 +71,8 @@ int execute(store::Workspace& ws, bool quiet, bool print_result, std::string* er
     if (!quiet && p.iteration >= 0) {
       if (p.iteration != bar_iter) {
         if (bar) bar->finish();
-        bar = std::make_unique<Progress>(l.config.mode == learn::Mode::Sage
-                                             ? std::string("episodes")
+        bar = std::make_unique<Progress>(l.config.is_v2()                  ? std::string("proposals")
+                                         : l.config.mode == learn::Mode::Sage ? std::string("episodes")
                                              : "iteration " + std::to_string(p.iteration));
         bar_iter = p.iteration;
       }
