@@ -104,7 +104,7 @@ MoveOutcome move_tile(const step::TaskDoc& task, std::vector<Line>& lines, const
           std::size_t ti = items.size() - 1 - k, di = decl->shape.size() - 1 - k;
           if (decl->shape[di].str() == c.sym && to_int(items[ti]) == c.from) {
             items[ti] = std::to_string(c.to);
-            tile_pos.insert(static_cast<int>(ti + 2 - items.size()));
+            if (items.size() == 2) tile_pos.insert(static_cast<int>(ti));
           }
         }
         l.set_kw("tile", list_text(items));
@@ -374,7 +374,7 @@ MoveOutcome move_add_tree(const step::TaskDoc& task, std::vector<Line>& lines, R
     parts.push_back(c.targets[0]);
     add.push_back(c);
   }
-  const std::string sum = fresh(used, acc.targets[0] + "_sum");
+  const std::string sum = shape.size() > 1 ? fresh(used, acc.targets[0] + "_sum") : acc.targets[0];
   add.push_back(Line{{sum}, "BinaryMap", {{"fn", "add"}, {"write_back_mu", "0"}, {"compute_bw", "64"}}, 't', parts});
   auto back = restore_dims({shape.begin(), shape.end() - 1}, 0, sum, acc.targets[0], used);
   add.insert(add.end(), back.begin(), back.end());

@@ -186,5 +186,35 @@ TEST(Opt2MovesV2, ReadsNodesAndLimitsFromThePerfReport) {
   EXPECT_EQ(junk.limits[0], "hbm");
 }
 
+// Program text is untrusted: on baselines with one line garbled (a list cut, a tile of three entries, a shape
+// emptied) every move either leaves the program alone or edits it into text the parser reads back.
+TEST(Opt2MovesV2, GarbledProgramsNeverBreakTheMoves) {
+  // (what, replacement) applied to the first occurrence; "shape=[]" empties the first shape list.
+  const std::vector<std::pair<std::string, std::string>> garble{
+      {"tile=[", "tile=[8, "}, {"shape=[", "shape=[]"}, {", 1]", "]"}, {"out=Tile[", "out=Tile[2, "}, {"rank=1", "rank=9"}};
+  int edited = 0;
+  for (const auto& id : {"activation/softmax", "gemm/batched", "norm/rmsnorm", "mlp/small"}) {
+    auto t = load(id);
+    for (const auto& [from, to] : garble) {
+      std::string impl = t.baseline_impl;
+      auto p = impl.find(from);
+      if (p == std::string::npos) continue;
+      const auto end = to == "shape=[]" ? impl.find(']', p) + 1 : p + from.size();
+      impl.replace(p, end - p, to);
+      auto lines = read_lines(impl);
+      if (!lines) continue;
+      for (MoveKind k : all_moves())
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+          auto copy = *lines;
+          Rng rng(seed);
+          if (!apply_move(t.task, copy, {k, "", {"x"}, {"compute"}}, rng).applied) continue;
+          ++edited;
+          EXPECT_TRUE(read_lines(print_lines(copy))) << id << " " << move_name(k) << " " << from;
+        }
+    }
+  }
+  EXPECT_GT(edited, 50);
+}
+
 }  // namespace moves_v2_test
 }  // namespace sf::synth::opt2
