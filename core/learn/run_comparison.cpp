@@ -5,6 +5,7 @@
 
 #include "core/learn/config.hpp"
 #include "core/learn/metrics.hpp"
+#include "core/learn/opt2_state.hpp"
 #include "core/store/workspace.hpp"
 
 namespace sf::learn {
@@ -163,6 +164,16 @@ std::vector<const Verdict*> run_verdicts(const CampaignState& s) {
 
 std::vector<SpeedupCurvePoint> best_speedup_curve(const CampaignState& s) {
   std::vector<SpeedupCurvePoint> out;
+  if (s.is_opt2()) {  // the report's curve: per proposal of each task, the median of the tasks' best speedups
+    const auto tasks = static_cast<int>(s.tasks.size());
+    const nlohmann::json report = opt2_report_json(s);  // kept: the loop reads into it
+    for (const auto& p : report["curve"]) {
+      const int proposal = p.value("proposal", 0);
+      const auto& median = p["median_speedup"];
+      if (proposal > 0 && median.is_number()) out.push_back({proposal, proposal, median.get<double>(), tasks});
+    }
+    return out;
+  }
   std::map<std::string, FastestProgram> fastest;
   std::int64_t proposals = 0;
   const auto verdicts = run_verdicts(s);

@@ -105,9 +105,12 @@ std::optional<RepresentativeProgram> representative_program(const CampaignState&
 // The best-speedup curve of a run (issue 33 item 6): after each proposal (a verified sample, in the order
 // run_verdicts gives), the median over the tasks that have a correct feasible timed program so far of each
 // task's best speedup (the report's median_speedup, CampaignState::fastest's rule), one point where the median
-// changes and one at the last proposal. Empty when no verdict of the run has a speedup (no cost model).
+// changes and one at the last proposal. Empty when no verdict of the run has a speedup (no cost model). A
+// STeP-25 optimisation campaign (dialect step-v2) gives its report's curve instead: per proposal of each task
+// (x = the round), the median over all its tasks of their best speedups (a task not improved counts as 1x).
 struct SpeedupCurvePoint {
-  std::int64_t proposals = 0;  // samples verified so far (1-based: the proposal that moved the median)
+  std::int64_t proposals = 0;  // samples verified so far (1-based: the proposal that moved the median); step-v2:
+                               // proposals per task
   int iteration = 0;           // of that proposal (sage: episode)
   double median_best = 0;      // median over `tasks` of the best speedup
   int tasks = 0;               // tasks with a speedup so far

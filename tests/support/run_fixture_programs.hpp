@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/learn/run_comparison.hpp"
 #include "tests/support/run_fixture.hpp"
 #include "tests/support/catalogue.hpp"
 
@@ -36,6 +37,19 @@ inline void write_comparison_fixture(const std::filesystem::path& base, const st
                     {{kCmpA, {{{true, kGptjRenamed, 80, 1.5}, {true, kGptjRenamed, 80, 1.5}}}},
                      {kCmpB, {{{false, kNeoxWrong}, {false, kNeoxWrong}}, {{false, kNeoxWrong}, {false, kNeoxWrong}}}},
                      {kCmpC, {{{true, ident}, {true, ident}}}}});
+}
+
+// Writes the pair below `root` (base, cand) and loads both runs (a failed load fails the test and is left out).
+inline std::vector<RunRecord> load_comparison_pair(const std::filesystem::path& root) {
+  write_comparison_fixture(root / "base", root / "cand");
+  std::vector<RunRecord> runs;
+  for (const char* name : {"base", "cand"}) {
+    std::string err;
+    auto r = load_run(root / name, err);
+    EXPECT_TRUE(r) << err;
+    if (r) runs.push_back(std::move(*r));
+  }
+  return runs;
 }
 
 }  // namespace sf::learn::testing

@@ -29,15 +29,9 @@ using sf::widgets::RunRecordPtr;
 namespace lt = sf::learn::testing;
 
 std::vector<RunRecordPtr> loadComparisonPair(const QTemporaryDir& tmp) {
-  const std::filesystem::path root = tmp.path().toStdString();
-  lt::write_comparison_fixture(root / "base", root / "cand");
   std::vector<RunRecordPtr> runs;
-  for (const char* name : {"base", "cand"}) {
-    std::string err;
-    auto r = sf::learn::load_run(root / name, err);
-    EXPECT_TRUE(r) << err;
-    if (r) runs.push_back(std::make_shared<const sf::learn::RunRecord>(std::move(*r)));
-  }
+  for (auto& r : lt::load_comparison_pair(tmp.path().toStdString()))
+    runs.push_back(std::make_shared<const sf::learn::RunRecord>(std::move(r)));
   return runs;
 }
 

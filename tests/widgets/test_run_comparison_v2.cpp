@@ -133,15 +133,10 @@ TEST(ComparisonTolerance, ACampaignsOwnToleranceMakesA103WinATie) {
 // Issue 33 item 6: one best-speedup curve per run, each in its own colour, on the chart's two axes.
 TEST(RunSpeedupCurves, TwoRunsTwoColouredSeriesOnTheAxes) {
   QTemporaryDir tmp;
-  const std::filesystem::path root = tmp.path().toStdString();
-  lt::write_comparison_fixture(root / "base", root / "cand");
   std::vector<RunRecordPtr> runs;
-  for (const char* name : {"base", "cand"}) {
-    std::string err;
-    auto r = sf::learn::load_run(root / name, err);
-    ASSERT_TRUE(r) << err;
-    runs.push_back(std::make_shared<const sf::learn::RunRecord>(std::move(*r)));
-  }
+  for (auto& r : lt::load_comparison_pair(tmp.path().toStdString()))
+    runs.push_back(std::make_shared<const sf::learn::RunRecord>(std::move(r)));
+  ASSERT_EQ(runs.size(), 2u);
   RunSpeedupChart chart;
   EXPECT_FALSE(chart.emptyText().isEmpty());
   chart.setRuns(runs);

@@ -52,12 +52,14 @@ void RunSpeedupChart::setRuns(const std::vector<RunRecordPtr>& runs) {
   chart_->addAxis(x_, Qt::AlignBottom);
   chart_->addAxis(y_, Qt::AlignLeft);
   double xMax = 1, yMin = 1, yMax = 1;
+  int v2 = 0, v1 = 0;  // runs of each kind: the x axis counts samples (v1) or proposals per task (step-v2)
   const int n = static_cast<int>(runs.size());
   for (int r = 0; r < n; ++r) {
     const auto& run = runs[static_cast<std::size_t>(r)];
     if (!run) continue;
     const auto curve = learn::best_speedup_curve(run->state);
     if (curve.empty()) continue;
+    ++(run->state.is_opt2() ? v2 : v1);
     auto* s = new QLineSeries;
     s->setName(runLabel(qs(run->dir.string()), qs(run->name)));
     QPen pen = LearningCurves::penFor(r, std::max(n, 2), LearningCurves::Kind::Pass1);  // the run's hue
@@ -91,6 +93,8 @@ void RunSpeedupChart::setRuns(const std::vector<RunRecordPtr>& runs) {
   chart_->addSeries(baseline_);
   baseline_->attachAxis(x_);
   baseline_->attachAxis(y_);
+  if (v2 > 0) x_->setTitleText(v1 > 0 ? tr("samples verified (STeP-25 runs: proposals per task)")
+                                       : tr("proposals per task"));
   x_->setRange(0, xMax);
   const double pad = std::max(0.05, (yMax - yMin) * 0.08);
   y_->setRange(std::max(0.0, yMin - pad), yMax + pad);

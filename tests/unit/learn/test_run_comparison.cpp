@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include "core/bench/catalogue.hpp"
 #include "core/learn/episode_lineage.hpp"
+#include "core/learn/launcher.hpp"
+#include "core/synth/provider.hpp"
 #include "core/learn/run_comparison.hpp"
 #include "core/verify/verifier.hpp"
 #include "tests/support/run_fixture_programs.hpp"
@@ -161,6 +164,44 @@ TEST(RunComparison, BestSpeedupCurvePerRun) {
   EXPECT_EQ(best_speedup_curve(p.cand.state), cand);
   EXPECT_EQ(run_verdicts(p.base.state).size(), 8u);
   EXPECT_TRUE(best_speedup_curve(CampaignState{}).empty());
+}
+
+// A STeP-25 optimisation campaign's curve is its report's: per proposal of each task, the median best speedup.
+TEST(RunComparison, BestSpeedupCurveOfAStep25OptimisationCampaign) {
+  CampaignConfig c;
+  c.name = "opt2-curve";
+  c.mode = Mode::Sage;
+  c.dialect = "step-v2";
+  c.objective = Objective::Performance;
+  c.backend.kind = sf::llm::BackendKind::Builtin;
+  c.backend.model = "builtin";
+  c.backend.builtin_provider = "synth";
+  c.tasks = {"gemm/small"};
+  c.seed = 1;
+  c.in_flight = 1;
+  c.verify_threads = 1;
+  c.memory.params.rounds = 3;
+  sf::synth::register_builtin_provider();
+  const fs::path dir = test_support::scratch_dir("sf_runcmp_opt2");
+  std::string err;
+  auto ws = store::Workspace::create(dir, config_to_json(c), err);
+  ASSERT_TRUE(ws) << err;
+  Launch l = launch_campaign(*ws, bench::resource_dir());
+  ASSERT_TRUE(l.ok()) << l.error;
+  ASSERT_EQ(l.engine->run().status, RunStatus::Finished);
+  auto run = load_run(dir, err);
+  ASSERT_TRUE(run) << err;
+  ASSERT_TRUE(run->state.is_opt2());
+  const auto curve = best_speedup_curve(run->state);
+  ASSERT_EQ(curve.size(), 3u);  // one point per proposal
+  const auto& task = run->state.opt2.runs.at(0).out;
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    EXPECT_EQ(curve[i].proposals, static_cast<std::int64_t>(i + 1));
+    EXPECT_DOUBLE_EQ(curve[i].median_best, task.curve.at(i));  // one task: its own best speedup
+    EXPECT_EQ(curve[i].tasks, 1);
+    if (i > 0) EXPECT_GE(curve[i].median_best, curve[i - 1].median_best);  // a best never goes down
+  }
+  fs::remove_all(dir);
 }
 
 TEST(RunComparison, TheMemoryOffBaselineIsTheSiblingWithMemoryOff) {
