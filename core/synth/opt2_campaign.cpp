@@ -217,8 +217,8 @@ std::string round_prompt(const Opt2Task& t, const std::string& impl, const Judge
   s += "## Answer format\n\nAnswer the whole program in one ```yaml block (`impl: |`), then one line\n"
        "`adopted: [ids]` naming the experiences you applied ([] when none) and one line `moves: [..]` naming\n"
        "your rewrites as moves (`tile N*2`, `par_dispatch 16`, `write_back_mu 0`, `compute_bw x2`,\n"
-       "`drop_const_input NAME`, `reuse_load NAME`, `parallel_split 2`, `add_tree_split 2`,\n"
-       "`merge_elementwise C`; [] when none of them).\n";
+       "`drop_const_input NAME`, `reuse_load NAME`, `bufferize_reload RANK`, `parallel_split 2`,\n"
+       "`add_tree_split 2`, `merge_elementwise C`; [] when none of them).\n";
   return s;
 }
 
