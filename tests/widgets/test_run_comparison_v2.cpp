@@ -11,6 +11,7 @@
 #include <QLineSeries>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
@@ -83,6 +84,13 @@ TEST(ComparisonTolerance, ACampaignsOwnToleranceMakesA103WinATie) {
   // The tie is coloured as 1x, the win as the best cell.
   EXPECT_DOUBLE_EQ(grid.index(0, 1).data(RunGridModel::HeatRole).toDouble(), 0.0);
   EXPECT_DOUBLE_EQ(grid.index(0, 2).data(RunGridModel::HeatRole).toDouble(), 1.0);
+
+  // The drill-down's sample list of the cell.
+  RunComparisonView view;
+  view.setRuns({loose, strict});
+  ASSERT_TRUE(view.openCell(view.model()->index(0, 1)));
+  ASSERT_EQ(view.samples()->rowCount(), 1);
+  EXPECT_EQ(view.samples()->item(0, 6)->text(), QStringLiteral("tie (1.03×)"));
 
   // The per-task table.
   CampaignSummary a, b;

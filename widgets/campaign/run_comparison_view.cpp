@@ -246,7 +246,8 @@ bool RunComparisonView::openCell(const QModelIndex& index) {
     const QStringList cells = {QString::number(i + 1), QString::number(v.iteration),
                                QString::number(v.temperature_index), QString::number(v.sample_index), verdictOf(v),
                                v.cycles ? QString::number(*v.cycles) : QStringLiteral("–"),
-                               v.speedup ? QString::fromStdString(speedup_text(*v.speedup)) : QStringLiteral("–"),
+                               v.speedup ? QString::fromStdString(speedup_text(*v.speedup, run->fast_tolerance))
+                                         : QStringLiteral("–"),
                                QString::number(tokens)};
     for (int c = 0; c < cells.size(); ++c) samples_->setItem(i, c, new QTableWidgetItem(cells[c]));
   }
