@@ -488,6 +488,7 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
 
   auto sdir = std::make_shared<std::string>();
   auto sjs = std::make_shared<bool>(false), smd = std::make_shared<bool>(false);
+  auto sref = std::make_shared<std::string>();
   auto* sr = c->add_subcommand("sweep-report",
                                "per variant ER, rounds and samples to first correct, Fast_1.0 (performance campaigns: "
                                "median speedup, AUC of the best-speedup curve, Fast_1.5); vs the reference: mean "
@@ -495,8 +496,12 @@ void add_campaign_commands(CLI::App& app, int& exit_code) {
   sr->add_option("dir", *sdir, "sweep folder")->required();
   auto* g1 = sr->add_flag("--json", *sjs, "as JSON");
   auto* g2 = sr->add_flag("--md", *smd, "as a Markdown table");
+  sr->add_option("--reference", *sref,
+                 "the variant the differences are taken against (default: the sweep's first variant)");
   g1->excludes(g2);
-  sr->callback([sdir, sjs, smd, &exit_code] { exit_code = guarded([&] { return cmd_sweep_report(*sdir, *sjs, *smd); }); });
+  sr->callback([sdir, sjs, smd, sref, &exit_code] {
+    exit_code = guarded([&] { return cmd_sweep_report(*sdir, *sjs, *smd, *sref); });
+  });
 
   auto bt = std::make_shared<int>(26), bn = std::make_shared<int>(64), bth = std::make_shared<int>(2);
   auto* bench = c->add_subcommand("bench", "engine overhead per sample with an instant backend (no model)");

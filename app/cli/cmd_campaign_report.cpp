@@ -3,6 +3,7 @@
 // differences against the reference; --json, --md).
 #include "app/cli/cmd_campaign_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -236,7 +237,7 @@ static void print_sweep_speed(const json& r, std::ostream& out) {
   }
 }
 
-int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
+int cmd_sweep_report(const std::string& dir, bool as_json, bool md, const std::string& reference) {
   std::string err;
   auto sweep = learn::read_sweep_folder(dir, err);
   if (!sweep) {
@@ -261,7 +262,18 @@ int cmd_sweep_report(const std::string& dir, bool as_json, bool md) {
       cells[v][seed] = learn::cell_metrics(learn::report_json(st), cost_on);
     }
   }
-  json r = learn::sweep_report_json(variants, seeds, cells);
+  std::size_t ref = 0;
+  if (!reference.empty()) {
+    auto it = std::find_if(variants.begin(), variants.end(), [&](const auto& v) { return v.name == reference; });
+    if (it == variants.end()) {
+      std::string names;
+      for (const auto& v : variants) names += (names.empty() ? "" : ", ") + v.name;
+      std::cerr << "error: --reference " << reference << ": no such variant in this sweep (" << names << ")\n";
+      return 2;
+    }
+    ref = static_cast<std::size_t>(it - variants.begin());
+  }
+  json r = learn::sweep_report_json(variants, seeds, cells, ref);
   if (as_json) {
     std::cout << r.dump(2) << "\n";
     return 0;

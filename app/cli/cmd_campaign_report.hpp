@@ -13,6 +13,7 @@ void print_campaign_table(const learn::CampaignState& st, std::ostream& out);
 // `campaign report DIR [--csv | --json]`; the exit status.
 int cmd_campaign_report(const std::string& dir, bool csv, bool as_json);
 // `campaign sweep-report DIR [--json | --md]`; the exit status.
-int cmd_sweep_report(const std::string& dir, bool as_json, bool md);
+// `reference`: the variant the paired differences are taken against ("" = the sweep's first variant).
+int cmd_sweep_report(const std::string& dir, bool as_json, bool md, const std::string& reference = "");
 
 }  // namespace sf::cli

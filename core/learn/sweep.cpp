@@ -189,9 +189,10 @@ CellMetrics cell_metrics(const json& report, bool cost_model_on) {
 }
 
 json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vector<std::int64_t>& seeds,
-                       const std::vector<std::map<std::int64_t, CellMetrics>>& cells) {
+                       const std::vector<std::map<std::int64_t, CellMetrics>>& cells, std::size_t reference) {
+  if (reference >= variants.size()) reference = 0;
   json out = {{"seeds", seeds},
-              {"reference", variants.empty() ? "" : variants.front().name},
+              {"reference", variants.empty() ? "" : variants[reference].name},
               {"bootstrap", {{"resamples", kBootstrapResamples}, {"seed", kBootstrapSeed}, {"level", 0.95}}}};
   json vs = json::array();
   for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -203,11 +204,11 @@ json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vec
         if (auto x = def.get(m)) vals.push_back(*x);
       auto mean = sweep_mean_of(vals);
       row[def.name] = mean ? json(*mean) : json(nullptr);
-      if (v == 0 || cells.empty()) continue;
+      if (v == reference || reference >= cells.size()) continue;
       std::vector<double> diffs;  // paired: seeds where both have the metric
       for (const auto& [s, m] : mine) {
-        auto it = cells[0].find(s);
-        if (it == cells[0].end()) continue;
+        auto it = cells[reference].find(s);
+        if (it == cells[reference].end()) continue;
         auto a = def.get(m), b = def.get(it->second);
         if (a && b) diffs.push_back(*a - *b);
       }
@@ -247,7 +248,7 @@ std::string sweep_report_markdown(const json& report) {
   for (const auto& row : report["variants"]) {
     std::string ov;
     for (const auto& o : row["overrides"]) ov += (ov.empty() ? "" : ", ") + o.get<std::string>();
-    s += "| " + row["name"].get<std::string>() + " | " + (ov.empty() ? "(reference)" : "`" + ov + "`") + " | " +
+    s += "| " + row["name"].get<std::string>() + " | " + (!ov.empty() ? "`" + ov + "`" : row["name"] == report["reference"] ? std::string("(reference)") : std::string("(the base config)")) + " | " +
          std::to_string(row["seeds_done"].get<int>()) + " | " + num(row["er"], 3) + " | " + diff(row, "er") +
          " | " + num(row["rounds_to_first_correct"], 2) + " | " + num(row["samples_to_first_correct"], 2) +
          " | " + num(row["fast_1"], 3) + " |\n";

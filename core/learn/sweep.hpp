@@ -64,11 +64,12 @@ struct CellMetrics {
 };
 CellMetrics cell_metrics(const nlohmann::json& report, bool cost_model_on);
 
-// The sweep report: per variant the means over its finished seeds and, against the reference (variant 0),
-// the mean paired difference with its bootstrap interval for every metric both have on common seeds.
-// cells[variant index][seed] = metrics of a finished cell.
+// The sweep report: per variant the means over its finished seeds and, against the reference (variant
+// `reference`, 0 = the sweep's own reference), the mean paired difference with its bootstrap interval for every
+// metric both have on common seeds. cells[variant index][seed] = metrics of a finished cell.
 nlohmann::json sweep_report_json(const std::vector<SweepVariant>& variants, const std::vector<std::int64_t>& seeds,
-                                 const std::vector<std::map<std::int64_t, CellMetrics>>& cells);
+                                 const std::vector<std::map<std::int64_t, CellMetrics>>& cells,
+                                 std::size_t reference = 0);
 // A partly finished sweep: "missing": [{variant, seed}] names every cell without a finished campaign (absent
 // when every cell finished, so a finished sweep's report is unchanged); such cells count in no mean and no
 // paired difference. The same as a Markdown table (one row per variant, then the missing cells).

@@ -102,5 +102,17 @@ TEST(CliOpt2Campaign, SweepOfTheConfigsFourVariantsAndItsReport) {
   auto md = cli("campaign sweep-report " + out.string() + " --md", false);
   ASSERT_EQ(md.code, 0) << md.out;
   EXPECT_NE(md.out.find("| variant | median speedup |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("| sage | (the base config) |"), std::string::npos) << md.out;
+  // Sage against uniform credit: the differences taken against another variant; an unknown one is refused.
+  auto vs = cli("campaign sweep-report " + out.string() + " --json --reference uniform", false);
+  ASSERT_EQ(vs.code, 0) << vs.out;
+  const json u = json::parse(vs.out);
+  EXPECT_EQ(u["reference"], "uniform");
+  EXPECT_FALSE(u["variants"][1].contains("vs_reference"));
+  EXPECT_EQ(u["variants"][2]["vs_reference"]["median_speedup"]["n"], 2);
+  auto bad = cli("campaign sweep-report " + out.string() + " --reference nope");
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("no such variant in this sweep (random, uniform, sage, sage-frozen)"), std::string::npos)
+      << bad.out;
   fs::remove_all(out);
 }

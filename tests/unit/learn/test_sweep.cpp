@@ -113,4 +113,14 @@ TEST(Sweep, CellMetricsAndReport) {
   EXPECT_FALSE(full.contains("missing"));
   EXPECT_EQ(full["variants"][1]["vs_reference"]["er"]["n"], 3);
   EXPECT_EQ(sweep_missing_text(full), "");
+  // Another reference (sweep-report --reference v1): the differences are taken against it, v0 gets them.
+  json other = sweep_report_json(vars, {1, 2, 3}, cells, 1);
+  EXPECT_EQ(other["reference"], "v1");
+  EXPECT_FALSE(other["variants"][1].contains("vs_reference"));
+  const json& o = other["variants"][0]["vs_reference"]["er"];
+  EXPECT_EQ(o["n"], 3);
+  EXPECT_NEAR(o["mean_diff"].get<double>(), (0.1 + 0.0 + 0.4) / 3, 1e-12);
+  const std::string omd = sweep_report_markdown(other);
+  EXPECT_NE(omd.find("| v0 | (the base config) | 3 |"), std::string::npos) << omd;
+  EXPECT_NE(omd.find("ΔER vs v1"), std::string::npos) << omd;
 }
