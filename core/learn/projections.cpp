@@ -1,6 +1,7 @@
 #include "core/learn/projections.hpp"
 
 #include "core/learn/config.hpp"
+#include "core/synth/opt2_campaign.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,23 +32,74 @@ json curve_json(const CurveFigures& p) {
   json tags = json::object();
   for (const auto& [tag, v] : p.by_tag) tags[tag] = {{"pass_at_1", v.first}, {"pass_at_n", v.second}};
   const auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
-  return {{"x", p.x},
-          {"tokens", p.tokens},
-          {"cost_usd", p.cost_usd},
-          {"pass_at_1", p.pass_at_1},
-          {"pass_at_n", p.pass_at_n},
-          {"solved", p.solved},
-          {"tasks", p.tasks},
-          {"by_tag", tags},
-          {"fast_1", opt(p.fast_1)},
-          {"fast_1_5", opt(p.fast_1_5)},
-          {"median_speedup", opt(p.median_speedup)}};
+  json j = {{"x", p.x},
+            {"tokens", p.tokens},
+            {"cost_usd", p.cost_usd},
+            {"pass_at_1", p.pass_at_1},
+            {"pass_at_n", p.pass_at_n},
+            {"solved", p.solved},
+            {"tasks", p.tasks},
+            {"by_tag", tags},
+            {"fast_1", opt(p.fast_1)},
+            {"fast_1_5", opt(p.fast_1_5)},
+            {"median_speedup", opt(p.median_speedup)}};
+  if (p.opt2) {
+    j["task"] = p.task;
+    j["round"] = p.round;
+    j["fast_2"] = opt(p.fast_2);
+    j["geomean_speedup"] = opt(p.geomean_speedup);
+    j["verdicts"] = p.verdicts;
+  }
+  return j;
 }
 
 // ---- CurveView ----
 
+CurveView::Applied CurveView::apply_opt2(const Opt2Round& r, std::int64_t tokens, double cost_usd) {
+  auto it = std::find_if(best_.begin(), best_.end(), [&](const auto& b) { return b.first == r.task; });
+  if (it == best_.end()) it = best_.insert(best_.end(), {r.task, 1.0});  // tolerant: a round without its opt2_task
+  it->second = r.best_speedup;
+  ++proposals_;
+  ++verdicts_[r.judgement.verdict];
+  // The report's arithmetic (opt2_report_json): summarize over the tasks started so far at their best speedups.
+  synth::opt2::Opt2Result res;
+  for (const auto& [task, speedup] : best_) {
+    synth::opt2::TaskOutcome o;
+    o.id = task;
+    o.speedup = speedup;
+    res.tasks.push_back(std::move(o));
+  }
+  synth::opt2::summarize(res, tolerance_);
+  CurveFigures p;
+  p.opt2 = true;
+  p.x = proposals_;
+  p.task = r.task;
+  p.round = r.round;
+  p.tokens = tokens;
+  p.cost_usd = cost_usd;
+  p.tasks = static_cast<int>(best_.size());
+  p.solved = static_cast<int>(std::count_if(best_.begin(), best_.end(),
+                                            [&](const auto& b) { return faster_than(b.second, tolerance_); }));
+  p.pass_at_1 = p.pass_at_n = p.tasks ? double(p.solved) / p.tasks : 0.0;
+  p.fast_1 = res.fast_1;
+  p.fast_1_5 = res.fast_1_5;
+  p.fast_2 = res.fast_2;
+  p.median_speedup = res.median_speedup;
+  p.geomean_speedup = res.geomean_speedup;
+  p.verdicts = verdicts_;
+  points_.push_back(std::move(p));
+  return Applied::Point;
+}
+
 CurveView::Applied CurveView::apply(const Event& e, std::int64_t tokens, double cost_usd) {
+  if (const auto* t = std::get_if<Opt2TaskStarted>(&e.body)) {
+    if (std::none_of(best_.begin(), best_.end(), [&](const auto& b) { return b.first == t->task; }))
+      best_.emplace_back(t->task, 1.0);  // at its baseline until a round is faster
+    return Applied::None;
+  }
+  if (const auto* r = std::get_if<Opt2Round>(&e.body)) return apply_opt2(*r, tokens, cost_usd);
   if (const auto* cs = std::get_if<CampaignStarted>(&e.body)) {
+    tolerance_ = fast_tolerance_of(cs->config);
     for (const auto& t : cs->tasks) {
       if (t.id.empty()) continue;
       tasks_.insert(t.id);

@@ -95,11 +95,24 @@ class MemoryView {
 // finished episodes; per tag the same over the tag's episodes, in both halves of by_tag), pass_at_n = the share
 // of the campaign's tasks solved so far, tokens and cost as the reader counts them when the episode finishes.
 // When every task ran all its episodes, the last point's ER is the report's `er`.
+// A STeP-25 optimisation campaign (dialect step-v2, opt2 = true), per opt2_round: x = the proposals made so far in
+// the campaign (1, 2, …; tasks run one after another), the figures of the report (opt2_report_json, through
+// synth::opt2::summarize) over the tasks started so far, each at its best speedup after the proposal (a task
+// with no round yet at 1×): fast_1, fast_1_5, fast_2 (sf::faster_than with the campaign's fast_tolerance),
+// median_speedup, geomean_speedup; solved = tasks with a faster program, pass_at_1 = pass_at_n = solved / tasks
+// (= fast_1); verdicts = rounds so far per verdict name. When every task started, the last point's figures are
+// the report's.
 struct CurveFigures : SummaryFigures {
-  int x = 0;  // iteration or episode
+  int x = 0;  // iteration, episode, or (opt2) proposals so far
+  bool opt2 = false;
+  std::string task;  // opt2: the proposal's task and round (0-based)
+  int round = -1;
+  std::optional<double> fast_2, geomean_speedup;  // opt2 only
+  std::map<std::string, int> verdicts;            // opt2: verdict name -> rounds so far
 };
 // {"x", "tokens", "cost_usd", "pass_at_1", "pass_at_n", "solved", "tasks", "by_tag": {tag: {"pass_at_1",
-// "pass_at_n"}}, "fast_1", "fast_1_5", "median_speedup" (null when absent)}
+// "pass_at_n"}}, "fast_1", "fast_1_5", "median_speedup" (null when absent)}; an opt2 point adds "task", "round",
+// "fast_2", "geomean_speedup", "verdicts".
 nlohmann::json curve_json(const CurveFigures& p);
 
 // The learning curve of a log, the one rule behind `campaign report --json`'s "curve" (CampaignState) and the
@@ -117,6 +130,12 @@ class CurveView {
   std::map<std::string, std::string> tag_of_;  // task -> tag (campaign_started)
   std::set<std::string> tasks_, solved_;       // tasks seen (listed or run), tasks with a solved episode
   std::map<std::string, std::pair<int, int>> episodes_;  // tag ("" = all) -> (finished, solved) episodes
+  // opt2 (dialect step-v2): the tasks started, in order, with their best speedup so far; rounds per verdict.
+  Applied apply_opt2(const Opt2Round& r, std::int64_t tokens, double cost_usd);
+  double tolerance_ = kDefaultFastTolerance;
+  std::vector<std::pair<std::string, double>> best_;
+  std::map<std::string, int> verdicts_;
+  int proposals_ = 0;
 };
 
 // A key moment of a campaign, for telling its story (issue 21 item 4).
