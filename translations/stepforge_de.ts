@@ -500,8 +500,8 @@
     </message>
     <message>
         <location line="+13"/>
-        <source>Experience</source>
-        <translation>Erfahrung</translation>
+        <source>Memory item</source>
+        <translation>Gedächtniseintrag</translation>
     </message>
     <message>
         <location line="+0"/>

@@ -500,8 +500,8 @@
     </message>
     <message>
         <location line="+13"/>
-        <source>Experience</source>
-        <translation>经验</translation>
+        <source>Memory item</source>
+        <translation>记忆条目</translation>
     </message>
     <message>
         <location line="+0"/>

@@ -95,8 +95,6 @@ QStringList shownNames(QWidget& w) {
 // Names that may keep their word, as "where: text", and why: a mismatch in a pane another helper owns (reported
 // to its owner), or a word that names another thing than the glossary's.
 const QStringList kKnown = {
-    // agent panel (widgets/editor/agent_panel.cpp): the adoption list's first column names a memory item.
-    QStringLiteral("header of AgentAdoption: Experience"),
     // traces: an LLM call's wall-clock latency, not a program's run time (cycles).
     QStringLiteral("header of QTableView: Latency (s)"),
 };

@@ -168,7 +168,7 @@ AgentPanel::AgentPanel(QWidget* parent)
   guardian_->setFont(mono);
   adoption_->setObjectName(QStringLiteral("AgentAdoption"));
   adoption_->setColumnCount(3);
-  adoption_->setHeaderLabels({tr("Experience"), tr("Adopted"), tr("Rationale")});
+  adoption_->setHeaderLabels({tr("Memory item"), tr("Adopted"), tr("Rationale")});
   adoption_->setRootIsDecorated(false);
   adoption_->setWordWrap(true);
   adoption_->header()->setStretchLastSection(true);
