@@ -22,6 +22,8 @@
 #include "core/inspect/perf2_time.hpp"
 #include "test_support.hpp"
 #include "widgets/editor/step_editor.hpp"
+#include "widgets/main_window.hpp"
+#include "widgets/screenshot_panes.hpp"
 #include "widgets/perf2/cost_margin.hpp"
 #include "widgets/perf2/perf2_docks.hpp"
 #include "widgets/perf2/perf_explorer.hpp"
@@ -91,7 +93,7 @@ TEST(CostMargin, K1NumbersColoursHoverStaleAndClear) {
   EXPECT_FALSE(m->stale());
   // The hand-worked line.
   const int accLine = widgets::test::lineOf(text, QStringLiteral("c = step.BinaryMapAccum")) - 1;
-  EXPECT_EQ(m->marginText(accLine), QStringLiteral("██▉ 16.4k cyc  97% · 0/64K B · bw 4096"));
+  EXPECT_EQ(m->fullMarginText(accLine), QStringLiteral("██▉ 16.4k cyc  97% · 0/64K B · bw 4096"));
   // Every statement against the cost model's own per-node report (the same program timed again).
   Diagnostics diags;
   auto task = step::load_task_text(text.toStdString(), "", diags);
@@ -103,8 +105,10 @@ TEST(CostMargin, K1NumbersColoursHoverStaleAndClear) {
     if (n.implicit || n.line < 1) continue;
     const int el = task->impl_line_starts[static_cast<std::size_t>(n.line) - 1].line - 1;
     SCOPED_TRACE(n.op);
-    EXPECT_TRUE(m->marginText(el).endsWith(p2::costMarginText(n, t.report.cycles)));
-    EXPECT_TRUE(m->marginText(el).contains(p2::abbrevBytes(n.offchip_bytes) + QLatin1Char('/')));
+    EXPECT_TRUE(m->fullMarginText(el).endsWith(p2::costMarginText(n, t.report.cycles)));
+    EXPECT_TRUE(m->fullMarginText(el).contains(p2::abbrevBytes(n.offchip_bytes) + QLatin1Char('/')));
+    EXPECT_TRUE(m->marginText(el).endsWith(m->compact() ? p2::compactCostMarginText(n, t.report.cycles)
+                                                        : p2::costMarginText(n, t.report.cycles)));
     EXPECT_EQ(m->limitAt(el), n.limit);
     EXPECT_EQ(m->barColorAt(el), p2::limitColor(n.limit));
     limits.insert(n.limit);
@@ -115,9 +119,9 @@ TEST(CostMargin, K1NumbersColoursHoverStaleAndClear) {
   EXPECT_EQ(m->limitAt(accLine), Limit::PmuRead);
   EXPECT_TRUE(m->hoverText(accLine).contains(QStringLiteral("FLOP/cycle")));
   EXPECT_TRUE(m->marginText(0).isEmpty());  // "dialect: step-v2" is no statement
-  // Readable at 1366x768: the margin leaves most of the editor to the text.
-  EXPECT_GT(m->marginWidth(), 150);
-  EXPECT_LT(m->marginWidth(), b.editor->width() / 2);
+  // Readable at 1366x768: the margin (compact here) leaves most of the editor to the text.
+  EXPECT_GT(m->marginWidth(), 60);
+  EXPECT_LE(m->marginWidth(), 0.3 * b.editor->viewport()->width());
   // Hovering the margin shows the report in words (a real tooltip event on the viewport).
   const int pos = static_cast<int>(b.editor->positionFromLineIndex(accLine, 0));
   const int y = static_cast<int>(b.editor->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, static_cast<long>(pos))) +
@@ -215,4 +219,49 @@ TEST(Perf2Timeline, K1HasOneRowPerHbmChannelBelowTheNodes) {
   EXPECT_LT(tl->viewEnd() - tl->viewBegin(), 400.0);
   EXPECT_NE(tl->drawnRects(), wide);  // zoomed in, fewer intervals merge within a pixel
   EXPECT_GT(tl->drawnRects(), 0);
+}
+
+// Issue 33 item 8: at 1366x768 the editor beside the docks is narrow, so the margin shows the compact form (bar,
+// cycles, share; the rest in the hover) and leaves at least 70 % of the editor to the code; an editor wide
+// enough shows the full form again, and narrowing it goes back (the margin follows resizes).
+TEST(CostMargin, CompactWhenTheEditorIsNarrowFullWhenWide) {
+  widgets::MainWindow w;
+  w.resize(1366, 768);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  QString err;
+  ASSERT_TRUE(widgets::openTask(w, QStringLiteral("gemm/small"), &err)) << err.toStdString();
+  ASSERT_TRUE(widgets::showScreenshotPane(w, QStringLiteral("editor"), &err)) << err.toStdString();
+  p2::Perf2Docks* d = w.perf2Docks();
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(settle(*d));
+  QApplication::processEvents();
+  p2::CostMargin* m = d->costMargin();
+  ASSERT_TRUE(m->shown());
+  const QString text = w.editor()->text();
+  const int accLine = widgets::test::lineOf(text, QStringLiteral("c = step.BinaryMapAccum")) - 1;
+  ASSERT_GE(accLine, 0);
+  const int viewport = w.editor()->viewport()->width();
+  SCOPED_TRACE("editor viewport " + std::to_string(viewport) + " px, margin " + std::to_string(m->marginWidth()) + " px");
+  EXPECT_TRUE(m->compact());
+  EXPECT_LE(m->marginWidth(), 0.3 * viewport);
+  EXPECT_GT(m->marginWidth(), 40);
+  EXPECT_EQ(m->marginText(accLine), QStringLiteral("██▉ 16.4k  97%"));  // cycles and share stay
+  EXPECT_EQ(m->fullMarginText(accLine), QStringLiteral("██▉ 16.4k cyc  97% · 0/64K B · bw 4096"));
+  EXPECT_TRUE(m->hoverText(accLine).contains(QStringLiteral("busy 16,384 cycles")));  // the rest, with units
+  // A wide editor: the full form, and it still takes at most 30 %; narrowed again: compact again.
+  Bench b;
+  b.window.resize(2400, 900);
+  b.editor->setText(k1Text());
+  ASSERT_TRUE(settle(*b.docks));
+  QApplication::processEvents();
+  p2::CostMargin* wide = b.docks->costMargin();
+  const int line = widgets::test::lineOf(k1Text(), QStringLiteral("c = step.BinaryMapAccum")) - 1;
+  EXPECT_FALSE(wide->compact()) << b.editor->viewport()->width();
+  EXPECT_EQ(wide->marginText(line), QStringLiteral("██▉ 16.4k cyc  97% · 0/64K B · bw 4096"));
+  EXPECT_LE(wide->marginWidth(), 0.3 * b.editor->viewport()->width());
+  b.window.resize(900, 768);
+  QApplication::processEvents();
+  EXPECT_TRUE(wide->compact()) << b.editor->viewport()->width();
+  EXPECT_EQ(wide->marginText(line), QStringLiteral("██▉ 16.4k  97%"));
 }

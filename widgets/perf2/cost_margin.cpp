@@ -61,10 +61,21 @@ QString shareBar(double share, int cells) {
   return s;
 }
 
-QString costMarginText(const NodeReport& n, std::int64_t totalCycles) {
+namespace {
+
+QString shareText(const NodeReport& n, std::int64_t totalCycles) {
   const double pct = 100.0 * inspect::perf2::utilisation(n, totalCycles);
-  const QString share = n.busy > 0 && pct < 0.5 ? QStringLiteral("<1%") : QString::number(std::lround(pct)) + QLatin1Char('%');
-  QString s = QStringLiteral("%1 cyc %2").arg(abbrevCount(n.busy), 5).arg(share, 4);
+  return n.busy > 0 && pct < 0.5 ? QStringLiteral("<1%") : QString::number(std::lround(pct)) + QLatin1Char('%');
+}
+
+}  // namespace
+
+QString compactCostMarginText(const NodeReport& n, std::int64_t totalCycles) {
+  return QStringLiteral("%1 %2").arg(abbrevCount(n.busy), 5).arg(shareText(n, totalCycles), 4);
+}
+
+QString costMarginText(const NodeReport& n, std::int64_t totalCycles) {
+  QString s = QStringLiteral("%1 cyc %2").arg(abbrevCount(n.busy), 5).arg(shareText(n, totalCycles), 4);
   s += QStringLiteral(" · ") + abbrevBytes(n.offchip_bytes) + QLatin1Char('/') + abbrevBytes(n.onchip_bytes) +
        QStringLiteral(" B");
   if (n.compute_bw > 0) s += QStringLiteral(" · bw ") + QString::number(n.compute_bw);
@@ -79,9 +90,14 @@ CostMargin::CostMargin(QsciScintilla* editor, QObject* parent) : QObject(parent)
   });
 }
 
-void CostMargin::makeStyles() {
+QFont CostMargin::marginFont() const {
   QFont f = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   f.setPointSizeF(std::max(7.0, editor_->font().pointSizeF() - 1.5));
+  return f;
+}
+
+void CostMargin::makeStyles() {
+  const QFont f = marginFont();
   // The margins' background (the editor sets it through STYLE_LINENUMBER), in Scintilla's BGR order.
   const long bgr = editor_->SendScintilla(QsciScintillaBase::SCI_STYLEGETBACK, QsciScintillaBase::STYLE_LINENUMBER);
   const QColor paper(static_cast<int>(bgr & 0xff), static_cast<int>((bgr >> 8) & 0xff), static_cast<int>((bgr >> 16) & 0xff));
@@ -137,13 +153,23 @@ void CostMargin::clear() {
   render();
 }
 
-QString CostMargin::marginText(int line) const {
+QString CostMargin::fullMarginText(int line) const {
   const auto it = rows_.find(line);
   if (it == rows_.end()) return {};
   const auto& n = outcome_.report.nodes[static_cast<std::size_t>(it->second.node)];
   return shareBar(inspect::perf2::utilisation(n, outcome_.report.cycles)) + QLatin1Char(' ') +
          costMarginText(n, outcome_.report.cycles);
 }
+
+QString CostMargin::compactMarginText(int line) const {
+  const auto it = rows_.find(line);
+  if (it == rows_.end()) return {};
+  const auto& n = outcome_.report.nodes[static_cast<std::size_t>(it->second.node)];
+  return shareBar(inspect::perf2::utilisation(n, outcome_.report.cycles)) + QLatin1Char(' ') +
+         compactCostMarginText(n, outcome_.report.cycles);
+}
+
+QString CostMargin::marginText(int line) const { return compact_ ? compactMarginText(line) : fullMarginText(line); }
 
 Limit CostMargin::limitAt(int line) const {
   const auto it = rows_.find(line);
@@ -183,6 +209,10 @@ int CostMargin::lineAtMargin(const QPoint& pos) const {
 }
 
 bool CostMargin::eventFilter(QObject* watched, QEvent* e) {
+  // The viewport resized: the full or the compact form (setting the margin does not resize it: no loop).
+  if (e->type() == QEvent::Resize && editor_ && watched == editor_->viewport() && !rows_.empty() &&
+      wantCompact() != compact_)
+    render();
   if (e->type() == QEvent::ToolTip && editor_ && watched == editor_->viewport()) {
     auto* he = static_cast<QHelpEvent*>(e);
     const int line = lineAtMargin(he->pos());
@@ -193,6 +223,14 @@ bool CostMargin::eventFilter(QObject* watched, QEvent* e) {
     return true;
   }
   return QObject::eventFilter(watched, e);
+}
+
+bool CostMargin::wantCompact() const {
+  if (!editor_ || rows_.empty()) return false;
+  const QFontMetrics fm(marginFont());
+  int full = 0;
+  for (const auto& [line, row] : rows_) full = std::max(full, fm.horizontalAdvance(fullMarginText(line)));
+  return full + kMarginPad > kMaxWidthShare * editor_->viewport()->width();
 }
 
 void CostMargin::render() {
@@ -206,6 +244,7 @@ void CostMargin::render() {
   makeStyles();
   editor_->setMarginType(kMargin, QsciScintilla::TextMargin);
   editor_->setMarginSensitivity(kMargin, true);
+  compact_ = wantCompact();
   const QFontMetrics fm(text_.font());
   int width = 0;
   for (const auto& [line, row] : rows_) {
@@ -217,7 +256,7 @@ void CostMargin::render() {
     editor_->setMarginText(line, parts);
     width = std::max(width, fm.horizontalAdvance(all));
   }
-  editor_->setMarginWidth(kMargin, width + 12);
+  editor_->setMarginWidth(kMargin, width + kMarginPad);
 }
 
 }  // namespace sf::widgets::perf2
