@@ -86,6 +86,7 @@ void CampaignFeed::fillTotals(CampaignUpdate& u) const {
   u.mode = mode_;
   u.model = model_;
   u.sage = sage_;
+  u.opt2 = opt2_;
   u.fastTolerance = fastTolerance_;
   u.taskStatus = QVector<TaskStatusRow>(tasks_.begin(), tasks_.end());
   u.events = events_;
@@ -111,6 +112,7 @@ bool CampaignFeed::apply(const learn::Event& e, CampaignUpdate& u, qint64 firstR
     mode_ = QString::fromStdString(h.mode);
     model_ = QString::fromStdString(h.model);
     sage_ = mode_ == QLatin1String("sage");
+    opt2_ = cs->config.is_object() && cs->config.value("dialect", std::string()) == "step-v2";
     fastTolerance_ = learn::fast_tolerance_of(cs->config);
     for (const auto& ti : cs->tasks) {
       if (ti.id.empty()) continue;
@@ -139,6 +141,11 @@ bool CampaignFeed::apply(const learn::Event& e, CampaignUpdate& u, qint64 firstR
   } else if (const auto* ef = std::get_if<learn::EpisodeFinished>(&e.body)) {
     onEpisodeFinished(*ef);
     applyCurve(e, u);
+  } else if (const auto* t = std::get_if<learn::Opt2TaskStarted>(&e.body)) {
+    task(t->task);
+    applyCurve(e, u);
+  } else if (std::holds_alternative<learn::Opt2Round>(e.body)) {
+    applyCurve(e, u);  // a point per proposal
   } else if (const auto* f = std::get_if<learn::CampaignFinished>(&e.body)) {
     finished_ = true;
     finishReason_ = QString::fromStdString(f->reason);
@@ -254,6 +261,9 @@ bool CampaignFeed::applyCurve(const learn::Event& e, CampaignUpdate& u) {
     p.fast1 = f.fast_1;
     p.fast15 = f.fast_1_5;
     p.medianSpeedup = f.median_speedup;
+    p.fast2 = f.fast_2;
+    p.geomeanSpeedup = f.geomean_speedup;
+    p.verdicts = f.verdicts;
     curve_.push_back(p);
     u.newPoints.push_back(p);
   }
@@ -265,6 +275,7 @@ CampaignSummary CampaignFeed::summary() const {
   s.name = name_;
   s.mode = mode_;
   s.sage = sage_;
+  s.opt2 = opt2_;
   s.fastTolerance = fastTolerance_;
   s.curve = curve_;
   s.tasks = QVector<TaskStatusRow>(tasks_.begin(), tasks_.end());

@@ -59,7 +59,7 @@ class CampaignFeed {
   void fillTotals(CampaignUpdate& u) const;
 
   std::shared_ptr<const store::ContentStore> blobs_;
-  bool started_ = false, sage_ = false, finished_ = false;
+  bool started_ = false, sage_ = false, opt2_ = false, finished_ = false;
   QString name_, mode_, model_, finishReason_;
   double fastTolerance_ = kDefaultFastTolerance;
   std::vector<TaskStatusRow> tasks_;

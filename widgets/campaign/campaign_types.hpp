@@ -88,6 +88,10 @@ struct CurvePoint {
   std::map<std::string, std::pair<double, double>> byTag;  // tag -> (pass@1, pass@n)
   // The performance metrics (docs/cost-model.md §6) when the summary has them (absent in older logs).
   std::optional<double> fast1, fast15, medianSpeedup;
+  // A STeP-25 optimisation campaign's point (learn::CurveFigures::opt2): x = proposals so far, Fast_2, the
+  // geometric-mean speedup and the rounds so far per verdict.
+  std::optional<double> fast2, geomeanSpeedup;
+  std::map<std::string, int> verdicts;
   bool operator==(const CurvePoint&) const = default;
 };
 
@@ -112,6 +116,7 @@ struct CampaignUpdate {
   QString name, mode;      // config name and mode
   QString model;           // config backend.model ("" when none)
   bool sage = false;       // the curves are per episode (ER / solved)
+  bool opt2 = false;       // a STeP-25 optimisation campaign: the curves are per proposal (speedups, Fast_p)
   bool reset = false;      // the first update of a session: receivers clear their models
   QVector<TraceRow> traceRows;                 // new rows, in log order
   QVector<TraceVerdictUpdate> verdictUpdates;  // verdicts for rows of earlier updates
@@ -133,6 +138,7 @@ struct CampaignUpdate {
 struct CampaignSummary {
   QString dir, name, mode;
   bool sage = false;
+  bool opt2 = false;  // a STeP-25 optimisation campaign (config "dialect": "step-v2")
   QString error;  // non-empty: the workspace could not be read
   QVector<CurvePoint> curve;
   QVector<TaskStatusRow> tasks;

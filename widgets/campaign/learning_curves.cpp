@@ -247,6 +247,7 @@ void LearningCurves::apply(const CampaignUpdate& u) {
   if (u.reset) current_ = Series{};
   current_.label = u.name.isEmpty() ? tr("campaign") : u.name;
   current_.sage = u.sage;
+  current_.opt2 = u.opt2;
   current_.points += u.newPoints;
   if (u.reset || !u.newPoints.isEmpty()) {
     updateTagCombo();
@@ -263,7 +264,7 @@ void LearningCurves::setOverlays(const QVector<CampaignSummary>& campaigns) {
   overlays_.clear();
   for (const auto& c : campaigns) {
     if (!c.error.isEmpty()) continue;
-    overlays_.push_back({runLabel(c.dir, c.name), c.sage, c.curve});  // "demo-a · demo"
+    overlays_.push_back({runLabel(c.dir, c.name), c.sage, c.curve, c.opt2});  // "demo-a · demo"
   }
   updateTagCombo();
   rebuild();
@@ -344,7 +345,11 @@ void LearningCurves::setShowPerformance(bool on) { perfCheck_->setChecked(on); }
 QList<QPointF> LearningCurves::perfPoints(const Series& s, PerfMetric m) const {
   QList<QPointF> out;
   for (const auto& p : s.points) {
-    const std::optional<double>& v = m == PerfMetric::Fast1 ? p.fast1 : m == PerfMetric::Fast15 ? p.fast15 : p.medianSpeedup;
+    const std::optional<double>& v = m == PerfMetric::Fast1    ? p.fast1
+                                     : m == PerfMetric::Fast15 ? p.fast15
+                                     : m == PerfMetric::Fast2  ? p.fast2
+                                     : m == PerfMetric::Geomean ? p.geomeanSpeedup
+                                                                : p.medianSpeedup;
     if (!v) continue;
     out << QPointF(x_ == XAxis::Tokens ? double(p.tokens) : double(p.x), *v);
   }
@@ -413,11 +418,26 @@ QVector<LearningCurves::Plotted> LearningCurves::plottedSeries() const {
   for (const auto& s : overlays_) all << &s;
   for (int run = 0; run < all.size(); ++run) {
     const Series* s = all[run];
-    const QString m1 = s->sage ? tr("ER") : tr("pass@1");
-    const QString mn = s->sage ? tr("solved") : tr("pass@n");
     auto put = [&](const QString& metric, QList<QPointF> pts, Kind k) {
       out.push_back({s->label + QStringLiteral(" — ") + metric, s->label, metric, std::move(pts), run, k});
     };
+    if (s->opt2) {
+      // An optimisation campaign: its speedups ("speedups" choice = Pass1) and Fast_p ("Fast_p" = PassN).
+      const std::tuple<PerfMetric, QString, Kind, bool> opt2[] = {
+          {PerfMetric::Median, tr("median best speedup"), Kind::Median, true},
+          {PerfMetric::Geomean, tr("geomean best speedup"), Kind::Geomean, true},
+          {PerfMetric::Fast1, QStringLiteral("Fast_1.0"), Kind::Fast1, false},
+          {PerfMetric::Fast15, QStringLiteral("Fast_1.5"), Kind::Fast15, false},
+          {PerfMetric::Fast2, QStringLiteral("Fast_2.0"), Kind::Fast2, false}};
+      for (const auto& [m, name, k, speedup] : opt2) {
+        if (speedup ? metric_ == Metric::PassN : metric_ == Metric::Pass1) continue;
+        QList<QPointF> pts = perfPoints(*s, m);
+        if (!pts.isEmpty()) put(name, std::move(pts), k);
+      }
+      continue;
+    }
+    const QString m1 = s->sage ? tr("ER") : tr("pass@1");
+    const QString mn = s->sage ? tr("solved") : tr("pass@n");
     if (metric_ != Metric::PassN) put(m1, points(*s, false), Kind::Pass1);
     if (metric_ != Metric::Pass1) put(mn, points(*s, true), Kind::PassN);
     if (showPerf_ && tag_.isEmpty() && !s->sage) {
@@ -460,20 +480,28 @@ QPen LearningCurves::penFor(int run, int runs, Kind k) {
   } else {
     // The campaign's hue; each metric a distinct shade of it (darker and lighter in turn), so no two series
     // share a colour and a campaign's series read as one family.
-    static const int kShade[] = {100, 140, 70, 175, 55};
+    static const int kShade[] = {100, 140, 70, 175, 55, 120, 85};
     const QColor base = kCurveColours[run % kCurveColourCount];
     c = kShade[kind] >= 100 ? base.darker(kShade[kind]) : base.lighter(100 + (100 - kShade[kind]) * 2);
     // runs beyond the palette: turn the hue so they stay apart
     if (run >= kCurveColourCount) c = QColor::fromHsv((c.hsvHue() + 37 * (run / kCurveColourCount)) % 360, c.hsvSaturation(), c.value());
   }
-  static const Qt::PenStyle kStyle[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotDotLine, Qt::DashDotLine};
+  // Fast2 and Geomean (optimisation campaigns, which draw no Pass1 / PassN) reuse the dashed and solid lines.
+  static const Qt::PenStyle kStyle[] = {Qt::SolidLine,  Qt::DashLine, Qt::DotLine, Qt::DashDotDotLine,
+                                        Qt::DashDotLine, Qt::DashLine, Qt::SolidLine};
   QPen pen(c);
   pen.setStyle(kStyle[kind]);
-  pen.setWidthF(k == Kind::Pass1 ? 2.5 : 2.0);
+  pen.setWidthF(k == Kind::Pass1 || k == Kind::Geomean ? 2.5 : 2.0);
   return pen;
 }
 
 QString LearningCurves::legendText() const { return legend_->text(); }
+
+bool LearningCurves::opt2Shown() const {
+  if (!sweep_.isEmpty()) return false;
+  if (showCurrent_ && (!current_.points.isEmpty() || !current_.label.isEmpty())) return current_.opt2;
+  return !overlays_.isEmpty() && std::all_of(overlays_.begin(), overlays_.end(), [](const auto& s) { return s.opt2; });
+}
 
 void LearningCurves::rebuild() {
   chart_->removeAllSeries();
@@ -481,11 +509,20 @@ void LearningCurves::rebuild() {
     chart_->removeAxis(a);
     delete a;
   }
-  const bool sage = sweep_.isEmpty() ? showCurrent_ && current_.sage
-                                     : std::any_of(sweep_.begin(), sweep_.end(), [](const auto& b) { return b.sage; });
+  const bool opt2 = opt2Shown();
+  const bool sage = !opt2 && (sweep_.isEmpty() ? showCurrent_ && current_.sage
+                                               : std::any_of(sweep_.begin(), sweep_.end(), [](const auto& b) { return b.sage; }));
+  // The metric choice names what an optimisation campaign draws (speedups, Fast_p) instead of pass@1 / pass@n.
+  {
+    const QStringList choices = opt2 ? QStringList{tr("speedups and Fast_p"), tr("speedups"), tr("Fast_p")}
+                                     : QStringList{tr("pass@1 and pass@n"), tr("pass@1"), tr("pass@n")};
+    for (int i = 0; i < choices.size(); ++i) metricCombo_->setItemText(i, choices[i]);
+    xCombo_->setItemText(0, opt2 ? tr("per proposal") : tr("per iteration"));
+    perfCheck_->setEnabled(!opt2);  // an optimisation campaign's curves are its speedups
+  }
   auto* ax = new QValueAxis;
   const bool tokens = x_ == XAxis::Tokens && sweep_.isEmpty();  // a sweep is drawn per iteration / episode
-  ax->setTitleText(tokens ? tr("cumulative tokens") : sage ? tr("episode") : tr("iteration"));
+  ax->setTitleText(tokens ? tr("cumulative tokens") : opt2 ? tr("proposals") : sage ? tr("episode") : tr("iteration"));
   ax->setLabelFormat(tokens ? QStringLiteral("%.0f") : QStringLiteral("%d"));
   auto* ay = new QValueAxis;
   ay->setObjectName(QStringLiteral("FractionAxis"));
@@ -503,26 +540,28 @@ void LearningCurves::rebuild() {
   QValueAxis* ay2 = nullptr;
   double ymax2 = 2;
   for (const auto& p : all)
-    if (p.kind == Kind::Median)
+    if (p.kind == Kind::Median || p.kind == Kind::Geomean)
       for (const auto& q : p.points) ymax2 = std::max(ymax2, q.y() * 1.1);
   QStringList legend;
   for (const auto& p : all) {
     auto* s = new QLineSeries;
     s->setName(p.name);
     s->append(p.points);
-    s->setPointsVisible(true);
+    s->setPointsVisible(!opt2 || p.points.size() <= 60);  // hundreds of proposals: the line alone
     const QPen pen = penFor(p.run_index, runs, p.kind);
     s->setPen(pen);  // explicit: a pen set before the chart's theme applies is otherwise black
     chart_->addSeries(s);
     s->attachAxis(ax);
-    if (p.kind == Kind::Median) {
+    const bool speedup = p.kind == Kind::Median || p.kind == Kind::Geomean;
+    if (speedup) {
       // The speedup (×, from 0) has its own labelled axis on the right; the fractions stay on the left.
       if (!ay2) {
         ay2 = new QValueAxis;
         ay2->setObjectName(QStringLiteral("SpeedupAxis"));
         ay2->setRange(0, ymax2);
-        ay2->setTitleText(tr("median speedup (×)"));
-        ay2->setProperty("fullTitle", tr("median speedup (×)"));
+        const QString title = opt2 ? tr("best speedup (×)") : tr("median speedup (×)");
+        ay2->setTitleText(title);
+        ay2->setProperty("fullTitle", title);
         ay2->setProperty("shortTitle", tr("speedup ×"));
         ay2->setLinePen(pen);
         chart_->addAxis(ay2, Qt::AlignRight);
@@ -534,12 +573,22 @@ void LearningCurves::rebuild() {
     for (const auto& q : p.points) xmax = std::max(xmax, q.x());
     // The legend entry: a short stroke in the series' colour and style, then its name (the campaign only when
     // several are drawn; the right axis named for the speedup).
-    static const char* kStroke[] = {"━━━", "━ ━", "┅┅┅", "━┅━", "━ ┅"};
+    static const char* kStroke[] = {"━━━", "━ ━", "┅┅┅", "━┅━", "━ ┅", "━ ━", "━━━"};
     QString label = runs > 1 ? p.name : p.metric;
-    if (p.kind == Kind::Median) label += QStringLiteral(" (") + tr("right axis") + QLatin1Char(')');
+    if (speedup) label += QStringLiteral(" (") + tr("right axis") + QLatin1Char(')');
     legend << QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2</span>&nbsp;%3")
                   .arg(pen.color().name(), QString::fromUtf8(kStroke[static_cast<int>(p.kind)]),
                        label.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")));
+  }
+  if (opt2 && showCurrent_ && !current_.points.isEmpty()) {
+    // The rounds so far per verdict (the report's verdict counts), after the series.
+    QStringList counts;
+    for (const auto& [verdict, n] : current_.points.back().verdicts)
+      counts << QStringLiteral("%1&nbsp;%2").arg(n).arg(QString::fromStdString(verdict).toHtmlEscaped());
+    if (!counts.isEmpty())
+      legend << QStringLiteral("<span style=\"color:#555\">%1</span>")
+                    .arg(tr("%n proposal(s):", nullptr, current_.points.back().x) + QStringLiteral(" ") +
+                         counts.join(QStringLiteral(", ")));
   }
   legend_->setText(legend.join(QStringLiteral(" &nbsp; ")));
   legend_->setVisible(!legend.isEmpty());
@@ -580,6 +629,7 @@ void LearningCurves::rebuild() {
     legend_->show();
   }
   chart_->setTitle(!sweep_.isEmpty() ? tr("Sweep: mean over seeds, band = min–max")
+                   : opt2           ? tr("Optimisation: best speedups over proposals")
                    : sage           ? tr("Execution rate over episodes")
                                     : tr("Learning curves"));
   applyFonts();

@@ -1,6 +1,8 @@
 // Learning curves (issue 8 item 8): pass@1 and pass@n per iteration or per cumulative tokens, for all tasks or
 // one difficulty tag; the current campaign plus any number of overlaid campaigns (run comparison). Sage runs
-// plot ER (solved episodes / episodes) and the fraction of tasks solved over episodes. Exports PNG and SVG.
+// plot ER (solved episodes / episodes) and the fraction of tasks solved over episodes. A STeP-25 optimisation
+// campaign (dialect step-v2) plots, per proposal, the median and geometric-mean best speedup (right axis) and
+// Fast_1, Fast_1.5, Fast_2 (fraction of the tasks started so far). Exports PNG and SVG.
 #pragma once
 
 #include <QWidget>
@@ -65,7 +67,8 @@ class LearningCurves : public QWidget {
   QVector<QPair<QString, QList<QPointF>>> plotted() const;
   // What a series shows: its line style (solid, dashed, dotted, dash-dot-dot, dash-dot) and, for a single
   // campaign, its colour; Median goes on the right (speedup) axis, every other kind on the left (fraction).
-  enum class Kind { Pass1 = 0, PassN, Fast1, Fast15, Median };
+  // Fast2 and Geomean: STeP-25 optimisation campaigns only (Geomean on the speedup axis too).
+  enum class Kind { Pass1 = 0, PassN, Fast1, Fast15, Median, Fast2, Geomean };
   struct Plotted {
     QString name;    // "campaign — metric" (as plotted() names it)
     QString run;     // the campaign (or sweep variant)
@@ -100,14 +103,16 @@ class LearningCurves : public QWidget {
     QString label;
     bool sage = false;
     QVector<CurvePoint> points;
+    bool opt2 = false;  // per proposal: speedups and Fast_p (learn::CurveFigures::opt2)
   };
+  bool opt2Shown() const;  // the chart shows a STeP-25 optimisation campaign (x = proposals)
   void rebuild();
   void render(QPainter& p, QSize size) const;
   void updateTagCombo();
   void applyFonts();
   void fitToSize();  // ticks no closer than their labels need; the legend beside the plot when it needs room
   QList<QPointF> points(const Series& s, bool passN) const;
-  enum class PerfMetric { Fast1, Fast15, Median };
+  enum class PerfMetric { Fast1, Fast15, Median, Fast2, Geomean };
   QList<QPointF> perfPoints(const Series& s, PerfMetric m) const;
 
   QVector<SweepBand> sweep_;
