@@ -9,7 +9,10 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
@@ -22,12 +25,14 @@
 
 #include "core/inspect/perf2_explain.hpp"
 #include "core/inspect/perf2_whatif.hpp"
+#include "widgets/main_window.hpp"
 #include "widgets/perf2/cost_view.hpp"
 #include "widgets/perf2/diff_view.hpp"
 #include "widgets/perf2/perf_explorer.hpp"
 #include "widgets/perf2/roofline_view.hpp"
 #include "widgets/perf2/timeline_view.hpp"
 #include "widgets/perf2/whatif_panel.hpp"
+#include "widgets/screenshot_panes.hpp"
 
 using namespace sf;
 namespace ex = sf::inspect::perf2;
@@ -371,4 +376,37 @@ TEST(Perf2Retimer, TheNewestRequestSupersedesOlderOnes) {
   EXPECT_LE(calls.load(), 5);
   const auto o = spy.at(0).at(1).value<p2::Outcome>();
   EXPECT_EQ(ex::kwarg_text(o.source, 4, "par_dispatch"), "9");
+}
+
+// Issue 33 item 8: the What-if dock fits at 1366x768 in the default and the presentation font (fields under
+// their labels when narrow, a short write_back_mu caption with the words in its tooltip): no sideways scroll.
+TEST(Perf2WhatIf, FitsItsDockAt1366x768InBothFonts) {
+  for (const bool presentation : {false, true}) {
+    SCOPED_TRACE(presentation ? "presentation font" : "default font");
+    widgets::MainWindow w;
+    if (presentation) w.setFont(widgets::presentationFont(w.font()));
+    w.resize(1366, 768);
+    w.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+    QString err;
+    ASSERT_TRUE(widgets::openTask(w, QStringLiteral("gemm/small"), &err)) << err.toStdString();
+    ASSERT_TRUE(widgets::showScreenshotPane(w, QStringLiteral("whatif"), &err)) << err.toStdString();
+    auto* d = w.perf2Docks();
+    ASSERT_TRUE(d);
+    d->refresh();
+    for (int i = 0; i < 500 && d->explorer()->retimer()->busy(); ++i) QTest::qWait(10);
+    QTest::qWait(50);
+    p2::WhatIfPanel* panel = d->explorer()->whatIfPanel();
+    ASSERT_TRUE(panel->isVisible());
+    EXPECT_FALSE(panel->cyclesText().isEmpty());
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("WhatIfDock"));
+    ASSERT_TRUE(dock && dock->isVisible());
+    auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    ASSERT_TRUE(scroll);
+    EXPECT_EQ(scroll->horizontalScrollBar()->maximum(), 0)
+        << "panel needs " << panel->minimumSizeHint().width() << " px of " << scroll->viewport()->width();
+    EXPECT_LE(panel->minimumSizeHint().width(), scroll->viewport()->width());
+    EXPECT_EQ(panel->writeBackBox()->text(), QStringLiteral("write_back_mu"));
+    EXPECT_TRUE(panel->writeBackBox()->toolTip().contains(QStringLiteral("memory unit")));
+  }
 }

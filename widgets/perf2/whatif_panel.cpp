@@ -28,7 +28,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
       operator_(new QComboBox(this)),
       parDispatch_(new QSpinBox(this)),
       computeBw_(new QSpinBox(this)),
-      writeBack_(new QCheckBox(tr("write back to a memory unit (write_back_mu)"), this)),
+      writeBack_(new QCheckBox(tr("write_back_mu"), this)),
       bwNote_(new QLabel(this)),
       cycles_(new QLabel(this)),
       error_(new QLabel(this)),
@@ -38,9 +38,11 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
   static_cast<QGroupBox*>(tilesBox_)->setLayout(tilesForm_);
   auto* opBox = new QGroupBox(tr("Operator"), this);
   auto* opForm = new QFormLayout(opBox);
+  // Narrow (1366x768, presentation font): a field goes under its label rather than past the dock's edge.
+  for (QFormLayout* f : {tilesForm_, opForm}) f->setRowWrapPolicy(QFormLayout::WrapLongRows);
   operator_->setObjectName(QStringLiteral("WhatIfOperator"));
   operator_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  operator_->setMinimumContentsLength(18);
+  operator_->setMinimumContentsLength(12);
   parDispatch_->setObjectName(QStringLiteral("WhatIfParDispatch"));
   parDispatch_->setRange(1, kMaxParDispatch);
   parDispatch_->setToolTip(tr("Requests a load or store keeps in flight (par_dispatch)"));
@@ -48,6 +50,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent)
   computeBw_->setSuffix(tr(" FLOP/cycle"));
   computeBw_->setToolTip(tr("The node's compute bandwidth; the chip's compute budget bounds the sum over nodes"));
   writeBack_->setObjectName(QStringLiteral("WhatIfWriteBack"));
+  writeBack_->setToolTip(tr("Write the node's result back to a memory unit (write_back_mu)"));
   bwNote_->setWordWrap(true);
   opForm->addRow(tr("Node"), operator_);
   opForm->addRow(tr("par_dispatch"), parDispatch_);
