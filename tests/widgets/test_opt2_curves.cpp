@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QElapsedTimer>
+#include <fstream>
 #include <QFile>
 #include <QLineSeries>
 #include <QSet>
@@ -17,6 +18,7 @@
 #include "core/bench/catalogue.hpp"
 #include "core/learn/config.hpp"
 #include "core/learn/launcher.hpp"
+#include "core/learn/sweep.hpp"
 #include "core/store/workspace.hpp"
 #include "core/synth/provider.hpp"
 #include "widgets/campaign/campaign_docks.hpp"
@@ -48,11 +50,24 @@ std::string opt2CurvesRunOptimiseSage(const QString& dir) {
 TEST(Opt2Curves, AnOptimiseSageWorkspaceShowsSpeedupAndFastCurves) {
   QTemporaryDir tmp;
   ASSERT_TRUE(tmp.isValid());
-  const std::string ran = opt2CurvesRunOptimiseSage(tmp.path());
+  // The campaign is the one cell of a sweep folder (variant sage, seed 1).
+  const std::filesystem::path root = tmp.path().toStdString();
+  const QString cell = QString::fromStdString(sf::learn::sweep_cell_dir(root, "sage", 1).string());
+  const std::string ran = opt2CurvesRunOptimiseSage(cell);
   ASSERT_EQ(ran, "");
+  std::ofstream(root / "sweep.json") << nlohmann::json{
+      {"format", "stepforge-sweep"}, {"version", 1}, {"config", nlohmann::json::object()}, {"seeds", {1}},
+      {"variants", {{{"name", "sage"}, {"overrides", nlohmann::json::array()}}}}}.dump();
+  {
+    // A sweep of optimisation campaigns draws no ER / pass@1 band: the message says where its curves are.
+    LearningCurves sweep;
+    QString err;
+    EXPECT_FALSE(sweep.openSweep(tmp.path(), &err));
+    EXPECT_TRUE(err.contains(QStringLiteral("optimisation"))) << err.toStdString();
+  }
 
   MainWindow w;
-  w.campaignDocks()->openWorkspace(tmp.path());
+  w.campaignDocks()->openWorkspace(cell);
   LearningCurves* curves = w.campaignDocks()->curves();
   ASSERT_NE(curves, nullptr);
   QElapsedTimer t;

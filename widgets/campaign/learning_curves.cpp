@@ -285,6 +285,7 @@ bool LearningCurves::openSweep(const QString& dir, QString* error) {
     return false;
   }
   QVector<SweepBand> bands;
+  bool opt2Cells = false;
   for (const auto& v : folder->variants) {
     SweepBand b;
     b.label = QString::fromStdString(v.name);
@@ -294,7 +295,10 @@ bool LearningCurves::openSweep(const QString& dir, QString* error) {
       const auto cell = learn::sweep_cell_dir(root, v.name, seed);
       if (!std::filesystem::exists(cell / "campaign.json")) continue;  // not run yet
       CampaignSummary cs = summarizeWorkspace(QString::fromStdString(cell.string()));
-      if (!cs.error.isEmpty() || cs.curve.isEmpty()) continue;
+      // An optimisation campaign's curve is per proposal (speedups, Fast_p), not an ER / pass@1 band: not drawn
+      // here.
+      opt2Cells = opt2Cells || cs.opt2;
+      if (!cs.error.isEmpty() || cs.curve.isEmpty() || cs.opt2) continue;
       b.sage = b.sage || cs.sage;
       curves.push_back(cs.curve);
     }
@@ -323,7 +327,11 @@ bool LearningCurves::openSweep(const QString& dir, QString* error) {
     bands.push_back(std::move(b));
   }
   if (bands.empty()) {
-    if (error) *error = tr("%1: no cell of the sweep has a curve yet").arg(dir);
+    if (error)
+      *error = opt2Cells ? tr("%1: the sweep's cells are STeP-25 optimisation campaigns: open a cell's folder as a "
+                              "workspace to see its curves, or use 'campaign sweep-report'")
+                               .arg(dir)
+                         : tr("%1: no cell of the sweep has a curve yet").arg(dir);
     return false;
   }
   sweep_ = std::move(bands);
