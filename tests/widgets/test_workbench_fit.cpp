@@ -11,6 +11,7 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QStyle>
 #include <QStyleOptionComboBox>
@@ -188,6 +189,17 @@ TEST(WorkbenchFit, DemoCampaignFitsTheCommonScreensInBothFonts) {
       states.wait(100);
     ASSERT_TRUE(w.campaignDocks()->presenting());
     expectFits(w, screen, "presentation font");
+    {  // the Campaign dock's Replay speed row is on screen, whole (caption, slider, value)
+      auto* runDock = w.findChild<QDockWidget*>(QStringLiteral("CampaignDock"));
+      auto* caption = w.findChild<QLabel*>(QStringLiteral("ReplaySpeedCaption"));
+      ASSERT_TRUE(runDock && caption);
+      auto* scroll = qobject_cast<QScrollArea*>(runDock->widget());
+      ASSERT_TRUE(scroll);
+      const QRect seen = scroll->viewport()->rect();
+      const QRect at(caption->mapTo(scroll->viewport(), QPoint(0, 0)), caption->size());
+      EXPECT_TRUE(seen.contains(at)) << at.y() << "+" << at.height() << " in " << seen.height();
+      EXPECT_GE(caption->width(), caption->sizeHint().width());
+    }
     w.campaignDocks()->setPresentation(false);
     expectFits(w, screen, "default font again");
   }
@@ -289,4 +301,35 @@ TEST(WorkbenchFit, AVerifyThatStopsEarlyFillsTheTableWithItsStage) {
   const QString result = m->index(0, VerifySetsModel::ResultColumn).data().toString();
   EXPECT_TRUE(result.contains(s.stage) && result.contains(s.code)) << result.toStdString();
   EXPECT_EQ(m->index(0, VerifySetsModel::BindingColumn).data().toString(), QStringLiteral("no input set ran"));
+}
+
+// Issue 34 item 11: `stepforge --size 1366x768 --campaign DIR --pane campaign --presentation-font`: the Campaign
+// dock's Replay speed row (caption, slider, value) is on screen, whole, not below the dock's fold.
+TEST(WorkbenchFit, ReplaySpeedRowShowsInThePresentationFontAt1366x768) {
+  QTemporaryDir tmp;
+  const std::filesystem::path ws = std::filesystem::path(tmp.path().toStdString()) / "demo";
+  ASSERT_NO_FATAL_FAILURE(writeDemoWorkspace(ws));
+  MainWindow w;  // in the order main.cpp takes: font, size, show, the workspace, then the pane
+  w.setFont(presentationFont(w.font()));
+  w.resize(1366, 768);
+  w.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));
+  QSignalSpy states(w.bridge(), &EngineBridge::campaignStateChanged);
+  w.campaignDocks()->openWorkspace(QString::fromStdString(ws.string()));
+  for (int i = 0; i < 100 && (states.isEmpty() || states.last().at(0).value<CampaignRunState>() !=
+                                                      CampaignRunState::Finished);
+       ++i)
+    states.wait(100);
+  ASSERT_TRUE(showScreenshotPane(w, QStringLiteral("campaign")));
+  QTest::qWait(300);
+  auto* runDock = w.findChild<QDockWidget*>(QStringLiteral("CampaignDock"));
+  auto* caption = w.findChild<QLabel*>(QStringLiteral("ReplaySpeedCaption"));
+  ASSERT_TRUE(runDock && caption && runDock->isVisible());
+  auto* scroll = qobject_cast<QScrollArea*>(runDock->widget());
+  ASSERT_TRUE(scroll);
+  const QRect seen = scroll->viewport()->rect();
+  const QRect at(caption->mapTo(scroll->viewport(), QPoint(0, 0)), caption->size());
+  EXPECT_TRUE(seen.contains(at)) << at.y() << "+" << at.height() << " in " << seen.height();
+  EXPECT_GE(caption->width(), caption->sizeHint().width());
+  EXPECT_LE(w.height(), 768);
 }

@@ -19,6 +19,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -44,6 +45,39 @@ QString duration(double s) {
 }
 
 constexpr double kSpeeds[] = {5, 20, 50, 200, 1000, 5000, 0};
+
+// Gives a dock as much height as its scrolled contents need (their size hint, re-read when they lay out again
+// or the font changes; only ever growing the dock when a row is hidden), taken from its neighbours through QMainWindow::resizeDocks (which respects every
+// minimum, so the window never grows): in the presentation font at 1366x768 the Campaign dock's last row
+// (Replay speed) stays on screen instead of below the fold; the task list above scrolls instead.
+class TallEnough : public QObject {
+ public:
+  TallEnough(QMainWindow* window, QDockWidget* dock, QWidget* contents)
+      : QObject(dock), window_(window), dock_(dock), contents_(contents) {
+    contents->installEventFilter(this);
+  }
+
+ protected:
+  bool eventFilter(QObject*, QEvent* e) override {
+    if ((e->type() == QEvent::LayoutRequest || e->type() == QEvent::FontChange) && !pending_) {
+      pending_ = true;
+      QTimer::singleShot(0, this, [this] {
+        pending_ = false;
+        auto* scroll = qobject_cast<QScrollArea*>(dock_->widget());
+        if (!scroll || !dock_->isVisible() || dock_->isFloating()) return;
+        const int missing = contents_->sizeHint().height() - scroll->viewport()->height();
+        if (missing > 0) window_->resizeDocks({dock_}, {dock_->height() + missing}, Qt::Vertical);
+      });
+    }
+    return false;
+  }
+
+ private:
+  QMainWindow* window_;
+  QDockWidget* dock_;
+  QWidget* contents_;
+  bool pending_ = false;
+};
 
 }  // namespace
 
@@ -111,7 +145,9 @@ void CampaignDocks::createDocks() {
   speed_->setValue(3);
   speedLabel_ = new QLabel(pane);
   auto* speedRow = new QHBoxLayout;
-  speedRow->addWidget(new QLabel(tr("Replay speed:"), pane));
+  auto* speedCaption = new QLabel(tr("Replay speed:"), pane);
+  speedCaption->setObjectName(QStringLiteral("ReplaySpeedCaption"));
+  speedRow->addWidget(speedCaption);
   speedRow->addWidget(speed_, 1);
   speedRow->addWidget(speedLabel_);
   auto updateSpeedLabel = [this] {
@@ -124,15 +160,18 @@ void CampaignDocks::createDocks() {
     bridge_->setReplaySpeed(speedForSlider(speed_->value()));
   });
   auto* l = new QVBoxLayout(pane);
+  l->setContentsMargins(6, 4, 6, 4);  // (tight: the dock shares the left column with the task list)
+  l->setSpacing(4);
   l->addWidget(title_);
   l->addWidget(progress_);
   l->addWidget(haltBanner_);
+  l->addLayout(speedRow);  // above the (wrapping) status, so a short dock still shows it
   l->addWidget(status_);
-  l->addLayout(speedRow);
   l->addStretch(1);
   auto* runDock = new QDockWidget(tr("Campaign"), w_);
   runDock->setObjectName(QStringLiteral("CampaignDock"));
   runDock->setWidget(inScrollArea(pane, runDock));  // the labels and the pause banner never squeezed
+  new TallEnough(w_, runDock, pane);
   w_->addDockWidget(Qt::LeftDockWidgetArea, runDock);
 
   traces_ = new TracePane(w_);
