@@ -10,6 +10,7 @@
 #include "core/learn/engine_state.hpp"
 #include "core/learn/opt2_state.hpp"
 #include "core/learn/projections.hpp"
+#include "tests/support/opt2_config.hpp"
 
 namespace opt2_curve_test {
 
@@ -32,16 +33,7 @@ Opt2Judgement opt2CurveJudgement(const std::string& verdict, std::int64_t cycles
 // gemm/a (baseline 1000 cycles): faster 800, slower 900, faster 490; norm/b (baseline 600): incorrect, faster
 // 250, infeasible. fast_tolerance 5%.
 std::vector<Event> opt2CurveEvents() {
-  CampaignConfig c;
-  c.name = "opt2-curve";
-  c.mode = Mode::Sage;
-  c.dialect = "step-v2";
-  c.objective = Objective::Performance;
-  c.backend.kind = sf::llm::BackendKind::Builtin;
-  c.backend.model = "builtin";
-  c.backend.builtin_provider = "synth";
-  c.tasks = {"gemm/a", "norm/b"};
-  c.memory.params.rounds = 3;
+  CampaignConfig c = sf::test_support::opt2_config("opt2-curve", {"gemm/a", "norm/b"}, 3);
   c.fast_tolerance = 0.05;
   std::vector<Event> ev;
   std::int64_t seq = 0;

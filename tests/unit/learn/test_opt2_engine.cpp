@@ -16,6 +16,7 @@
 #include "core/synth/opt2_campaign.hpp"
 #include "core/synth/provider.hpp"
 #include "tests/support/files.hpp"
+#include "tests/support/opt2_config.hpp"
 #include "tests/support/loopback_server.hpp"
 
 namespace opt2_engine_test {
@@ -26,19 +27,7 @@ using namespace sf::learn;
 namespace o2 = sf::synth::opt2;
 
 CampaignConfig v2_config() {
-  CampaignConfig c;
-  c.name = "opt2-test";
-  c.mode = Mode::Sage;
-  c.dialect = "step-v2";
-  c.objective = Objective::Performance;
-  c.backend.kind = sf::llm::BackendKind::Builtin;
-  c.backend.model = "builtin";
-  c.backend.builtin_provider = "synth";
-  c.tasks = {"gemm/small", "norm/rmsnorm"};
-  c.seed = 1;
-  c.in_flight = 1;
-  c.verify_threads = 1;
-  c.memory.params.rounds = 4;
+  CampaignConfig c = sf::test_support::opt2_config("opt2-test", {"gemm/small", "norm/rmsnorm"}, 4);
   c.memory.params.k = 3;
   return c;
 }

@@ -15,6 +15,7 @@
 #include "core/verify/verifier.hpp"
 #include "tests/support/run_fixture_programs.hpp"
 #include "tests/support/files.hpp"
+#include "tests/support/opt2_config.hpp"
 
 namespace sf::learn {
 namespace {
@@ -168,19 +169,7 @@ TEST(RunComparison, BestSpeedupCurvePerRun) {
 
 // A STeP-25 optimisation campaign's curve is its report's: per proposal of each task, the median best speedup.
 TEST(RunComparison, BestSpeedupCurveOfAStep25OptimisationCampaign) {
-  CampaignConfig c;
-  c.name = "opt2-curve";
-  c.mode = Mode::Sage;
-  c.dialect = "step-v2";
-  c.objective = Objective::Performance;
-  c.backend.kind = sf::llm::BackendKind::Builtin;
-  c.backend.model = "builtin";
-  c.backend.builtin_provider = "synth";
-  c.tasks = {"gemm/small"};
-  c.seed = 1;
-  c.in_flight = 1;
-  c.verify_threads = 1;
-  c.memory.params.rounds = 3;
+  CampaignConfig c = test_support::opt2_config("opt2-curve", {"gemm/small"}, 3);
   sf::synth::register_builtin_provider();
   const fs::path dir = test_support::scratch_dir("sf_runcmp_opt2");
   std::string err;
