@@ -247,12 +247,17 @@ void CostMargin::render() {
   compact_ = wantCompact();
   const QFontMetrics fm(text_.font());
   int width = 0;
+  // The styles go into the editor once, and the pieces name them by number: QsciStyledText's QsciStyle
+  // constructor copies the style to the heap and never frees it (a leak per piece, seen by LeakSanitizer).
+  text_.apply(editor_);
+  staleStyle_.apply(editor_);
+  for (const auto& [limit, b] : bars_) b.apply(editor_);
   for (const auto& [line, row] : rows_) {
     const QString all = marginText(line);
     const QString bar = all.left(kBarCells), rest = all.mid(kBarCells);
     QList<QsciStyledText> parts;
-    parts << QsciStyledText(bar, stale_ ? staleStyle_ : bars_[static_cast<int>(limitAt(line))])
-          << QsciStyledText(rest, stale_ ? staleStyle_ : text_);
+    parts << QsciStyledText(bar, (stale_ ? staleStyle_ : bars_[static_cast<int>(limitAt(line))]).style())
+          << QsciStyledText(rest, (stale_ ? staleStyle_ : text_).style());
     editor_->setMarginText(line, parts);
     width = std::max(width, fm.horizontalAdvance(all));
   }

@@ -47,7 +47,9 @@ bool correct(Verdict v) { return v == Verdict::Faster || v == Verdict::Slower; }
 
 long long compute_sum(const std::string& impl) {
   long long s = 0;
-  for (const auto& l : *read_lines(impl))
+  const auto lines = read_lines(impl);  // kept alive: a range-for over *read_lines(..) reads a dead optional
+  if (!lines) return -1;
+  for (const auto& l : *lines)
     if (const auto* b = l.kw("compute_bw")) s += std::stoll(*b);
   return s;
 }
