@@ -129,6 +129,20 @@ QStringList clippedControls(QWidget* root) {
   return bad;
 }
 
+// The Campaign dock's Replay speed row is on screen, whole: its caption lies inside the dock's visible area and
+// has its full width.
+void expectReplayRowShows(MainWindow& w) {
+  auto* runDock = w.findChild<QDockWidget*>(QStringLiteral("CampaignDock"));
+  auto* caption = w.findChild<QLabel*>(QStringLiteral("ReplaySpeedCaption"));
+  ASSERT_TRUE(runDock && caption && runDock->isVisible());
+  auto* scroll = qobject_cast<QScrollArea*>(runDock->widget());
+  ASSERT_TRUE(scroll);
+  const QRect seen = scroll->viewport()->rect();
+  const QRect at(caption->mapTo(scroll->viewport(), QPoint(0, 0)), caption->size());
+  EXPECT_TRUE(seen.contains(at)) << at.y() << "+" << at.height() << " in " << seen.height();
+  EXPECT_GE(caption->width(), caption->sizeHint().width());
+}
+
 void expectFits(MainWindow& w, QSize screen, const char* what) {
   SCOPED_TRACE(std::string(what) + " at " + std::to_string(screen.width()) + "x" + std::to_string(screen.height()));
   QTest::qWait(50);
@@ -189,17 +203,7 @@ TEST(WorkbenchFit, DemoCampaignFitsTheCommonScreensInBothFonts) {
       states.wait(100);
     ASSERT_TRUE(w.campaignDocks()->presenting());
     expectFits(w, screen, "presentation font");
-    {  // the Campaign dock's Replay speed row is on screen, whole (caption, slider, value)
-      auto* runDock = w.findChild<QDockWidget*>(QStringLiteral("CampaignDock"));
-      auto* caption = w.findChild<QLabel*>(QStringLiteral("ReplaySpeedCaption"));
-      ASSERT_TRUE(runDock && caption);
-      auto* scroll = qobject_cast<QScrollArea*>(runDock->widget());
-      ASSERT_TRUE(scroll);
-      const QRect seen = scroll->viewport()->rect();
-      const QRect at(caption->mapTo(scroll->viewport(), QPoint(0, 0)), caption->size());
-      EXPECT_TRUE(seen.contains(at)) << at.y() << "+" << at.height() << " in " << seen.height();
-      EXPECT_GE(caption->width(), caption->sizeHint().width());
-    }
+    expectReplayRowShows(w);  // the Campaign dock's Replay speed row is on screen, whole
     w.campaignDocks()->setPresentation(false);
     expectFits(w, screen, "default font again");
   }
@@ -322,14 +326,6 @@ TEST(WorkbenchFit, ReplaySpeedRowShowsInThePresentationFontAt1366x768) {
     states.wait(100);
   ASSERT_TRUE(showScreenshotPane(w, QStringLiteral("campaign")));
   QTest::qWait(300);
-  auto* runDock = w.findChild<QDockWidget*>(QStringLiteral("CampaignDock"));
-  auto* caption = w.findChild<QLabel*>(QStringLiteral("ReplaySpeedCaption"));
-  ASSERT_TRUE(runDock && caption && runDock->isVisible());
-  auto* scroll = qobject_cast<QScrollArea*>(runDock->widget());
-  ASSERT_TRUE(scroll);
-  const QRect seen = scroll->viewport()->rect();
-  const QRect at(caption->mapTo(scroll->viewport(), QPoint(0, 0)), caption->size());
-  EXPECT_TRUE(seen.contains(at)) << at.y() << "+" << at.height() << " in " << seen.height();
-  EXPECT_GE(caption->width(), caption->sizeHint().width());
+  expectReplayRowShows(w);
   EXPECT_LE(w.height(), 768);
 }
